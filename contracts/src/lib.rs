@@ -1,0 +1,41 @@
+//! Arcade's wire contract: the envelope every message travels in, and one Rust type per
+//! versioned message type (`<domain>.<entity>.<verb>.v<N>`).
+//!
+//! Layout:
+//! - [`envelope`]: the envelope (identities, producer, time) around a JSON payload.
+//! - [`catalog`]: the list of every known message type with its JSON Schema, its example and
+//!   its route (published on the topic exchange, or sent to one service's queue).
+//! - one module per domain: [`game`], [`table`], [`bingo`], [`activity`], [`race`], [`puzzle`].
+//!
+//! Only these types go on the wire. Services convert their domain types to and from them. A
+//! breaking change makes a new `.vN+1` type; an existing type keeps its meaning forever, and
+//! gains fields only as optional (`#[serde(default)]`) with a doc line saying when they came.
+
+pub mod activity;
+pub mod bingo;
+pub mod catalog;
+pub mod envelope;
+pub mod game;
+pub mod puzzle;
+pub mod race;
+pub mod table;
+
+pub use catalog::{Catalog, MessageKind, MessageType, Route, ValidationError};
+pub use envelope::Envelope;
+
+/// A message type of the contract: a payload that knows its versioned name.
+pub trait Message:
+    serde::Serialize + serde::de::DeserializeOwned + schemars::JsonSchema + Send + Sync + 'static
+{
+    /// The versioned name, e.g. `game.session.completed.v1`; also the AMQP routing key.
+    const TYPE: &'static str;
+    /// Whether it is a fact (event) anyone may subscribe to, or a request to one service.
+    const KIND: MessageKind;
+    /// A realistic payload, committed next to the schema and checked against it.
+    fn example() -> Self;
+    /// Where a message of this type is delivered. Events go to the topic exchange; commands
+    /// override this to name the queue of the instance they are addressed to.
+    fn route(&self) -> Route {
+        Route::Topic
+    }
+}

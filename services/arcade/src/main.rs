@@ -1,0 +1,3 @@
+//! The `arcade` binary.
+
+fn main() {}

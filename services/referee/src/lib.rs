@@ -1,0 +1,1 @@
+//! Foosball table referee: JSON rules engine, game state machine, ball-lock (IBR) decisions, table hardware

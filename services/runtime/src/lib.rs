@@ -1,0 +1,1 @@
+//! What every Arcade service stands on: event log, inbox, relay, bus (embedded or RabbitMQ), telemetry
