@@ -1,8 +1,450 @@
 //! `table.*`: the table referee's commands and facts (foosball games, goals, phases, ball locks).
+//!
+//! Commands go to the queue of the referee of one table, `referee.<tableId>`; facts are
+//! published on the topic exchange. Every message names its `tableId` and `gameId`.
 
-use crate::MessageType;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::{Message, MessageKind, MessageType, Route};
+
+/// The queue of the referee of a table.
+pub fn referee_queue(table_id: &str) -> String {
+    format!("referee.{table_id}")
+}
+
+/// A side of the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// The hinge side.
+    Hinge,
+    /// The lock side.
+    Lock,
+}
+
+/// How a ball went in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BallKind {
+    /// A plain goal.
+    Goal,
+    /// A ball that went in and came back out.
+    Inout,
+}
+
+/// A phase of a game, as named in the rules document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Normal play.
+    Default,
+    /// Tie-break, entered when `conditions.tie_break.start_rule` holds.
+    TieBreak,
+    /// Entered when the game clock reaches `timeout_s`.
+    Timeout,
+}
+
+/// The state of one side's ball return (IBR).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IbrLock {
+    /// The ball is kept.
+    Locked,
+    /// The ball is given back.
+    Released,
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FinishReason {
+    /// Won under the `default` or `tie_break` conditions.
+    Win,
+    /// Won under the `timeout` conditions, after the game clock reached `timeout_s`.
+    Timeout,
+}
+
+/// Both sides' scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Score {
+    /// The hinge side's score.
+    pub hinge: u64,
+    /// The lock side's score.
+    pub lock: u64,
+}
+
+/// The players of a game, by side.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Players {
+    /// Names or ids of the players on the hinge side.
+    #[serde(default)]
+    pub hinge: Vec<String>,
+    /// Names or ids of the players on the lock side.
+    #[serde(default)]
+    pub lock: Vec<String>,
+}
+
+/// `table.game.start.v1`: start a game on a table with these rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(
+    description = "Start a foosball game on one table (sent to the queue referee.<tableId>)."
+)]
+pub struct TableGameStart {
+    /// The table, as its referee is configured; also names its queue `referee.<tableId>`.
+    #[schemars(length(min = 1, max = 64), pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]*$"))]
+    pub table_id: String,
+    /// Identifier of the game, chosen by the server.
+    #[schemars(length(min = 1, max = 200))]
+    pub game_id: String,
+    /// The rules document, in the source format (`timeout_s`, `rehearsal_balls`,
+    /// `initial_score`, `goal_strength`, `conditions` with `win_rule`, `$geq`, `$score`…).
+    /// Checked by the referee; an invalid one gives `table.game.rejected.v1`.
+    pub rules: Map<String, Value>,
+    /// The players, if the server names them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<Players>,
+}
+
+/// `table.goal.report.v1`: a goal reported from outside the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(
+    description = "A goal reported from outside the table's sensors (a table without sensors, a scorekeeper, the demo). Sent to the queue referee.<tableId>."
+)]
+pub struct TableGoalReport {
+    /// The table.
+    #[schemars(length(min = 1, max = 64), pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]*$"))]
+    pub table_id: String,
+    /// The game it is meant for; a report for another game is refused.
+    #[schemars(length(min = 1, max = 200))]
+    pub game_id: String,
+    /// The side that scored.
+    pub side: Side,
+    /// How the ball went in.
+    pub kind: BallKind,
+}
+
+/// `table.game.rejected.v1`: a game start was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "A game start was refused; no game was started.")]
+pub struct TableGameRejected {
+    /// The table.
+    pub table_id: String,
+    /// The game that was not started.
+    pub game_id: String,
+    /// Why, e.g. `invalid rules: conditions.tie_break.win_rule.$or[1].$and[0]: unknown operator "$gte"`.
+    pub error: String,
+}
+
+/// `table.goal.rejected.v1`: a reported goal was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "A reported goal was refused; nothing changed.")]
+pub struct TableGoalRejected {
+    /// The table.
+    pub table_id: String,
+    /// The game named by the report.
+    pub game_id: String,
+    /// The side reported.
+    pub side: Side,
+    /// The kind reported.
+    pub kind: BallKind,
+    /// Why, e.g. `game "g-1" is finished`.
+    pub error: String,
+}
+
+/// `table.game.started.v1`: a game started; its clock runs from `startedAtMs`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "A foosball game started on a table.")]
+pub struct TableGameStarted {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game_id: String,
+    /// The rules document the game is played with, as received.
+    pub rules: Map<String, Value>,
+    /// The players, if named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<Players>,
+    /// Start of the game clock, in milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+    /// The initial score.
+    pub score: Score,
+}
+
+/// `table.goal.scored.v1`: a ball went in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "A ball went in: counted, or a rehearsal ball that changes nothing.")]
+pub struct TableGoalScored {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game_id: String,
+    /// The side that scored.
+    pub side: Side,
+    /// How the ball went in.
+    pub kind: BallKind,
+    /// `false` for a rehearsal ball (one of the first `rehearsal_balls`), which changes nothing.
+    pub counted: bool,
+    /// The score after the ball.
+    pub score: Score,
+    /// The phase the ball was played in, whose goal strengths counted it.
+    pub phase: Phase,
+    /// The ball's number in the game, from 1, rehearsal balls included.
+    #[schemars(range(min = 1))]
+    pub ball: u64,
+    /// Game clock when the ball was seen, in milliseconds since the game started.
+    pub clock_ms: u64,
+}
+
+/// `table.phase.changed.v1`: the game entered another phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "The game entered another phase (tie-break, timeout).")]
+pub struct TablePhaseChanged {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game_id: String,
+    /// The phase before.
+    pub from: Phase,
+    /// The phase now.
+    pub to: Phase,
+    /// The score at the change.
+    pub score: Score,
+    /// Game clock at the change, in milliseconds since the game started.
+    pub clock_ms: u64,
+}
+
+/// `table.ibr.changed.v1`: the ball locks to apply; published only when one of them changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(
+    description = "The ball returns (IBR) to lock or release: a side is locked when its next ball could end the game, and both are locked once it has ended."
+)]
+pub struct TableIbrChanged {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game_id: String,
+    /// The hinge side's ball return.
+    pub hinge: IbrLock,
+    /// The lock side's ball return.
+    pub lock: IbrLock,
+}
+
+/// `table.game.finished.v1`: a game was won.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "A foosball game was won.")]
+pub struct TableGameFinished {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game_id: String,
+    /// The side that won.
+    pub winner: Side,
+    /// The final score.
+    pub score: Score,
+    /// The phase the game was won in.
+    pub phase: Phase,
+    /// Game clock at the end, in milliseconds since the game started.
+    pub duration_ms: u64,
+    /// `timeout` when won under the timeout conditions, else `win`.
+    pub reason: FinishReason,
+}
+
+const TABLE: &str = "bar-paris-11-t3";
+const GAME: &str = "g-2024-06-01-0042";
+
+/// The source's "bar" rules: 5 points with 2 ahead, tie-break at 5, 7 or 2 ahead in
+/// tie-break, the leader wins at 15 minutes.
+fn bar_rules() -> Map<String, Value> {
+    let rules = json!({
+        "timeout_s": 900,
+        "rehearsal_balls": 0,
+        "initial_score": {"hinge": 0, "lock": 0},
+        "goal_strength": {
+            "default": {"hinge": {"goal": [1, 0], "inout": [1, 0]}, "lock": {"goal": [1, 0], "inout": [1, 0]}},
+            "tie_break": {"hinge": {"goal": [1, 0], "inout": [1, 0]}, "lock": {"goal": [1, 0], "inout": [1, 0]}}
+        },
+        "conditions": {
+            "default": {"win_rule": {"$and": [{"$geq": ["$score", 5]}, {"$geq": ["$score_delta", 2]}]}},
+            "tie_break": {
+                "start_rule": {"$geq": ["$max_score", 5]},
+                "win_rule": {"$or": [
+                    {"$geq": ["$score", 7]},
+                    {"$and": [{"$geq": ["$score", "$other_score"]}, {"$geq": ["$score_delta", 2]}]}
+                ]}
+            },
+            "timeout": {"win_rule": {"$geq": ["$score", "$other_score"]}}
+        }
+    });
+    match rules {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+impl Message for TableGameStart {
+    const TYPE: &'static str = "table.game.start.v1";
+    const KIND: MessageKind = MessageKind::Command;
+    fn example() -> Self {
+        TableGameStart {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            rules: bar_rules(),
+            players: Some(Players {
+                hinge: vec!["alice".into()],
+                lock: vec!["bob".into()],
+            }),
+        }
+    }
+    fn route(&self) -> Route {
+        Route::Queue(referee_queue(&self.table_id))
+    }
+}
+
+impl Message for TableGoalReport {
+    const TYPE: &'static str = "table.goal.report.v1";
+    const KIND: MessageKind = MessageKind::Command;
+    fn example() -> Self {
+        TableGoalReport {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            side: Side::Hinge,
+            kind: BallKind::Goal,
+        }
+    }
+    fn route(&self) -> Route {
+        Route::Queue(referee_queue(&self.table_id))
+    }
+}
+
+impl Message for TableGameRejected {
+    const TYPE: &'static str = "table.game.rejected.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        TableGameRejected {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            error: "invalid rules: conditions.tie_break.win_rule.$or[1].$and[0]: unknown operator \"$gte\""
+                .into(),
+        }
+    }
+}
+
+impl Message for TableGoalRejected {
+    const TYPE: &'static str = "table.goal.rejected.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        TableGoalRejected {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            side: Side::Lock,
+            kind: BallKind::Inout,
+            error: format!("game \"{GAME}\" is finished"),
+        }
+    }
+}
+
+impl Message for TableGameStarted {
+    const TYPE: &'static str = "table.game.started.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        TableGameStarted {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            rules: bar_rules(),
+            players: Some(Players {
+                hinge: vec!["alice".into()],
+                lock: vec!["bob".into()],
+            }),
+            started_at_ms: 1_717_243_200_000,
+            score: Score { hinge: 0, lock: 0 },
+        }
+    }
+}
+
+impl Message for TableGoalScored {
+    const TYPE: &'static str = "table.goal.scored.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        TableGoalScored {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            side: Side::Hinge,
+            kind: BallKind::Goal,
+            counted: true,
+            score: Score { hinge: 5, lock: 4 },
+            phase: Phase::Default,
+            ball: 9,
+            clock_ms: 312_480,
+        }
+    }
+}
+
+impl Message for TablePhaseChanged {
+    const TYPE: &'static str = "table.phase.changed.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        TablePhaseChanged {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            from: Phase::Default,
+            to: Phase::TieBreak,
+            score: Score { hinge: 5, lock: 4 },
+            clock_ms: 312_480,
+        }
+    }
+}
+
+impl Message for TableIbrChanged {
+    const TYPE: &'static str = "table.ibr.changed.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        TableIbrChanged {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            hinge: IbrLock::Locked,
+            lock: IbrLock::Released,
+        }
+    }
+}
+
+impl Message for TableGameFinished {
+    const TYPE: &'static str = "table.game.finished.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        TableGameFinished {
+            table_id: TABLE.into(),
+            game_id: GAME.into(),
+            winner: Side::Hinge,
+            score: Score { hinge: 7, lock: 5 },
+            phase: Phase::TieBreak,
+            duration_ms: 498_020,
+            reason: FinishReason::Win,
+        }
+    }
+}
 
 /// The message types of this module.
 pub fn types() -> Vec<MessageType> {
-    Vec::new()
+    vec![
+        MessageType::of::<TableGameStart>(),
+        MessageType::of::<TableGoalReport>(),
+        MessageType::of::<TableGameRejected>(),
+        MessageType::of::<TableGoalRejected>(),
+        MessageType::of::<TableGameStarted>(),
+        MessageType::of::<TableGoalScored>(),
+        MessageType::of::<TablePhaseChanged>(),
+        MessageType::of::<TableIbrChanged>(),
+        MessageType::of::<TableGameFinished>(),
+    ]
 }

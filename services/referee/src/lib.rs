@@ -1,1 +1,19 @@
-//! Foosball table referee: JSON rules engine, game state machine, ball-lock (IBR) decisions, table hardware
+//! Foosball table referee: JSON rules engine, game state machine, ball-lock (IBR) decisions,
+//! table hardware.
+//!
+//! Layout:
+//! - [`domain`]: pure — the rules document ([`Rules`]), the game ([`Play`]) and the decider
+//!   ([`Referee`]: inputs, events, state, rejections).
+//! - [`wire`]: conversions between domain events and the `table.*` contract messages.
+//! - [`table`]: the table hardware — goal sensors in, ball locks out — simulated or over I2C.
+//! - [`cli`]: `arcade referee replay|check`, for rule authors and tests.
+
+pub mod cli;
+pub mod domain;
+pub mod table;
+pub mod wire;
+
+pub use domain::{
+    BallKind, Event, Ibr, IbrLock, Input, Phase, Play, Referee, Rejection, Rules, RulesError,
+    Score, Side, TableState,
+};

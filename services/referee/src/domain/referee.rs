@@ -1,0 +1,295 @@
+//! The referee of one table as a decider: `decide` turns an input (game start, ball, goal
+//! report, clock tick) into events, `evolve` folds events into the state, and `next_deadline`
+//! says when the runtime must send the next tick (the timeout). State is rebuilt from events
+//! alone: the game start event carries the rules document, every later event the facts it set.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::game::Play;
+use super::rules::{Rules, RulesError};
+use super::terms::{BallKind, Ibr, Phase, Score, Side};
+
+/// The players of a game, by side (names or ids chosen by the server). Passed through.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Players {
+    /// Players on the hinge side.
+    pub hinge: Vec<String>,
+    /// Players on the lock side.
+    pub lock: Vec<String>,
+}
+
+/// A request to start a game (`table.game.start.v1`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartGame {
+    /// The table it is addressed to.
+    pub table_id: String,
+    /// The game's id, chosen by the server.
+    pub game_id: String,
+    /// The rules document, parsed and checked here.
+    pub rules: Value,
+    /// The players, if the server named them.
+    pub players: Option<Players>,
+    /// When it is handled (ms since epoch): the game clock starts here.
+    pub at_ms: u64,
+}
+
+/// A ball seen by the table's goal sensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BallSeen {
+    /// The side that scored.
+    pub side: Side,
+    /// How it went in.
+    pub kind: BallKind,
+    /// When it was seen (ms since epoch).
+    pub at_ms: u64,
+}
+
+/// A goal reported from outside the table (`table.goal.report.v1`): a table without sensors,
+/// a scorekeeper's tablet, the demo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoalReport {
+    /// The table it is addressed to.
+    pub table_id: String,
+    /// The game it is meant for; a report for another game is refused.
+    pub game_id: String,
+    /// The side that scored.
+    pub side: Side,
+    /// How it went in.
+    pub kind: BallKind,
+    /// When it is handled (ms since epoch).
+    pub at_ms: u64,
+}
+
+/// What the referee reacts to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// Start a game.
+    Start(StartGame),
+    /// The goal sensors saw a ball. Ignored when no game is being played.
+    Ball(BallSeen),
+    /// A goal reported by a person or another program. Refused when it does not fit.
+    Report(GoalReport),
+    /// The clock (ms since epoch), sent by the runtime at [`Referee::next_deadline`].
+    Tick {
+        /// Now, in ms since epoch.
+        now_ms: u64,
+    },
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FinishReason {
+    /// Won under the `default` or `tie_break` conditions.
+    Win,
+    /// Won under the `timeout` conditions.
+    Timeout,
+}
+
+/// The referee's facts; each becomes one `table.*` message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// `table.game.started.v1`.
+    GameStarted {
+        /// The game.
+        game_id: String,
+        /// The checked rules (the document goes on the wire).
+        rules: Arc<Rules>,
+        /// The players, if named.
+        players: Option<Players>,
+        /// Start of the game clock (ms since epoch).
+        started_at_ms: u64,
+        /// The initial score.
+        score: Score,
+    },
+    /// `table.goal.scored.v1`: a ball went in (counted, or a rehearsal ball).
+    GoalScored {
+        /// The game.
+        game_id: String,
+        /// Who scored.
+        side: Side,
+        /// How.
+        kind: BallKind,
+        /// `false` for a rehearsal ball, which changes nothing.
+        counted: bool,
+        /// The score after the ball.
+        score: Score,
+        /// The phase the ball was played in (whose goal strengths counted it).
+        phase: Phase,
+        /// The ball's number in the game, from 1, rehearsal balls included.
+        ball: u64,
+        /// Game clock (ms since start).
+        clock_ms: u64,
+    },
+    /// `table.phase.changed.v1`.
+    PhaseChanged {
+        /// The game.
+        game_id: String,
+        /// The phase before.
+        from: Phase,
+        /// The phase after.
+        to: Phase,
+        /// The score at the change.
+        score: Score,
+        /// Game clock (ms since start).
+        clock_ms: u64,
+    },
+    /// `table.ibr.changed.v1`: the ball locks to apply (only published when one changes).
+    IbrChanged {
+        /// The game.
+        game_id: String,
+        /// Both ball returns.
+        ibr: Ibr,
+    },
+    /// `table.game.finished.v1`.
+    GameFinished {
+        /// The game.
+        game_id: String,
+        /// The winner.
+        winner: Side,
+        /// The final score.
+        score: Score,
+        /// The phase it was won in.
+        phase: Phase,
+        /// Game clock at the end (ms).
+        duration_ms: u64,
+        /// `Timeout` when won under the timeout conditions.
+        reason: FinishReason,
+    },
+}
+
+/// Why a game start was refused (`table.game.rejected.v1`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartRefusal {
+    /// The command names another table.
+    #[error("this referee is table \"{this}\", not \"{addressed}\"")]
+    WrongTable {
+        /// The table named by the command.
+        addressed: String,
+        /// This referee's table.
+        this: String,
+    },
+    /// The rules document is invalid.
+    #[error("invalid rules: {0}")]
+    InvalidRules(RulesError),
+    /// A game is being played on the table.
+    #[error("game \"{0}\" is still being played on this table")]
+    GameInProgress(String),
+    /// The same game id was already played.
+    #[error("game \"{0}\" was already played on this table")]
+    AlreadyPlayed(String),
+}
+
+/// Why a reported goal was refused (`table.goal.rejected.v1`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReportRefusal {
+    /// The command names another table.
+    #[error("this referee is table \"{this}\", not \"{addressed}\"")]
+    WrongTable {
+        /// The table named by the command.
+        addressed: String,
+        /// This referee's table.
+        this: String,
+    },
+    /// No game was ever started on this table.
+    #[error("no game has been started on this table")]
+    NoGame,
+    /// The report names another game than the table's.
+    #[error("the game on this table is \"{current}\"")]
+    OtherGame {
+        /// The table's current (or last) game.
+        current: String,
+    },
+    /// The game is over.
+    #[error("game \"{0}\" is finished")]
+    Finished(String),
+}
+
+/// A refused request; the runtime turns it into a `*.rejected.v1` message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    /// A refused `table.game.start.v1`.
+    #[error("{reason}")]
+    Start {
+        /// The game it was meant to start.
+        game_id: String,
+        /// Why.
+        reason: StartRefusal,
+    },
+    /// A refused `table.goal.report.v1`.
+    #[error("{reason}")]
+    Report {
+        /// The game it was meant for.
+        game_id: String,
+        /// The side reported.
+        side: Side,
+        /// The kind reported.
+        kind: BallKind,
+        /// Why.
+        reason: ReportRefusal,
+    },
+}
+
+/// The current (or last) game of the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameState {
+    id: String,
+    rules: Arc<Rules>,
+    players: Option<Players>,
+    started_at_ms: u64,
+    play: Play,
+}
+
+impl GameState {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+    /// Its rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// Its players, if named.
+    pub fn players(&self) -> Option<&Players> {
+        self.players.as_ref()
+    }
+    /// Start of its clock (ms since epoch).
+    pub fn started_at_ms(&self) -> u64 {
+        self.started_at_ms
+    }
+    /// Score, phase, balls, winner.
+    pub fn play(&self) -> &Play {
+        &self.play
+    }
+    /// Whether it is still being played.
+    pub fn in_progress(&self) -> bool {
+        self.play.winner.is_none()
+    }
+}
+
+/// The referee's state: a fold of its events.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TableState {
+    game: Option<GameState>,
+    ibr: Option<Ibr>,
+}
+
+impl TableState {
+    /// The current (or last) game.
+    pub fn game(&self) -> Option<&GameState> {
+        self.game.as_ref()
+    }
+    /// The ball locks last decided; `None` before the first game.
+    pub fn ibr(&self) -> Option<Ibr> {
+        self.ibr
+    }
+}
+
+/// The referee of one table.
+#[derive(Debug, Clone)]
+pub struct Referee {
+    table_id: String,
+}
+
+mod decide;

@@ -1,0 +1,264 @@
+//! `decide`, `evolve` and `next_deadline` of the [`Referee`]: the rules of the game live in
+//! [`Play`]; this file only turns its results into events and events back into state.
+
+use std::sync::Arc;
+
+use super::{
+    BallSeen, Event, FinishReason, GameState, GoalReport, Input, Referee, Rejection, ReportRefusal,
+    StartGame, StartRefusal, TableState,
+};
+use crate::domain::game::Play;
+use crate::domain::rules::Rules;
+use crate::domain::terms::{BallKind, Ibr, Phase, Side};
+
+impl Referee {
+    /// The referee of table `table_id`; it refuses commands addressed to another table.
+    pub fn new(table_id: impl Into<String>) -> Referee {
+        Referee {
+            table_id: table_id.into(),
+        }
+    }
+
+    /// The table it referees.
+    pub fn table_id(&self) -> &str {
+        &self.table_id
+    }
+
+    /// The events an input produces, or why a request is refused. Deterministic: time comes in
+    /// the input.
+    pub fn decide(&self, state: &TableState, input: &Input) -> Result<Vec<Event>, Rejection> {
+        match input {
+            Input::Start(start) => self.start(state, start),
+            Input::Ball(BallSeen { side, kind, at_ms }) => Ok(match &state.game {
+                Some(game) if game.in_progress() => ball(game, state.ibr, *side, *kind, *at_ms),
+                _ => Vec::new(),
+            }),
+            Input::Report(report) => {
+                let game = self.reported_game(state, report)?;
+                Ok(ball(
+                    game,
+                    state.ibr,
+                    report.side,
+                    report.kind,
+                    report.at_ms,
+                ))
+            }
+            Input::Tick { now_ms } => Ok(match &state.game {
+                Some(game) if game.in_progress() => tick(game, state.ibr, *now_ms),
+                _ => Vec::new(),
+            }),
+        }
+    }
+
+    /// Folds one event into the state. No rules here: events carry what they set.
+    pub fn evolve(state: &mut TableState, event: &Event) {
+        match event {
+            Event::GameStarted {
+                game_id,
+                rules,
+                players,
+                started_at_ms,
+                score,
+            } => {
+                let mut play = Play::start(rules);
+                play.score = *score;
+                state.game = Some(GameState {
+                    id: game_id.clone(),
+                    rules: Arc::clone(rules),
+                    players: players.clone(),
+                    started_at_ms: *started_at_ms,
+                    play,
+                });
+            }
+            Event::GoalScored { score, ball, .. } => {
+                if let Some(game) = &mut state.game {
+                    game.play.balls = *ball;
+                    game.play.score = *score;
+                }
+            }
+            Event::PhaseChanged { to, score, .. } => {
+                if let Some(game) = &mut state.game {
+                    game.play.phase = *to;
+                    game.play.score = *score;
+                }
+            }
+            Event::IbrChanged { ibr, .. } => state.ibr = Some(*ibr),
+            Event::GameFinished { winner, .. } => {
+                if let Some(game) = &mut state.game {
+                    game.play.winner = Some(*winner);
+                }
+            }
+        }
+    }
+
+    /// When the runtime must send a [`Input::Tick`] (ms since epoch): the timeout of a game in
+    /// progress that has not timed out yet.
+    pub fn next_deadline(state: &TableState) -> Option<u64> {
+        let game = state.game.as_ref().filter(|g| g.in_progress())?;
+        if game.play.phase == Phase::Timeout {
+            return None;
+        }
+        Some(game.started_at_ms.saturating_add(game.rules.timeout_ms()?))
+    }
+
+    fn start(&self, state: &TableState, start: &StartGame) -> Result<Vec<Event>, Rejection> {
+        let refuse = |reason| Rejection::Start {
+            game_id: start.game_id.clone(),
+            reason,
+        };
+        if start.table_id != self.table_id {
+            let this = self.table_id.clone();
+            return Err(refuse(StartRefusal::WrongTable {
+                addressed: start.table_id.clone(),
+                this,
+            }));
+        }
+        if let Some(game) = &state.game {
+            if game.in_progress() {
+                return Err(refuse(StartRefusal::GameInProgress(game.id.clone())));
+            }
+            if game.id == start.game_id {
+                return Err(refuse(StartRefusal::AlreadyPlayed(game.id.clone())));
+            }
+        }
+        let rules =
+            Rules::parse(&start.rules).map_err(|e| refuse(StartRefusal::InvalidRules(e)))?;
+        let play = Play::start(&rules);
+        let ibr = play.ibr(&rules);
+        let mut events = vec![Event::GameStarted {
+            game_id: start.game_id.clone(),
+            rules: Arc::new(rules),
+            players: start.players.clone(),
+            started_at_ms: start.at_ms,
+            score: play.score,
+        }];
+        if state.ibr != Some(ibr) {
+            events.push(Event::IbrChanged {
+                game_id: start.game_id.clone(),
+                ibr,
+            });
+        }
+        Ok(events)
+    }
+
+    fn reported_game<'s>(
+        &self,
+        state: &'s TableState,
+        report: &GoalReport,
+    ) -> Result<&'s GameState, Rejection> {
+        let refuse = |reason| Rejection::Report {
+            game_id: report.game_id.clone(),
+            side: report.side,
+            kind: report.kind,
+            reason,
+        };
+        if report.table_id != self.table_id {
+            let (addressed, this) = (report.table_id.clone(), self.table_id.clone());
+            return Err(refuse(ReportRefusal::WrongTable { addressed, this }));
+        }
+        let game = state
+            .game
+            .as_ref()
+            .ok_or_else(|| refuse(ReportRefusal::NoGame))?;
+        if game.id != report.game_id {
+            return Err(refuse(ReportRefusal::OtherGame {
+                current: game.id.clone(),
+            }));
+        }
+        if !game.in_progress() {
+            return Err(refuse(ReportRefusal::Finished(game.id.clone())));
+        }
+        Ok(game)
+    }
+}
+
+/// A ball in a game in progress: first the timeout if the clock passed it, then the ball (if
+/// the timeout did not end the game), then the ball locks and the end of the game.
+fn ball(game: &GameState, ibr: Option<Ibr>, side: Side, kind: BallKind, at_ms: u64) -> Vec<Event> {
+    let clock_ms = at_ms.saturating_sub(game.started_at_ms);
+    let mut events = Vec::new();
+    let mut play = timeout(game, clock_ms, &mut events);
+    if play.winner.is_none() {
+        let counted = !play.next_is_rehearsal(&game.rules);
+        let next = play.after_ball(&game.rules, side, kind);
+        events.push(Event::GoalScored {
+            game_id: game.id.clone(),
+            side,
+            kind,
+            counted,
+            score: next.score,
+            phase: play.phase,
+            ball: next.balls,
+            clock_ms,
+        });
+        phase_change(game, &play, &next, clock_ms, &mut events);
+        play = next;
+    }
+    settle(game, ibr, &play, clock_ms, &mut events);
+    events
+}
+
+fn tick(game: &GameState, ibr: Option<Ibr>, now_ms: u64) -> Vec<Event> {
+    let clock_ms = now_ms.saturating_sub(game.started_at_ms);
+    let mut events = Vec::new();
+    let play = timeout(game, clock_ms, &mut events);
+    if !events.is_empty() {
+        settle(game, ibr, &play, clock_ms, &mut events);
+    }
+    events
+}
+
+/// The play once the clock reads `clock_ms`, pushing the phase change if it timed out.
+fn timeout(game: &GameState, clock_ms: u64, events: &mut Vec<Event>) -> Play {
+    match game.play.after_clock(&game.rules, clock_ms) {
+        Some(next) => {
+            phase_change(game, &game.play, &next, clock_ms, events);
+            next
+        }
+        None => game.play,
+    }
+}
+
+fn phase_change(
+    game: &GameState,
+    before: &Play,
+    after: &Play,
+    clock_ms: u64,
+    events: &mut Vec<Event>,
+) {
+    if before.phase != after.phase {
+        events.push(Event::PhaseChanged {
+            game_id: game.id.clone(),
+            from: before.phase,
+            to: after.phase,
+            score: after.score,
+            clock_ms,
+        });
+    }
+}
+
+/// The ball locks (when they change) and the end of the game (when it was just won).
+fn settle(game: &GameState, ibr: Option<Ibr>, play: &Play, clock_ms: u64, events: &mut Vec<Event>) {
+    let next = play.ibr(&game.rules);
+    if ibr != Some(next) {
+        events.push(Event::IbrChanged {
+            game_id: game.id.clone(),
+            ibr: next,
+        });
+    }
+    if let Some(winner) = play.winner {
+        let reason = if play.phase == Phase::Timeout {
+            FinishReason::Timeout
+        } else {
+            FinishReason::Win
+        };
+        events.push(Event::GameFinished {
+            game_id: game.id.clone(),
+            winner,
+            score: play.score,
+            phase: play.phase,
+            duration_ms: clock_ms,
+            reason,
+        });
+    }
+}

@@ -1,0 +1,113 @@
+//! The rules document of a game (the source's `rules` hash, as JSON), parsed and checked once at
+//! game start into [`Rules`]: settings, goal strengths per phase, and the compiled conditions.
+//!
+//! Format (every key optional but `conditions.default.win_rule`):
+//! `timeout_s`, `rehearsal_balls`, `initial_score {hinge, lock}`,
+//! `goal_strength {<phase>: {<side>: {goal: [a, b], inout: [a, b]}}}`,
+//! `conditions {default: {win_rule, lose_rule?}, tie_break: {start_rule?, win_rule, lose_rule?},
+//! timeout: {win_rule, lose_rule?}}`. A rule is `{"$op": [args…]}`, a variable (`$score`,
+//! `$other_score`, `$score_delta`, `$max_score`) or a literal (integer or boolean).
+
+mod document;
+mod error;
+mod expr;
+
+use serde_json::{Map, Value};
+
+pub use error::{MAX_DEPTH, MAX_NODES, Problem, RulesError};
+
+use super::terms::{BallKind, Phase, Score, Side};
+use expr::Program;
+
+/// One compiled rule of a [`Rules`] document. Only meaningful with the `Rules` it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleRef(u32);
+
+/// The conditions of one phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conditions {
+    /// `win_rule`: the evaluated side qualifies when it holds.
+    pub win: RuleRef,
+    /// `lose_rule`: the *other* side qualifies when it holds for the evaluated side.
+    pub lose: Option<RuleRef>,
+}
+
+/// Points a ball gives: `[scorer, opponent]`, e.g. `[2, -1]`.
+pub type Strength = [i64; 2];
+
+/// A checked, compiled rules document. Cheap to evaluate: no allocation, no JSON.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    source: Map<String, Value>,
+    timeout_s: u64,
+    rehearsal_balls: u64,
+    initial_score: Score,
+    /// `[phase][side][kind]`, with the `default` fallback already applied.
+    strength: [[[Strength; 2]; 2]; 3],
+    conditions: [Option<Conditions>; 3],
+    tie_break_start: Option<RuleRef>,
+    program: Program,
+}
+
+impl Rules {
+    /// Parses and checks a rules document. The error names the JSON path of the bad node.
+    pub fn parse(document: &Value) -> Result<Rules, RulesError> {
+        document::parse(document)
+    }
+
+    /// The document as it was received (kept to publish it in `table.game.started.v1`).
+    pub fn source(&self) -> &Map<String, Value> {
+        &self.source
+    }
+
+    /// `timeout_s`; 0 means no timeout.
+    pub fn timeout_s(&self) -> u64 {
+        self.timeout_s
+    }
+
+    /// When the game times out, in milliseconds of game clock: only when `timeout_s > 0` and
+    /// `conditions.timeout` exists.
+    pub fn timeout_ms(&self) -> Option<u64> {
+        (self.timeout_s > 0 && self.conditions[Phase::Timeout.index()].is_some())
+            .then(|| self.timeout_s.saturating_mul(1000))
+    }
+
+    /// How many balls at the start of a game change nothing.
+    pub fn rehearsal_balls(&self) -> u64 {
+        self.rehearsal_balls
+    }
+
+    /// The score at game start.
+    pub fn initial_score(&self) -> Score {
+        self.initial_score
+    }
+
+    /// The points a ball of `kind` by `side` gives in `phase`: `[scorer, opponent]`.
+    pub fn strength(&self, phase: Phase, side: Side, kind: BallKind) -> Strength {
+        self.strength[phase.index()][side.index()][kind.index()]
+    }
+
+    /// The conditions of a phase, if the document has them.
+    pub fn conditions(&self, phase: Phase) -> Option<Conditions> {
+        self.conditions[phase.index()]
+    }
+
+    /// `conditions.tie_break.start_rule`, if any.
+    pub fn tie_break_start(&self) -> Option<RuleRef> {
+        self.tie_break_start
+    }
+
+    /// Whether `rule` holds for `side` at `score`.
+    #[inline]
+    pub fn holds(&self, rule: RuleRef, side: Side, score: Score) -> bool {
+        let vars = expr::vars(score.of(side), score.of(side.other()));
+        self.program.eval(rule.0, &vars)
+    }
+}
+
+/// Two documents are the same rules when their sources are equal (parsing is deterministic).
+impl PartialEq for Rules {
+    fn eq(&self, other: &Rules) -> bool {
+        self.source == other.source
+    }
+}

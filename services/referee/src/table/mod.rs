@@ -1,0 +1,60 @@
+//! The table hardware, behind two small traits: goal sensors report balls, ball locks (IBR)
+//! apply the referee's decision. Backends: [`SimulatedTable`] (tests, demo) and
+//! [`I2cBallLocks`] (the BeagleBone's ball returns over I2C).
+//!
+//! The source documents only the ball-lock bytes (`0x51, 0x00` lock, `0x51, 0x01` release); a
+//! table whose goal sensors are not readable here uses [`NoSensors`] and gets its goals from
+//! `table.goal.report.v1`.
+
+mod i2c;
+mod simulated;
+
+pub use i2c::{I2cAddresses, I2cBallLocks, I2cLockError, IBR_COMMAND, IBR_LOCK, IBR_RELEASE};
+pub use simulated::SimulatedTable;
+
+use std::convert::Infallible;
+
+use crate::domain::{BallKind, Ibr, IbrLock, Side};
+
+/// A ball seen by the goal sensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ball {
+    /// The side that scored.
+    pub side: Side,
+    /// How it went in.
+    pub kind: BallKind,
+}
+
+/// Goal sensors: polled by the service (the source polled every 100 ms).
+pub trait GoalSensors {
+    /// Why the sensors could not be read.
+    type Error: std::error::Error + Send + Sync + 'static;
+    /// The next ball seen since the last call, if any. Never blocks.
+    fn poll_ball(&mut self) -> Result<Option<Ball>, Self::Error>;
+}
+
+/// The ball returns (IBR) of both sides.
+pub trait BallLocks {
+    /// Why a lock could not be set.
+    type Error: std::error::Error + Send + Sync + 'static;
+    /// Locks or releases one side's ball return.
+    fn set_lock(&mut self, side: Side, lock: IbrLock) -> Result<(), Self::Error>;
+    /// Applies a whole decision, hinge first.
+    fn apply(&mut self, ibr: Ibr) -> Result<(), Self::Error> {
+        for side in Side::ALL {
+            self.set_lock(side, ibr.of(side))?;
+        }
+        Ok(())
+    }
+}
+
+/// Goal sensors of a table without readable sensors: never sees a ball.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoSensors;
+
+impl GoalSensors for NoSensors {
+    type Error = Infallible;
+    fn poll_ball(&mut self) -> Result<Option<Ball>, Infallible> {
+        Ok(None)
+    }
+}
