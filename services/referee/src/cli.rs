@@ -233,25 +233,22 @@ fn parse_ball(body: &Value) -> Result<Step, String> {
             "ball: unknown key \"{key}\" (expected side and kind)"
         ));
     }
-    let side = match ball.get("side").and_then(Value::as_str) {
-        Some("hinge") => Side::Hinge,
-        Some("lock") => Side::Lock,
-        Some(other) => {
-            return Err(format!(
-                "ball.side: unknown side \"{other}\" (expected hinge or lock)"
-            ));
-        }
-        None => return Err("ball.side: missing (expected \"hinge\" or \"lock\")".into()),
+    let side = match ball.get("side") {
+        Some(Value::String(s)) if s == "hinge" => Side::Hinge,
+        Some(Value::String(s)) if s == "lock" => Side::Lock,
+        found => return Err(unknown("side", found, "hinge", "lock")),
     };
-    let kind = match ball.get("kind").and_then(Value::as_str) {
-        Some("goal") => BallKind::Goal,
-        Some("inout") => BallKind::Inout,
-        Some(other) => {
-            return Err(format!(
-                "ball.kind: unknown kind \"{other}\" (expected goal or inout)"
-            ));
-        }
-        None => return Err("ball.kind: missing (expected \"goal\" or \"inout\")".into()),
+    let kind = match ball.get("kind") {
+        Some(Value::String(s)) if s == "goal" => BallKind::Goal,
+        Some(Value::String(s)) if s == "inout" => BallKind::Inout,
+        found => return Err(unknown("kind", found, "goal", "inout")),
     };
     Ok(Step::Ball(side, kind))
+}
+
+fn unknown(field: &str, found: Option<&Value>, a: &str, b: &str) -> String {
+    match found {
+        Some(value) => format!("ball.{field}: unknown {field} {value} (expected {a} or {b})"),
+        None => format!("ball.{field}: missing (expected \"{a}\" or \"{b}\")"),
+    }
 }
