@@ -1,1 +1,12 @@
-//! Strata Relay puzzle rules and generator, and the telemetry service that turns sessions into statistics
+//! Strata Relay puzzle rules and generator, and the telemetry service that turns
+//! `game.session.completed.v1` sessions into per-stage statistics.
+//!
+//! Layout:
+//! - [`domain::strata`]: the 5 × 5 heightfield, the pulse, the signal, the generator.
+//! - [`domain::telemetry`]: session validation, statistics and the decider
+//!   ([`domain::telemetry::PuzzleTelemetry`]) the runtime hosts.
+//! - [`domain::bot`]: a seeded headless player producing real sessions.
+//! - [`cli`]: `arcade puzzle generate` and the statistics table of `arcade puzzle stats`.
+
+pub mod cli;
+pub mod domain;

@@ -1,0 +1,159 @@
+//! The telemetry decider: each `game.session.completed.v1` becomes a recorded or a flagged
+//! session; a tick publishes the statistics when new sessions arrived since the last time.
+//!
+//! Publication: at most one `puzzle.stats.updated.v1` per [`PUBLISH_INTERVAL_MS`], and only
+//! when a session was recorded or flagged since the last one. The first session after a quiet
+//! period is published at the next tick; a burst is summarised once per interval.
+
+use std::convert::Infallible;
+
+use arcade_contracts::game::GameSessionCompleted;
+use arcade_contracts::puzzle::StatsUpdated;
+
+use super::session::{Flag, Session, validate};
+use super::stats::Stats;
+use crate::domain::strata::Stage;
+
+/// The shortest time between two statistics publications.
+pub const PUBLISH_INTERVAL_MS: u64 = 5_000;
+
+/// The puzzle telemetry service's decision logic. It has no configuration: the rules are the
+/// puzzle's own and the publication interval is [`PUBLISH_INTERVAL_MS`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PuzzleTelemetry;
+
+/// What the decider is asked to handle.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A session ended (`game.session.completed.v1`, from any producer).
+    Session(GameSessionCompleted),
+    /// The deadline given by [`PuzzleTelemetry::next_deadline`] has passed.
+    Tick,
+}
+
+/// A session that passed validation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// The session as received.
+    pub session: Session,
+    /// Its validated stage.
+    pub stage: Stage,
+    /// Its puzzle's move limit.
+    pub move_limit: u8,
+    /// When it was recorded (ms since the Unix epoch).
+    pub at_ms: u64,
+}
+
+/// A session that breaks the rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flagged {
+    /// The session as received.
+    pub session: Session,
+    /// Why it was flagged.
+    pub flag: Flag,
+    /// When it was flagged (ms since the Unix epoch).
+    pub at_ms: u64,
+}
+
+/// The service's own events; each becomes one contract message (see [`super::convert`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// `puzzle.session.recorded.v1`.
+    Recorded(Recorded),
+    /// `puzzle.session.flagged.v1`.
+    Flagged(Flagged),
+    /// `puzzle.stats.updated.v1`: the statistics as published.
+    StatsPublished(StatsUpdated),
+}
+
+/// The fold of the service's events: the statistics and the publication schedule.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TelemetryState {
+    stats: Stats,
+    pending_since_ms: Option<u64>,
+    last_published_ms: Option<u64>,
+}
+
+impl TelemetryState {
+    /// The statistics so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The statistics in their published form, as of `now_ms` (for the HTTP endpoint).
+    pub fn snapshot(&self, now_ms: u64) -> StatsUpdated {
+        self.stats.to_contract(now_ms)
+    }
+
+    /// When the statistics were last published.
+    pub fn last_published_ms(&self) -> Option<u64> {
+        self.last_published_ms
+    }
+}
+
+impl PuzzleTelemetry {
+    /// Decides what an input means. Never refuses: a session is an event, not a request, so an
+    /// impossible one is flagged rather than rejected.
+    pub fn decide(
+        &self,
+        state: &TelemetryState,
+        input: &Input,
+        now_ms: u64,
+    ) -> Result<Vec<Event>, Infallible> {
+        Ok(match input {
+            Input::Session(completed) => {
+                let session = Session::from(completed);
+                vec![match validate(&session) {
+                    Ok(accepted) => Event::Recorded(Recorded {
+                        session,
+                        stage: accepted.stage,
+                        move_limit: accepted.move_limit,
+                        at_ms: now_ms,
+                    }),
+                    Err(flag) => Event::Flagged(Flagged {
+                        session,
+                        flag,
+                        at_ms: now_ms,
+                    }),
+                }]
+            }
+            Input::Tick => match Self::next_deadline(state) {
+                Some(deadline) if now_ms >= deadline => {
+                    vec![Event::StatsPublished(state.stats.to_contract(now_ms))]
+                }
+                _ => Vec::new(),
+            },
+        })
+    }
+
+    /// Applies one of the service's events to the state. No validation here: it happened.
+    pub fn evolve(state: &mut TelemetryState, event: &Event) {
+        match event {
+            Event::Recorded(r) => {
+                let s = &r.session;
+                state
+                    .stats
+                    .record(r.stage, s.outcome, s.turns, r.move_limit, s.duration_ms);
+                state.pending_since_ms.get_or_insert(r.at_ms);
+            }
+            Event::Flagged(f) => {
+                state.stats.flag(Stage::new(f.session.stage.into()).ok());
+                state.pending_since_ms.get_or_insert(f.at_ms);
+            }
+            Event::StatsPublished(published) => {
+                state.last_published_ms = Some(published.published_at_ms);
+                state.pending_since_ms = None;
+            }
+        }
+    }
+
+    /// When the host should send a [`Input::Tick`]: when sessions wait to be published, the
+    /// later of the first one's arrival and one interval after the last publication.
+    pub fn next_deadline(state: &TelemetryState) -> Option<u64> {
+        let pending = state.pending_since_ms?;
+        Some(match state.last_published_ms {
+            Some(last) => pending.max(last.saturating_add(PUBLISH_INTERVAL_MS)),
+            None => pending,
+        })
+    }
+}

@@ -1,0 +1,22 @@
+//! The puzzle telemetry: validates finished sessions against Strata Relay's rules and keeps
+//! per-stage statistics, as a decider the runtime hosts.
+//!
+//! - input: [`Input::Session`] (a decoded `game.session.completed.v1`) or [`Input::Tick`];
+//! - events: [`Event::Recorded`] → `puzzle.session.recorded.v1`, [`Event::Flagged`] →
+//!   `puzzle.session.flagged.v1`, [`Event::StatsPublished`] → `puzzle.stats.updated.v1`;
+//! - state: [`TelemetryState`], a fold of those events only (each recorded session carries
+//!   every field the statistics need, including its move limit and arrival time).
+
+mod convert;
+mod decider;
+mod session;
+mod sketch;
+mod stats;
+
+pub use convert::{DecodeError, PuzzleMessage};
+pub use decider::{
+    Event, Flagged, Input, PUBLISH_INTERVAL_MS, PuzzleTelemetry, Recorded, TelemetryState,
+};
+pub use session::{Accepted, Flag, FlagReason, Outcome, Session, WIN_SEARCH_TURNS, validate};
+pub use sketch::DurationSketch;
+pub use stats::{StageStats, Stats};

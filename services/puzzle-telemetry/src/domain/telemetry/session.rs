@@ -1,0 +1,157 @@
+//! A finished session and its validation against Strata Relay's rules.
+//!
+//! Decisions where the issue leaves room:
+//! - `abandoned` is accepted with any number of turns below the move limit, 0 included (the
+//!   player opened the board and left). With the whole budget used the game had already ended
+//!   as won or failed, so `abandoned` there is flagged (`abandonedAfterBudget`).
+//! - `won` is accepted with 1 to `limit` turns, the limit included (playing the witness uses
+//!   exactly the limit). A win in 1 or 2 turns is also checked exactly against the puzzle: if no
+//!   multiset of that many pulses wins it, it is flagged (`wonFasterThanPossible`). Longer wins
+//!   are not searched (the cost grows with the number of multisets; see
+//!   [`State::min_turns_to_win`](crate::domain::strata::State::min_turns_to_win)).
+//! - `failed` must have exactly `limit` turns: a game fails only when no move is left.
+//! - Checks run in this order and the first broken rule is the reason: stage, seed, turns
+//!   above the limit, then the outcome's rule.
+
+use crate::domain::strata::{Puzzle, Stage};
+
+/// The deepest claimed win that validation checks exactly by search.
+pub const WIN_SEARCH_TURNS: u32 = 2;
+
+/// How a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The target was charged.
+    Won,
+    /// The whole move budget was used without winning.
+    Failed,
+    /// The player left before the end.
+    Abandoned,
+}
+
+/// A finished session as its producer reported it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// Identifier chosen by the producer.
+    pub game_id: String,
+    /// Seed of the puzzle.
+    pub seed: i64,
+    /// Stage number as received (validated, not trusted).
+    pub stage: u8,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Pulses played.
+    pub turns: u32,
+    /// Length in milliseconds.
+    pub duration_ms: u64,
+}
+
+/// A session that passed validation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accepted {
+    /// The validated stage.
+    pub stage: Stage,
+    /// The move limit of the session's puzzle.
+    pub move_limit: u8,
+}
+
+/// Which rule a session breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FlagReason {
+    /// The stage is not 1 to 5.
+    StageOutOfRange,
+    /// The generator builds no puzzle for this seed and stage.
+    UnplayableSeed,
+    /// More turns than the move limit.
+    TurnsAboveLimit,
+    /// `failed` before the whole budget was used.
+    FailedBeforeBudget,
+    /// `won` without a pulse.
+    WonWithoutTurn,
+    /// `won` in fewer turns than any solution (checked up to [`WIN_SEARCH_TURNS`]).
+    WonFasterThanPossible,
+    /// `abandoned` after the whole budget was used.
+    AbandonedAfterBudget,
+}
+
+/// Why a session was flagged, with the move limit when the puzzle exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flag {
+    /// The broken rule.
+    pub reason: FlagReason,
+    /// The puzzle's move limit, when there is a puzzle.
+    pub move_limit: Option<u8>,
+}
+
+impl Flag {
+    /// The reason in words, with the session's numbers.
+    pub fn describe(&self, session: &Session) -> String {
+        let Session {
+            seed, stage, turns, ..
+        } = session;
+        let limit = self
+            .move_limit
+            .map_or_else(|| "?".to_string(), |l| l.to_string());
+        match self.reason {
+            FlagReason::StageOutOfRange => {
+                format!("stage {stage} does not exist; stages are 1 to 5")
+            }
+            FlagReason::UnplayableSeed => {
+                format!("the generator builds no puzzle for seed {seed} at stage {stage}")
+            }
+            FlagReason::TurnsAboveLimit => format!(
+                "{turns} turns, above the move limit of {limit} for seed {seed} at stage {stage}"
+            ),
+            FlagReason::FailedBeforeBudget => format!(
+                "failed after {turns} turns, but a game fails only when its {limit} moves are spent"
+            ),
+            FlagReason::WonWithoutTurn => {
+                "won without a single turn, but every puzzle starts unsolved".to_string()
+            }
+            FlagReason::WonFasterThanPossible => format!(
+                "won in {turns} turns, but no {turns} pulses solve seed {seed} at stage {stage}"
+            ),
+            FlagReason::AbandonedAfterBudget => format!(
+                "abandoned after {turns} turns, but with its {limit} moves spent the game had already ended"
+            ),
+        }
+    }
+}
+
+/// Validates a session against the rules: its puzzle must exist, its turns must fit the move
+/// limit the generator gives for `(seed, stage)`, and its outcome must be consistent with its
+/// turns (see the module docs for the exact rules).
+pub fn validate(session: &Session) -> Result<Accepted, Flag> {
+    let flag = |reason, move_limit| Flag { reason, move_limit };
+    let stage =
+        Stage::new(session.stage.into()).map_err(|_| flag(FlagReason::StageOutOfRange, None))?;
+    let puzzle = Puzzle::generate(session.seed, stage)
+        .map_err(|_| flag(FlagReason::UnplayableSeed, None))?;
+    let limit = puzzle.move_limit();
+    let turns = session.turns;
+    let broken = if turns > u32::from(limit) {
+        Some(FlagReason::TurnsAboveLimit)
+    } else {
+        match session.outcome {
+            Outcome::Failed if turns < u32::from(limit) => Some(FlagReason::FailedBeforeBudget),
+            Outcome::Won if turns == 0 => Some(FlagReason::WonWithoutTurn),
+            Outcome::Won
+                if turns <= WIN_SEARCH_TURNS
+                    && puzzle.start().min_turns_to_win(turns as u8).is_none() =>
+            {
+                Some(FlagReason::WonFasterThanPossible)
+            }
+            Outcome::Abandoned if turns == u32::from(limit) => {
+                Some(FlagReason::AbandonedAfterBudget)
+            }
+            _ => None,
+        }
+    };
+    match broken {
+        Some(reason) => Err(flag(reason, Some(limit))),
+        None => Ok(Accepted {
+            stage,
+            move_limit: limit,
+        }),
+    }
+}
