@@ -1,8 +1,70 @@
-//! `activity.*`: members' gestures that tick activity bingo cards.
+//! `activity.*`: members' gestures that tick activity bingo cards. Any producer may publish
+//! them (a community site's activity log, a chat bot, Arcade itself); the bingo service
+//! consumes them.
 
-use crate::MessageType;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{Message, MessageKind, MessageType};
+
+/// `activity.recorded.v1`: a member did something. Recording the same `entryId` again changes
+/// nothing: a gesture ticks once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "A member's gesture was recorded in an activity log.")]
+pub struct ActivityRecorded {
+    /// The gesture's idempotency key, unique in the producer's activity log.
+    #[schemars(length(min = 1, max = 200))]
+    pub entry_id: String,
+    /// Who did it (a bingo player's id).
+    #[schemars(length(min = 1, max = 200))]
+    pub member: String,
+    /// What they did, e.g. `talk.hello` or `photo.shared`.
+    #[schemars(length(min = 1, max = 200))]
+    pub verb: String,
+    /// What it concerned, if anything, e.g. `table-3`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 200))]
+    pub object: Option<String>,
+}
+
+/// `activity.undone.v1`: a recorded gesture was undone (deleted, retracted).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "A gesture recorded in an activity log was undone.")]
+pub struct ActivityUndone {
+    /// The idempotency key of the gesture undone.
+    #[schemars(length(min = 1, max = 200))]
+    pub entry_id: String,
+}
+
+impl Message for ActivityRecorded {
+    const TYPE: &'static str = "activity.recorded.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        ActivityRecorded {
+            entry_id: "act-8812".into(),
+            member: "alice".into(),
+            verb: "talk.hello".into(),
+            object: Some("bob".into()),
+        }
+    }
+}
+
+impl Message for ActivityUndone {
+    const TYPE: &'static str = "activity.undone.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        ActivityUndone {
+            entry_id: "act-8812".into(),
+        }
+    }
+}
 
 /// The message types of this module.
 pub fn types() -> Vec<MessageType> {
-    Vec::new()
+    vec![
+        MessageType::of::<ActivityRecorded>(),
+        MessageType::of::<ActivityUndone>(),
+    ]
 }

@@ -1,8 +1,180 @@
 //! `bingo.*`: the bingo service's commands and facts (games, cards, calls, ticks, claims).
+//!
+//! Every command is addressed to the bingo service's queue ([`QUEUE`]); every fact is published
+//! on the topic exchange. A command the service refuses is answered by one
+//! [`RequestRejected`] (`bingo.request.rejected.v1`) naming the refused request type, so a
+//! sender subscribes to one refusal type whatever it sent.
+//!
+//! Layout: the shapes shared by several messages are here; [`commands`] holds the requests,
+//! [`events`] the facts.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::MessageType;
 
+pub mod commands;
+pub mod events;
+mod examples;
+
+pub use commands::{CallSquare, ClaimCard, CloseGame, DealCard, OpenGame, PrintCards, VerifyCard};
+pub use events::{
+    CardDealt, CardWon, CardsPrinted, ClaimAnswered, GameClosed, GameOpened, GestureUndone,
+    RequestRejected, SquareCalled, SquareTicked,
+};
+
+/// The queue of the bingo service: every `bingo.*` command is sent there.
+pub const QUEUE: &str = "bingo";
+
+/// How the squares of a game's cards get ticked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TickMode {
+    /// By the players' own gestures (`activity.recorded.v1`, or other services' events the game
+    /// maps to verbs); a gesture that completes a pattern wins by itself. The default.
+    #[default]
+    Activity,
+    /// By the squares the organiser calls (`bingo.square.call.v1`); a card wins when it is
+    /// claimed or verified and the called squares complete a pattern.
+    Called,
+}
+
+/// The size of a game's cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GridSpec {
+    /// Cells per side, 3 to 9. Cells are numbered row by row from 0 (0 is top left).
+    #[schemars(range(min = 3, max = 9))]
+    pub size: u8,
+    /// Whether the centre cell is a free cell, ticked on every card. Only an odd grid has a
+    /// centre. Absent: true for an odd size, false for an even one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_centre: Option<bool>,
+}
+
+/// What a gesture must be to tick a square of an activity game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerSpec {
+    /// The verb of the gesture: exact (`talk.hello`), a prefix ending in `.*` (`talk.*` matches
+    /// `talk.hello` and `talk.bye`), or `*` (any verb). 1 to 200 bytes.
+    #[schemars(length(min = 1, max = 200))]
+    pub verb: String,
+    /// The one object the gesture must concern (e.g. `table-3`); absent: any object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 200))]
+    pub object: Option<String>,
+}
+
+/// One square of a game's pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SquareSpec {
+    /// Identifier of the square, distinct within the pool (a classic 75-ball game uses 1 to 75).
+    pub id: u32,
+    /// What the square says, 1 to 200 bytes of UTF-8.
+    #[schemars(length(min = 1, max = 200))]
+    pub label: String,
+    /// In an activity game, the gesture that ticks it (required there, refused in a called
+    /// game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<TriggerSpec>,
+}
+
+/// A way to win. A game checks its patterns in order and the first that matches names the win.
+/// The free centre counts as ticked in every pattern.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum PatternSpec {
+    /// Any full row. Named `row`.
+    Row,
+    /// Any full column. Named `column`.
+    Column,
+    /// Either diagonal. Named `diagonal`.
+    Diagonal,
+    /// Every cell. Named `fullCard`.
+    FullCard,
+    /// The four corners. Named `fourCorners`.
+    FourCorners,
+    /// A row, a column or a diagonal. Named `line`.
+    Line,
+    /// Any one of the pattern's own cell sets.
+    #[serde(rename_all = "camelCase")]
+    Custom {
+        /// The name the win carries, 1 to 64 bytes, distinct from the game's other patterns.
+        #[schemars(length(min = 1, max = 64))]
+        name: String,
+        /// 1 to 64 sets of cell numbers (row by row from 0); the pattern matches when every
+        /// cell of one set is ticked.
+        #[schemars(length(min = 1, max = 64), inner(length(min = 1, max = 81)))]
+        cell_sets: Vec<Vec<u8>>,
+    },
+}
+
+/// Going beyond the source: another service's event counted as a gesture in one game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivitySourceSpec {
+    /// The message type to listen to, e.g. `table.goal.scored.v1` (not a `bingo.*` or
+    /// `activity.*` type).
+    #[schemars(length(min = 3, max = 200))]
+    pub message_type: String,
+    /// The verb such a message counts as, e.g. `table.goal` (exact: no `*`).
+    #[schemars(length(min = 1, max = 200))]
+    pub verb: String,
+    /// JSON Pointer (RFC 6901) to the payload field naming the member, e.g. `/scorer`. A string
+    /// or a number.
+    #[schemars(length(min = 2, max = 200))]
+    pub member_field: String,
+    /// JSON Pointer to the payload field naming the gesture's object, e.g. `/tableId`; absent,
+    /// or the field missing or null: the gesture has no object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 2, max = 200))]
+    pub object_field: Option<String>,
+}
+
+/// A printed card: what the organiser prints, and what `arcade bingo print` writes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PrintedCard {
+    /// Serial of the card in its game, from 1.
+    #[schemars(range(min = 1))]
+    pub serial: u32,
+    /// The label printed on the card, which the server verifies (`xxxx-xxxx-xxxx-xxxx`, hex).
+    pub label: String,
+    /// The square id of every cell, row by row from cell 0; null for the free centre.
+    pub cells: Vec<Option<u32>>,
+}
+
+/// Which check a claim answer is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum ClaimCheck {
+    /// A player's claim on their own card.
+    Claim,
+    /// The organiser's check by serial.
+    Verify,
+    /// The organiser's check of a printed card by serial and label.
+    VerifyLabel,
+}
+
+/// A cell of a card, named by its card, its square and its place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardCell {
+    /// Serial of the card.
+    pub serial: u32,
+    /// The player who holds the card.
+    pub player: String,
+    /// The square in that cell.
+    pub square_id: u32,
+    /// The cell, row by row from 0.
+    pub cell: u8,
+}
+
 /// The message types of this module.
 pub fn types() -> Vec<MessageType> {
-    Vec::new()
+    let mut all = commands::types();
+    all.extend(events::types());
+    all
 }

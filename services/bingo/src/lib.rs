@@ -1,1 +1,19 @@
-//! Bingo: cards dealt from a server secret, ticked by activity or by calls, claims checked by the server
+//! Bingo: cards dealt from a server secret, ticked by activity or by calls, claims checked by
+//! the server.
+//!
+//! Layout:
+//! - [`domain`]: the pure domain and the decider [`Bingo`] (`decide` / `evolve` over
+//!   [`State`], [`Input`] and [`Event`]).
+//! - [`convert`]: incoming messages as inputs ([`Input::from_message`]), events as contract
+//!   messages ([`Event::to_contract`], [`Event::to_message`]) and back ([`Event::from_message`]).
+//! - [`cli`]: `arcade bingo print`, the organiser's way to print cards.
+
+pub mod cli;
+pub mod convert;
+pub mod domain;
+
+pub use convert::{DecodeError, Outgoing, consumed_types};
+pub use domain::{Bingo, Event, Input, Rejection, Secret, SecretError, State};
+
+/// The environment variable holding the server secret when no secret file is given.
+pub const SECRET_ENV: &str = "ARCADE_BINGO_SECRET";

@@ -1,0 +1,298 @@
+//! Going beyond the source: other services' events as gestures. A game maps a message type
+//! (`table.goal.scored.v1`) to a verb (`table.goal`), takes the member from a payload field and
+//! optionally the object from another, so a square "score a goal at table 3" ticks when the
+//! referee says so. The message's id is the gesture's idempotency key.
+
+use serde_json::Value;
+
+use super::config_error::ConfigError;
+use super::limits::MAX_TEXT_BYTES;
+use super::pool::verb_problem;
+
+/// A member's gesture: what ticks activity cards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gesture {
+    /// Idempotency key: the same gesture recorded twice ticks once.
+    pub entry_id: String,
+    /// Who did it: the player whose cards it ticks.
+    pub member: String,
+    /// What they did, e.g. `talk.hello`.
+    pub verb: String,
+    /// What it concerned, if anything.
+    pub object: Option<String>,
+}
+
+/// An activity source as the organiser describes it, not yet checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceSpec {
+    /// The message type, e.g. `table.goal.scored.v1`.
+    pub message_type: String,
+    /// The verb such a message counts as.
+    pub verb: String,
+    /// JSON Pointer to the member field.
+    pub member_field: String,
+    /// JSON Pointer to the object field, if any.
+    pub object_field: Option<String>,
+}
+
+/// A checked activity source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActivitySource {
+    spec: SourceSpec,
+}
+
+/// Why a mapped message gave no gesture.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MappingError {
+    /// The member field is missing or null.
+    #[error("{message_type} has no member at {pointer}")]
+    NoMember {
+        /// The message type.
+        message_type: String,
+        /// The member field's pointer.
+        pointer: String,
+    },
+    /// A field is neither a string nor a number, or is empty or too long.
+    #[error(
+        "the {field} at {pointer} in {message_type} is not a string or number of 1 to 200 bytes"
+    )]
+    NotText {
+        /// The message type.
+        message_type: String,
+        /// `member` or `object`.
+        field: &'static str,
+        /// The field's pointer.
+        pointer: String,
+    },
+}
+
+fn is_pointer(pointer: &str) -> bool {
+    pointer.len() >= 2 && pointer.len() <= MAX_TEXT_BYTES && pointer.starts_with('/')
+}
+
+fn type_problem(message_type: &str) -> Option<&'static str> {
+    if message_type.len() < 3 || message_type.len() > MAX_TEXT_BYTES || !message_type.contains('.')
+    {
+        return Some("is not a versioned message type such as table.goal.scored.v1");
+    }
+    if message_type.starts_with("bingo.") || message_type.starts_with("activity.") {
+        return Some("the bingo service already reads: a game maps other services' events");
+    }
+    None
+}
+
+impl ActivitySource {
+    /// Checks a source; `position` (from 1) names it in errors.
+    pub fn new(position: usize, spec: SourceSpec) -> Result<ActivitySource, ConfigError> {
+        if let Some(problem) = type_problem(&spec.message_type) {
+            return Err(ConfigError::BadSourceType {
+                position,
+                message_type: spec.message_type,
+                problem,
+            });
+        }
+        if let Some(problem) = verb_problem(&spec.verb, false) {
+            return Err(ConfigError::BadSourceVerb {
+                position,
+                verb: spec.verb,
+                problem,
+            });
+        }
+        let fields = [
+            ("memberField", Some(&spec.member_field)),
+            ("objectField", spec.object_field.as_ref()),
+        ];
+        for (field, pointer) in fields {
+            if let Some(pointer) = pointer
+                && !is_pointer(pointer)
+            {
+                return Err(ConfigError::BadPointer {
+                    position,
+                    field,
+                    pointer: pointer.clone(),
+                });
+            }
+        }
+        Ok(ActivitySource { spec })
+    }
+
+    /// The message type it listens to.
+    pub fn message_type(&self) -> &str {
+        &self.spec.message_type
+    }
+
+    /// Its spec (to put it back on the wire).
+    pub fn spec(&self) -> &SourceSpec {
+        &self.spec
+    }
+
+    /// The gesture a message of this source's type stands for. `entry_id` is the message's id.
+    pub fn gesture(&self, payload: &Value, entry_id: &str) -> Result<Gesture, MappingError> {
+        let spec = &self.spec;
+        let member = match text_at(payload, &spec.member_field) {
+            Ok(Some(member)) => member,
+            Ok(None) => {
+                return Err(MappingError::NoMember {
+                    message_type: spec.message_type.clone(),
+                    pointer: spec.member_field.clone(),
+                });
+            }
+            Err(()) => return Err(self.not_text("member", &spec.member_field)),
+        };
+        let object = match &spec.object_field {
+            None => None,
+            Some(pointer) => {
+                text_at(payload, pointer).map_err(|()| self.not_text("object", pointer))?
+            }
+        };
+        Ok(Gesture {
+            entry_id: entry_id.to_string(),
+            member,
+            verb: spec.verb.clone(),
+            object,
+        })
+    }
+
+    fn not_text(&self, field: &'static str, pointer: &str) -> MappingError {
+        MappingError::NotText {
+            message_type: self.spec.message_type.clone(),
+            field,
+            pointer: pointer.to_string(),
+        }
+    }
+}
+
+/// The text at a pointer: `Ok(None)` when missing or null; a number reads as its decimal form.
+fn text_at(payload: &Value, pointer: &str) -> Result<Option<String>, ()> {
+    let text = match payload.pointer(pointer) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(_) => return Err(()),
+    };
+    if text.is_empty() || text.len() > MAX_TEXT_BYTES {
+        return Err(());
+    }
+    Ok(Some(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn goal_source(object_field: Option<&str>) -> ActivitySource {
+        let spec = SourceSpec {
+            message_type: "table.goal.scored.v1".into(),
+            verb: "table.goal".into(),
+            member_field: "/scorer".into(),
+            object_field: object_field.map(Into::into),
+        };
+        ActivitySource::new(1, spec).unwrap()
+    }
+
+    #[test]
+    fn a_goal_becomes_the_scorers_gesture_at_the_table() {
+        let payload = json!({"tableId": "table-3", "scorer": "alice", "team": "red"});
+        let gesture = goal_source(Some("/tableId"))
+            .gesture(&payload, "m-1")
+            .unwrap();
+        assert_eq!(
+            gesture,
+            Gesture {
+                entry_id: "m-1".into(),
+                member: "alice".into(),
+                verb: "table.goal".into(),
+                object: Some("table-3".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn nested_fields_and_numbers_are_read_through_the_pointer() {
+        let source = ActivitySource::new(
+            1,
+            SourceSpec {
+                message_type: "race.lap.completed.v1".into(),
+                verb: "race.lap".into(),
+                member_field: "/car/driver".into(),
+                object_field: Some("/lap".into()),
+            },
+        )
+        .unwrap();
+        let gesture = source
+            .gesture(&json!({"car": {"driver": 42}, "lap": 3}), "m-2")
+            .unwrap();
+        assert_eq!(
+            (gesture.member.as_str(), gesture.object.as_deref()),
+            ("42", Some("3"))
+        );
+    }
+
+    #[test]
+    fn a_missing_object_is_a_gesture_without_object_but_a_missing_member_is_an_error() {
+        let source = goal_source(Some("/tableId"));
+        let gesture = source.gesture(&json!({"scorer": "bob"}), "m-3").unwrap();
+        assert_eq!(gesture.object, None);
+        assert_eq!(
+            source.gesture(&json!({"tableId": "table-3"}), "m-4"),
+            Err(MappingError::NoMember {
+                message_type: "table.goal.scored.v1".into(),
+                pointer: "/scorer".into()
+            })
+        );
+        assert!(matches!(
+            source.gesture(&json!({"scorer": ["a"]}), "m-5"),
+            Err(MappingError::NotText {
+                field: "member",
+                ..
+            })
+        ));
+        assert!(matches!(
+            source.gesture(&json!({"scorer": "a", "tableId": {"n": 3}}), "m-6"),
+            Err(MappingError::NotText {
+                field: "object",
+                ..
+            })
+        ));
+        assert!(matches!(
+            source.gesture(&json!({"scorer": ""}), "m-7"),
+            Err(MappingError::NotText {
+                field: "member",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn bad_sources_are_refused_with_reasons() {
+        let spec = |t: &str, verb: &str, member: &str, object: Option<&str>| SourceSpec {
+            message_type: t.into(),
+            verb: verb.into(),
+            member_field: member.into(),
+            object_field: object.map(Into::into),
+        };
+        let refused = |s| ActivitySource::new(2, s).unwrap_err().to_string();
+        assert!(refused(spec("goal", "g", "/a", None)).contains("not a versioned message type"));
+        assert!(refused(spec("activity.recorded.v1", "g", "/a", None)).contains("already reads"));
+        assert!(refused(spec("bingo.card.won.v1", "g", "/a", None)).contains("already reads"));
+        assert!(refused(spec("t.g.v1", "table.*", "/a", None)).contains("may not contain *"));
+        assert!(refused(spec("t.g.v1", "", "/a", None)).contains("is empty"));
+        assert_eq!(
+            ActivitySource::new(2, spec("t.g.v1", "g", "scorer", None)),
+            Err(ConfigError::BadPointer {
+                position: 2,
+                field: "memberField",
+                pointer: "scorer".into()
+            })
+        );
+        assert_eq!(
+            ActivitySource::new(2, spec("t.g.v1", "g", "/a", Some("/"))),
+            Err(ConfigError::BadPointer {
+                position: 2,
+                field: "objectField",
+                pointer: "/".into()
+            })
+        );
+    }
+}

@@ -1,0 +1,427 @@
+//! Called games: calls (announced once), claims, verifications by serial and by label, wins
+//! (once, in order), closing.
+
+mod common;
+
+use arcade_bingo::Bingo;
+use arcade_bingo::domain::{Action, Check, ClaimAnswer, Event, PatternKind, Secret, WinReport};
+use common::*;
+
+/// A called 5×5 game of the squares 1..=75, patterns in this order, alice and bob dealt, and
+/// two printed cards.
+fn game(patterns: Vec<PatternKind>) -> Scenario {
+    let mut s = Scenario::new();
+    s.run(cmd("q", Action::Open(called_spec(5, 75, patterns))));
+    s.run(cmd(
+        "q",
+        Action::Deal {
+            player: "alice".into(),
+        },
+    ));
+    s.run(cmd(
+        "q",
+        Action::Deal {
+            player: "bob".into(),
+        },
+    ));
+    s.run(cmd("q", Action::Print { count: 2 }));
+    s
+}
+
+fn call(square: u32) -> arcade_bingo::Input {
+    cmd("q", Action::Call { square })
+}
+
+fn claim(serial: u32, player: &str) -> arcade_bingo::Input {
+    cmd_id(
+        "q",
+        "claim-1",
+        Action::Claim {
+            serial,
+            player: player.into(),
+        },
+    )
+}
+
+fn verify(serial: u32, label: Option<&str>) -> arcade_bingo::Input {
+    cmd(
+        "q",
+        Action::Verify {
+            serial,
+            label: label.map(str::to_string),
+        },
+    )
+}
+
+/// Calls the squares of these cells of a player's card.
+fn call_cells(s: &mut Scenario, player: &str, cells: &[u8]) {
+    for &cell in cells {
+        let square = square_at(s, "q", player, cell);
+        s.run(call(square));
+    }
+}
+
+fn answer(events: &[Event]) -> &ClaimAnswer {
+    match events.last() {
+        Some(Event::ClaimAnswered(a)) => a,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_call_is_announced_the_first_time_only() {
+    let mut s = game(vec![PatternKind::Row]);
+    let events = s.run(cmd_id("q", "c-1", Action::Call { square: 42 }));
+    assert_eq!(
+        events,
+        vec![Event::SquareCalled {
+            request_id: Some("c-1".into()),
+            game_id: "q".into(),
+            square: 42,
+            label: "Square 42".into(),
+            call_number: 1,
+        }]
+    );
+    assert_eq!(s.run(call(42)), vec![]);
+    let events = s.run(call(7));
+    assert!(matches!(
+        events.as_slice(),
+        [Event::SquareCalled { call_number: 2, .. }]
+    ));
+    assert_eq!(s.state.game("q").unwrap().called(), &[42, 7]);
+}
+
+#[test]
+fn a_card_s_ticked_squares_are_the_called_squares_it_holds_plus_the_free_centre() {
+    let mut s = game(vec![PatternKind::FullCard]);
+    assert_eq!(ticked(&s, "q", "alice"), vec![12]);
+    call_cells(&mut s, "alice", &[0, 24]);
+    assert_eq!(ticked(&s, "q", "alice"), vec![0, 12, 24]);
+    // A square alice does not hold ticks nothing on her card.
+    let card = s.state.game("q").unwrap().card_of("alice").unwrap();
+    let absent = (1..=75)
+        .find(|id| !card.cells.contains(&Some(*id)))
+        .unwrap();
+    s.run(call(absent));
+    assert_eq!(ticked(&s, "q", "alice"), vec![0, 12, 24]);
+}
+
+#[test]
+fn calls_are_refused_outside_an_open_called_game_s_pool() {
+    let mut s = game(vec![PatternKind::Row]);
+    let (code, reason) = s.refused(call(76));
+    assert_eq!(
+        (code.as_str(), reason.as_str()),
+        (
+            "unknown-square",
+            "square 76 is not in the pool of game \"q\""
+        )
+    );
+    let (code, _) = s.refused(cmd("nope", Action::Call { square: 1 }));
+    assert_eq!(code, "unknown-game");
+    s.run(cmd(
+        "a",
+        Action::Open(activity_spec(vec![PatternKind::Row])),
+    ));
+    let (code, reason) = s.refused(cmd("a", Action::Call { square: 1 }));
+    assert_eq!(code, "not-a-called-game");
+    assert_eq!(
+        reason,
+        "game \"a\" is ticked by its players' activity: its squares are not called"
+    );
+    s.run(cmd("q", Action::Close));
+    let (code, reason) = s.refused(call(1));
+    assert_eq!(
+        (code.as_str(), reason.as_str()),
+        (
+            "game-closed",
+            "game \"q\" is closed: it calls no more squares"
+        )
+    );
+}
+
+#[test]
+fn a_claim_on_a_complete_card_wins_and_names_the_pattern_and_the_ticked_cells() {
+    let mut s = game(vec![PatternKind::Row, PatternKind::FullCard]);
+    call_cells(&mut s, "alice", &[10, 11, 13, 14, 3]);
+    let serial = serial_of(&s, "q", "alice");
+    let events = s.run(claim(serial, "alice"));
+    let win = WinReport {
+        pattern: "row".into(),
+        cells: vec![10, 11, 12, 13, 14],
+        at: NOW,
+        place: 1,
+    };
+    assert_eq!(
+        events,
+        vec![
+            Event::CardWon {
+                game_id: "q".into(),
+                serial,
+                player: Some("alice".into()),
+                pattern: "row".into(),
+                cells: vec![10, 11, 12, 13, 14],
+                won_at: NOW,
+                place: 1,
+            },
+            Event::ClaimAnswered(ClaimAnswer {
+                request_id: Some("claim-1".into()),
+                game_id: "q".into(),
+                serial,
+                check: Check::Claim,
+                player: Some("alice".into()),
+                ticked_cells: vec![3, 10, 11, 12, 13, 14],
+                win: Some(win.clone()),
+                game_closed: false,
+            }),
+        ]
+    );
+    assert_eq!(s.state.game("q").unwrap().winners(), &[serial]);
+    assert_eq!(
+        s.state.game("q").unwrap().card(serial).unwrap().win,
+        Some(win)
+    );
+}
+
+#[test]
+fn a_claim_on_an_incomplete_card_is_answered_without_a_win() {
+    let mut s = game(vec![PatternKind::Row]);
+    call_cells(&mut s, "alice", &[10, 11, 13]);
+    let events = s.run(claim(1, "alice"));
+    assert_eq!(kinds(&events), vec!["bingo.claim.answered.v1"]);
+    let a = answer(&events);
+    assert_eq!(
+        (a.ticked_cells.clone(), a.win.clone()),
+        (vec![10, 11, 12, 13], None)
+    );
+}
+
+#[test]
+fn a_card_wins_once_and_keeps_its_pattern_and_time() {
+    let mut s = game(vec![PatternKind::Row, PatternKind::FullCard]);
+    call_cells(&mut s, "alice", &[0, 1, 2, 3, 4]);
+    s.run(claim(1, "alice"));
+    s.now = NOW + 60_000;
+    // Later the whole card is called: it already won with a row.
+    call_cells(
+        &mut s,
+        "alice",
+        &(0..25).filter(|&c| c != 12).collect::<Vec<u8>>(),
+    );
+    let events = s.run(claim(1, "alice"));
+    assert_eq!(kinds(&events), vec!["bingo.claim.answered.v1"]);
+    let win = answer(&events).win.clone().unwrap();
+    assert_eq!((win.pattern.as_str(), win.at, win.place), ("row", NOW, 1));
+    assert_eq!(s.state.game("q").unwrap().winners(), &[1]);
+}
+
+#[test]
+fn winners_are_kept_in_order() {
+    let mut s = game(vec![PatternKind::FullCard]);
+    call_cells(
+        &mut s,
+        "bob",
+        &(0..25).filter(|&c| c != 12).collect::<Vec<u8>>(),
+    );
+    call_cells(
+        &mut s,
+        "alice",
+        &(0..25).filter(|&c| c != 12).collect::<Vec<u8>>(),
+    );
+    let bob_won = s.run(claim(2, "bob"));
+    assert!(matches!(bob_won[0], Event::CardWon { place: 1, .. }));
+    let alice_won = s.run(verify(1, None));
+    assert!(matches!(
+        alice_won[0],
+        Event::CardWon {
+            place: 2,
+            serial: 1,
+            ..
+        }
+    ));
+    assert_eq!(answer(&alice_won).check, Check::Verify);
+    assert_eq!(s.state.game("q").unwrap().winners(), &[2, 1]);
+    let closed = s.run(cmd("q", Action::Close));
+    assert!(
+        matches!(&closed[0], Event::GameClosed { winners, cards: 4, .. } if winners == &vec![2, 1])
+    );
+}
+
+#[test]
+fn the_first_matching_pattern_in_order_names_the_win() {
+    let mut s = game(vec![PatternKind::FourCorners, PatternKind::Row]);
+    call_cells(&mut s, "alice", &[0, 1, 2, 3, 4, 20, 21, 22, 23, 24]);
+    let won = s.run(claim(1, "alice"));
+    assert!(
+        matches!(&won[0], Event::CardWon { pattern, cells, .. } if pattern == "fourCorners" && cells == &vec![0, 4, 20, 24])
+    );
+}
+
+#[test]
+fn a_player_claims_their_own_card_only() {
+    let s = game(vec![PatternKind::Row]);
+    let (code, reason) = s.refused(claim(2, "alice"));
+    assert_eq!(code, "not-your-card");
+    assert_eq!(
+        reason,
+        "card 2 of game \"q\" is not yours: a player claims their own card only"
+    );
+    let (code, reason) = s.refused(claim(3, "alice"));
+    assert_eq!(code, "printed-card");
+    assert_eq!(
+        reason,
+        "card 3 of game \"q\" is a printed card: no player holds it, so the organiser verifies it by its label"
+    );
+    let (code, reason) = s.refused(claim(99, "alice"));
+    assert_eq!(
+        (code.as_str(), reason.as_str()),
+        ("unknown-card", "game \"q\" has no card with serial 99")
+    );
+    let (code, _) = s.refused(claim(1, ""));
+    assert_eq!(code, "invalid-field");
+    let (code, _) = s.refused(cmd(
+        "nope",
+        Action::Claim {
+            serial: 1,
+            player: "alice".into(),
+        },
+    ));
+    assert_eq!(code, "unknown-game");
+}
+
+#[test]
+fn a_printed_card_is_verified_by_its_label_and_can_win() {
+    let mut s = game(vec![PatternKind::Column]);
+    let label = arcade_bingo::domain::Keys::new(&secret()).label("q", 3);
+    let card = s.state.game("q").unwrap().card(3).unwrap();
+    for row in [0, 1, 3, 4] {
+        let square = card.cells[row * 5 + 2].unwrap();
+        s.run(call(square));
+    }
+    let events = s.run(verify(3, Some(&label.to_uppercase())));
+    assert!(
+        matches!(&events[0], Event::CardWon { player: None, pattern, .. } if pattern == "column")
+    );
+    let a = answer(&events);
+    assert_eq!((a.check, a.player.clone()), (Check::VerifyLabel, None));
+    let (code, reason) = s.refused(verify(4, Some(&label)));
+    assert_eq!(code, "bad-label");
+    assert_eq!(
+        reason,
+        "the label does not match card 4 of game \"q\": it is not a card this server printed"
+    );
+    let (code, reason) = s.refused(verify(1, Some(&label)));
+    assert_eq!(code, "not-printed");
+    assert_eq!(
+        reason,
+        "card 1 of game \"q\" was dealt to a player, not printed, so it has no label: verify it by serial"
+    );
+    assert_eq!(
+        s.refused(verify(4, Some(&"a".repeat(201)))).0,
+        "invalid-field"
+    );
+    assert_eq!(s.refused(verify(9, None)).0, "unknown-card");
+}
+
+#[test]
+fn a_card_that_does_not_match_its_serial_is_refused() {
+    // The log says card 1 holds the squares the secret gives serial 2 (an altered card).
+    let mut s = Scenario::new();
+    s.run(cmd(
+        "q",
+        Action::Open(called_spec(5, 75, vec![PatternKind::Row])),
+    ));
+    let keys = arcade_bingo::domain::Keys::new(&secret());
+    let mut cells: Vec<Option<u32>> = keys
+        .layout("q", 2, 75, 24)
+        .iter()
+        .map(|&i| Some(u32::from(i) + 1))
+        .collect();
+    cells.insert(12, None);
+    let s = Scenario::given(s.history.into_iter().chain([Event::CardDealt {
+        request_id: None,
+        game_id: "q".into(),
+        player: "alice".into(),
+        serial: 1,
+        cells,
+        first_deal: true,
+    }]));
+    let (code, reason) = s.refused(claim(1, "alice"));
+    assert_eq!(code, "card-mismatch");
+    assert_eq!(
+        reason,
+        "card 1 of game \"q\" does not match the card the server deals for that serial: the card \
+         was altered, or the server's secret changed"
+    );
+}
+
+#[test]
+fn a_server_with_another_secret_refuses_the_cards_it_did_not_deal() {
+    let s = game(vec![PatternKind::Row]);
+    let other = Bingo::new(&Secret::new(*b"a-different-secret!!").unwrap());
+    let rejection = other.decide(&s.state, &claim(1, "alice"), NOW).unwrap_err();
+    assert_eq!(rejection.refusal.code(), "card-mismatch");
+    assert_eq!(rejection.request_type, "bingo.card.claim.v1");
+    assert_eq!(rejection.request_id.as_deref(), Some("claim-1"));
+}
+
+#[test]
+fn a_closed_game_s_cards_are_verified_never_winning() {
+    let mut s = game(vec![PatternKind::Row]);
+    call_cells(&mut s, "bob", &[0, 1, 2, 3, 4]);
+    call_cells(&mut s, "alice", &[5, 6, 7, 8, 9]);
+    s.run(claim(2, "bob"));
+    s.run(cmd("q", Action::Close));
+    let events = s.run(claim(1, "alice"));
+    assert_eq!(kinds(&events), vec!["bingo.claim.answered.v1"]);
+    let a = answer(&events);
+    assert!(a.game_closed);
+    assert_eq!(a.win, None);
+    assert!(a.ticked_cells.contains(&5));
+    // A card that won before the close still shows its win.
+    let bob = s.run(verify(2, None));
+    assert_eq!(
+        answer(&bob).win.as_ref().map(|w| w.pattern.as_str()),
+        Some("row")
+    );
+    assert_eq!(s.state.game("q").unwrap().winners(), &[2]);
+}
+
+#[test]
+fn closing_twice_or_an_unknown_game_is_refused() {
+    let mut s = game(vec![PatternKind::Row]);
+    let closed = s.run(cmd_id("q", "close-1", Action::Close));
+    assert_eq!(
+        closed,
+        vec![Event::GameClosed {
+            request_id: Some("close-1".into()),
+            game_id: "q".into(),
+            winners: vec![],
+            cards: 4,
+            closed_at: NOW,
+        }]
+    );
+    assert!(!s.state.game("q").unwrap().is_open());
+    let (code, reason) = s.refused(cmd("q", Action::Close));
+    assert_eq!(
+        (code.as_str(), reason.as_str()),
+        ("game-closed", "game \"q\" is closed: it was already closed")
+    );
+    assert_eq!(s.refused(cmd("nope", Action::Close)).0, "unknown-game");
+}
+
+#[test]
+fn a_rejection_names_the_request_and_becomes_one_event() {
+    let s = game(vec![PatternKind::Row]);
+    let rejection = s.when(claim(2, "alice")).unwrap_err();
+    assert_eq!(
+        rejection.to_event(),
+        Event::RequestRejected {
+            request_type: "bingo.card.claim.v1".into(),
+            request_id: Some("claim-1".into()),
+            game_id: "q".into(),
+            code: "not-your-card".into(),
+            reason: "card 2 of game \"q\" is not yours: a player claims their own card only".into(),
+        }
+    );
+}

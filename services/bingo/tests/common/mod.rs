@@ -1,0 +1,191 @@
+//! Given/when/then harness for the bingo decider, and builders of typical games.
+#![allow(dead_code)]
+
+use arcade_bingo::domain::{
+    Action, Command, Event, GameSpec, Gesture, PatternKind, Rejection, Secret, SquareSpec, TickMode,
+};
+use arcade_bingo::{Bingo, Input, State};
+
+/// The clock of every scenario (ms since the epoch).
+pub const NOW: u64 = 1_767_225_600_000;
+
+/// The secret every scenario deals from.
+pub fn secret() -> Secret {
+    Secret::new(*b"test-secret-of-arcade-bingo").unwrap()
+}
+
+/// The decider under test.
+pub fn bingo() -> Bingo {
+    Bingo::new(&secret())
+}
+
+/// A scenario: past events folded into a state, and the decider.
+pub struct Scenario {
+    pub bingo: Bingo,
+    pub state: State,
+    pub history: Vec<Event>,
+    pub now: u64,
+}
+
+impl Scenario {
+    /// Given these past events.
+    pub fn given(events: impl IntoIterator<Item = Event>) -> Scenario {
+        let mut scenario = Scenario {
+            bingo: bingo(),
+            state: State::default(),
+            history: Vec::new(),
+            now: NOW,
+        };
+        for event in events {
+            scenario.apply(event);
+        }
+        scenario
+    }
+
+    /// Given nothing.
+    pub fn new() -> Scenario {
+        Scenario::given([])
+    }
+
+    fn apply(&mut self, event: Event) {
+        Bingo::evolve(&mut self.state, &event);
+        self.history.push(event);
+    }
+
+    /// When this input arrives: what the decider says (the state does not change).
+    pub fn when(&self, input: Input) -> Result<Vec<Event>, Rejection> {
+        self.bingo.decide(&self.state, &input, self.now)
+    }
+
+    /// Runs an input that must be accepted, applies its events and returns them.
+    pub fn run(&mut self, input: Input) -> Vec<Event> {
+        let events = self
+            .when(input.clone())
+            .unwrap_or_else(|r| panic!("{input:?} was refused: {r}"));
+        for event in &events {
+            self.apply(event.clone());
+        }
+        events
+    }
+
+    /// When this request arrives, it is refused: the refusal's code and reason.
+    pub fn refused(&self, input: Input) -> (String, String) {
+        match self.when(input.clone()) {
+            Ok(events) => panic!("{input:?} was accepted: {events:?}"),
+            Err(rejection) => (rejection.refusal.code().to_string(), rejection.to_string()),
+        }
+    }
+}
+
+/// A request to a game.
+pub fn cmd(game: &str, action: Action) -> Input {
+    Input::Command(Command {
+        request_id: None,
+        game_id: game.to_string(),
+        action,
+    })
+}
+
+/// A request with a request id.
+pub fn cmd_id(game: &str, request_id: &str, action: Action) -> Input {
+    Input::Command(Command {
+        request_id: Some(request_id.to_string()),
+        game_id: game.to_string(),
+        action,
+    })
+}
+
+/// The squares 1 to n, untriggered (a called game's pool).
+pub fn numbered(n: u32) -> Vec<SquareSpec> {
+    (1..=n)
+        .map(|id| SquareSpec {
+            id,
+            label: format!("Square {id}"),
+            trigger: None,
+        })
+        .collect()
+}
+
+/// A called game: size×size cards (default free centre), squares 1 to pool.
+pub fn called_spec(size: u32, pool: u32, patterns: Vec<PatternKind>) -> GameSpec {
+    GameSpec {
+        tick_mode: TickMode::Called,
+        grid_size: size,
+        free_centre: None,
+        squares: numbered(pool),
+        patterns,
+        sources: Vec::new(),
+    }
+}
+
+/// A triggered square.
+pub fn square(id: u32, verb: &str, object: Option<&str>) -> SquareSpec {
+    SquareSpec {
+        id,
+        label: format!("Square {id}"),
+        trigger: Some((verb.to_string(), object.map(str::to_string))),
+    }
+}
+
+/// An activity game of 3×3 cards with a free centre whose 8 squares are the verbs `v1` to `v8`
+/// (exact), so every card holds every square: which cell holds which square depends on the
+/// serial.
+pub fn activity_spec(patterns: Vec<PatternKind>) -> GameSpec {
+    GameSpec {
+        tick_mode: TickMode::Activity,
+        grid_size: 3,
+        free_centre: None,
+        squares: (1..=8).map(|i| square(i, &format!("v{i}"), None)).collect(),
+        patterns,
+        sources: Vec::new(),
+    }
+}
+
+/// A gesture.
+pub fn gesture(entry: &str, member: &str, verb: &str, object: Option<&str>) -> Input {
+    Input::Recorded(Gesture {
+        entry_id: entry.to_string(),
+        member: member.to_string(),
+        verb: verb.to_string(),
+        object: object.map(str::to_string),
+    })
+}
+
+/// An undo.
+pub fn undo(entry: &str) -> Input {
+    Input::Undone {
+        entry_id: entry.to_string(),
+    }
+}
+
+/// The serial of a player's card.
+pub fn serial_of(s: &Scenario, game: &str, player: &str) -> u32 {
+    s.state.game(game).unwrap().card_of(player).unwrap().serial
+}
+
+/// The cell of a square on a player's card.
+pub fn cell_of(s: &Scenario, game: &str, player: &str, square: u32) -> u8 {
+    let card = s.state.game(game).unwrap().card_of(player).unwrap();
+    card.cells.iter().position(|&c| c == Some(square)).unwrap() as u8
+}
+
+/// The square in a cell of a player's card.
+pub fn square_at(s: &Scenario, game: &str, player: &str, cell: u8) -> u32 {
+    let card = s.state.game(game).unwrap().card_of(player).unwrap();
+    card.cells[usize::from(cell)].unwrap()
+}
+
+/// The ticked cells of a player's card.
+pub fn ticked(s: &Scenario, game: &str, player: &str) -> Vec<u8> {
+    s.state
+        .game(game)
+        .unwrap()
+        .card_of(player)
+        .unwrap()
+        .ticked_cells
+}
+
+/// The names of events, to compare shapes.
+pub fn kinds(events: &[Event]) -> Vec<&'static str> {
+    events.iter().map(|e| e.to_message().0).collect()
+}
