@@ -55,6 +55,7 @@
 
 mod cell;
 mod generate;
+mod layout;
 mod rng;
 mod search;
 mod stage;
@@ -62,9 +63,9 @@ mod state;
 
 pub use cell::{CELLS, Cell, CellIter, CellSet, SIZE};
 pub use generate::{GenerationExhausted, MAX_ATTEMPTS, MAX_WITNESS, Puzzle};
+pub use layout::{Layout, LayoutError};
 pub use rng::SeedRng;
 pub use stage::{Stage, StageOutOfRange};
 pub use state::{
-    Change, Changes, Layout, LayoutError, MAX_LEVEL, PulseRefused, Pulsed, RESONANT_LEVEL, State,
-    physical_height,
+    Change, Changes, MAX_LEVEL, PulseRefused, Pulsed, RESONANT_LEVEL, State, physical_height,
 };

@@ -55,7 +55,7 @@ pub struct Flagged {
     pub at_ms: u64,
 }
 
-/// The service's own events; each becomes one contract message (see [`super::convert`]).
+/// The service's own events; each becomes one contract message (see [`Event::to_message`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// `puzzle.session.recorded.v1`.

@@ -1,0 +1,364 @@
+//! The telemetry decider, given/when/then: given past events, when a session or a tick
+//! arrives, then these events — and the state rebuilt from the log equals the live one.
+
+use arcade_contracts::game::{GameSessionCompleted, Outcome as Wire};
+use arcade_contracts::puzzle::{FlagReason as WireReason, SessionFlagged, StatsUpdated};
+use arcade_contracts::{Catalog, Message};
+use arcade_puzzle_telemetry::domain::bot::Simulator;
+use arcade_puzzle_telemetry::domain::strata::{Puzzle, Stage};
+use arcade_puzzle_telemetry::domain::telemetry::{
+    Event, FlagReason, Input, PUBLISH_INTERVAL_MS, PuzzleMessage, PuzzleTelemetry, TelemetryState,
+};
+
+fn given(events: &[Event]) -> TelemetryState {
+    let mut state = TelemetryState::default();
+    for event in events {
+        PuzzleTelemetry::evolve(&mut state, event);
+    }
+    state
+}
+
+fn when(state: &TelemetryState, input: Input, now_ms: u64) -> Vec<Event> {
+    let Ok(events) = PuzzleTelemetry.decide(state, &input, now_ms);
+    events
+}
+
+fn session(seed: i64, stage: u8, outcome: Wire, turns: u32) -> GameSessionCompleted {
+    GameSessionCompleted {
+        game_id: format!("g-{seed}-{stage}-{turns}"),
+        seed,
+        stage,
+        outcome,
+        turns,
+        duration_ms: 30_000,
+    }
+}
+
+/// The flag of a session, or `None` if it is recorded.
+fn verdict(completed: GameSessionCompleted) -> Option<(FlagReason, Option<u8>)> {
+    match when(&TelemetryState::default(), Input::Session(completed), 1_000).as_slice() {
+        [Event::Recorded(_)] => None,
+        [Event::Flagged(f)] => Some((f.flag.reason, f.flag.move_limit)),
+        other => panic!("one event expected, got {other:?}"),
+    }
+}
+
+#[test]
+fn given_nothing_when_a_valid_session_arrives_then_it_is_recorded_with_its_move_limit() {
+    let events = when(
+        &TelemetryState::default(),
+        Input::Session(session(42, 3, Wire::Won, 6)),
+        1_000,
+    );
+    let [Event::Recorded(recorded)] = events.as_slice() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(recorded.stage, Stage::new(3).unwrap());
+    assert_eq!(recorded.move_limit, 6);
+    assert_eq!(recorded.at_ms, 1_000);
+    assert_eq!(recorded.session.game_id, "g-42-3-6");
+}
+
+#[test]
+fn impossible_sessions_are_flagged_with_the_broken_rule() {
+    use FlagReason::*;
+    assert_eq!(
+        verdict(session(1, 0, Wire::Won, 2)),
+        Some((StageOutOfRange, None))
+    );
+    assert_eq!(
+        verdict(session(1, 6, Wire::Won, 2)),
+        Some((StageOutOfRange, None))
+    );
+    assert_eq!(
+        verdict(session(1, 2, Wire::Won, 5)),
+        Some((TurnsAboveLimit, Some(4)))
+    );
+    assert_eq!(
+        verdict(session(1, 5, Wire::Abandoned, 11)),
+        Some((TurnsAboveLimit, Some(10)))
+    );
+    assert_eq!(
+        verdict(session(1, 4, Wire::Failed, 7)),
+        Some((FailedBeforeBudget, Some(8)))
+    );
+    assert_eq!(
+        verdict(session(1, 4, Wire::Failed, 0)),
+        Some((FailedBeforeBudget, Some(8)))
+    );
+    assert_eq!(
+        verdict(session(1, 3, Wire::Won, 0)),
+        Some((WonWithoutTurn, Some(6)))
+    );
+    assert_eq!(
+        verdict(session(1, 3, Wire::Abandoned, 6)),
+        Some((AbandonedAfterBudget, Some(6)))
+    );
+}
+
+#[test]
+fn consistent_sessions_at_the_edges_are_recorded() {
+    assert_eq!(
+        verdict(session(1, 3, Wire::Abandoned, 0)),
+        None,
+        "opened and left"
+    );
+    assert_eq!(
+        verdict(session(1, 3, Wire::Abandoned, 5)),
+        None,
+        "left before the last move"
+    );
+    assert_eq!(
+        verdict(session(1, 3, Wire::Won, 6)),
+        None,
+        "won on the last move (the witness)"
+    );
+    assert_eq!(
+        verdict(session(1, 3, Wire::Failed, 6)),
+        None,
+        "failed: the whole budget"
+    );
+    assert_eq!(
+        verdict(session(-5, 5, Wire::Won, 10)),
+        None,
+        "negative seeds are seeds"
+    );
+}
+
+#[test]
+fn a_one_turn_win_is_recorded_only_on_a_puzzle_that_one_pulse_solves() {
+    let stage = Stage::FIRST;
+    let solvable = (0..)
+        .find(|&s| {
+            Puzzle::generate(s, stage)
+                .unwrap()
+                .start()
+                .min_turns_to_win(1)
+                == Some(1)
+        })
+        .unwrap();
+    let not = (0..)
+        .find(|&s| {
+            Puzzle::generate(s, stage)
+                .unwrap()
+                .start()
+                .min_turns_to_win(1)
+                .is_none()
+        })
+        .unwrap();
+    assert_eq!(verdict(session(solvable, 1, Wire::Won, 1)), None);
+    assert_eq!(
+        verdict(session(not, 1, Wire::Won, 1)),
+        Some((FlagReason::WonFasterThanPossible, Some(2)))
+    );
+    assert_eq!(
+        verdict(session(not, 1, Wire::Won, 2)),
+        None,
+        "the witness takes two"
+    );
+}
+
+#[test]
+fn a_flag_is_published_with_its_reason_words_and_the_offending_fields() {
+    let events = when(
+        &TelemetryState::default(),
+        Input::Session(session(77, 5, Wire::Failed, 14)),
+        9,
+    );
+    let PuzzleMessage::Flagged(flagged) = events[0].to_message() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(
+        flagged,
+        SessionFlagged {
+            game_id: "g-77-5-14".into(),
+            reason: WireReason::TurnsAboveLimit,
+            detail: "14 turns, above the move limit of 10 for seed 77 at stage 5".into(),
+            seed: 77,
+            stage: 5,
+            outcome: Wire::Failed,
+            turns: 14,
+            duration_ms: 30_000,
+            move_limit: Some(10),
+            flagged_at_ms: 9,
+        }
+    );
+}
+
+#[test]
+fn given_sessions_then_statistics_count_them_per_stage_and_keep_flags_out() {
+    let inputs = [
+        session(1, 2, Wire::Won, 4),
+        session(2, 2, Wire::Won, 3),
+        session(3, 2, Wire::Failed, 4),
+        session(4, 2, Wire::Abandoned, 0),
+        session(5, 2, Wire::Failed, 1),
+        session(6, 9, Wire::Won, 1),
+    ];
+    let mut events = Vec::new();
+    for (n, input) in inputs.into_iter().enumerate() {
+        let mut input = input;
+        input.duration_ms = 10_000 * (n as u64 + 1);
+        events.extend(when(&given(&events), Input::Session(input), 100));
+    }
+    let stats = given(&events).snapshot(500);
+    assert_eq!((stats.sessions, stats.flagged), (4, 2));
+    let two = &stats.stages[1];
+    assert_eq!(
+        (
+            two.sessions,
+            two.won,
+            two.failed,
+            two.abandoned,
+            two.flagged
+        ),
+        (4, 2, 1, 1, 1)
+    );
+    assert_eq!(two.win_rate, Some(0.5));
+    assert_eq!(two.turns_histogram, vec![1, 0, 0, 1, 2]);
+    assert_eq!(two.mean_turns, Some(11.0 / 4.0));
+    assert_eq!(two.mean_turns_won, Some(3.5));
+    assert_eq!(two.budget_use, Some(11.0 / 16.0));
+    assert_eq!(two.exhausted_budget, 2);
+    assert_eq!(two.duration.max_ms, Some(40_000));
+    assert_eq!(two.duration.mean_ms, Some(25_000));
+    let p50 = two.duration.p50_ms.unwrap() as f64;
+    assert!((p50 - 20_000.0).abs() <= 20_000.0 / 32.0, "p50 {p50}");
+    assert_eq!(two.duration.buckets.iter().map(|b| b.count).sum::<u64>(), 4);
+    let one = &stats.stages[0];
+    assert_eq!(
+        (one.sessions, one.win_rate, one.duration.p50_ms),
+        (0, None, None)
+    );
+    assert_eq!(one.turns_histogram, vec![0, 0, 0]);
+}
+
+#[test]
+fn given_no_new_session_when_ticked_then_nothing_is_published() {
+    assert_eq!(
+        PuzzleTelemetry::next_deadline(&TelemetryState::default()),
+        None
+    );
+    assert!(when(&TelemetryState::default(), Input::Tick, 50_000).is_empty());
+}
+
+#[test]
+fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
+    let first = when(
+        &TelemetryState::default(),
+        Input::Session(session(1, 1, Wire::Won, 2)),
+        1_000,
+    );
+    let state = given(&first);
+    assert_eq!(
+        PuzzleTelemetry::next_deadline(&state),
+        Some(1_000),
+        "first one right away"
+    );
+    let published = when(&state, Input::Tick, 1_000);
+    let [Event::StatsPublished(stats)] = published.as_slice() else {
+        panic!("{published:?}")
+    };
+    assert_eq!((stats.published_at_ms, stats.sessions), (1_000, 1));
+
+    let mut log = [first, published].concat();
+    assert_eq!(PuzzleTelemetry::next_deadline(&given(&log)), None);
+    log.extend(when(
+        &given(&log),
+        Input::Session(session(2, 1, Wire::Won, 2)),
+        2_000,
+    ));
+    log.extend(when(
+        &given(&log),
+        Input::Session(session(3, 1, Wire::Won, 2)),
+        2_500,
+    ));
+    let state = given(&log);
+    assert_eq!(
+        PuzzleTelemetry::next_deadline(&state),
+        Some(1_000 + PUBLISH_INTERVAL_MS)
+    );
+    assert!(when(&state, Input::Tick, 5_999).is_empty());
+    let published = when(&state, Input::Tick, 6_000);
+    let [Event::StatsPublished(stats)] = published.as_slice() else {
+        panic!("{published:?}")
+    };
+    assert_eq!((stats.published_at_ms, stats.sessions), (6_000, 3));
+}
+
+/// Every event through its contract JSON and back, as the runtime's log would replay it.
+fn through_the_log(events: &[Event]) -> Vec<Event> {
+    let catalog = Catalog::new();
+    events
+        .iter()
+        .map(|event| {
+            let message = event.to_message();
+            let json = serde_json::to_string(&message.to_json()).unwrap();
+            let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+            catalog
+                .validate(message.message_type(), &value)
+                .unwrap_or_else(|e| panic!("{e}"));
+            Event::from_message(PuzzleMessage::from_json(message.message_type(), value).unwrap())
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn given_a_log_of_simulated_and_forged_sessions_then_replay_rebuilds_the_same_statistics() {
+    let mut simulator = Simulator::new(2026);
+    let mut log = Vec::new();
+    let mut state = TelemetryState::default();
+    for n in 0..1_500u64 {
+        let mut completed = simulator.session(None);
+        if n % 50 == 0 {
+            completed.turns += 20; // a forged session
+        }
+        for input in [Input::Session(completed), Input::Tick] {
+            for event in when(&state, input, 1_000 + n * 97) {
+                PuzzleTelemetry::evolve(&mut state, &event);
+                log.push(event);
+            }
+        }
+    }
+    let replayed = given(&through_the_log(&log));
+    assert_eq!(replayed, state);
+    assert_eq!(replayed.snapshot(7), state.snapshot(7));
+    assert_eq!(state.stats().flagged(), 30);
+    assert_eq!(state.stats().sessions(), 1_470);
+    let published = log
+        .iter()
+        .filter(|e| matches!(e, Event::StatsPublished(_)))
+        .count();
+    assert!(
+        (25..=35).contains(&published),
+        "{published} publications over ~145 s"
+    );
+}
+
+#[test]
+fn a_php_producer_payload_with_only_a_type_header_decodes_and_is_recorded() {
+    let body = r#"{"gameId":"php-8c1f","seed":421337,"stage":3,"outcome":"won","turns":6,"durationMs":48250,"producer":"symfony"}"#;
+    let value: serde_json::Value = serde_json::from_str(body).unwrap();
+    Catalog::new()
+        .validate(GameSessionCompleted::TYPE, &value)
+        .unwrap();
+    let completed: GameSessionCompleted = serde_json::from_value(value).unwrap();
+    let events = when(&TelemetryState::default(), Input::Session(completed), 3);
+    assert!(matches!(events.as_slice(), [Event::Recorded(r)] if r.session.game_id == "php-8c1f"));
+}
+
+#[test]
+fn the_published_statistics_match_their_schema() {
+    let stats: StatsUpdated = given(&[]).snapshot(1);
+    let value = serde_json::to_value(&stats).unwrap();
+    Catalog::new().validate(StatsUpdated::TYPE, &value).unwrap();
+    assert_eq!(
+        stats
+            .stages
+            .iter()
+            .map(|s| s.move_limit)
+            .collect::<Vec<_>>(),
+        [2, 4, 6, 8, 10]
+    );
+}
