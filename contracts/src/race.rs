@@ -40,7 +40,7 @@ pub use decisions::{
 };
 pub use fights::{
     CombatOutcome, CombatPaired, CombatResolved, DuelAction, DuelFighter, DuelPlayed, DuelReason,
-    DuelResolved, DuelStep, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
+    DuelResolved, DuelStarted, DuelStep, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
 };
 pub use lifecycle::{
     BudgetReported, CarRegistered, CommandRejected, DistributionChanged, Phase, PhaseStarted,

@@ -1,1 +1,18 @@
-//! Race master: the game master of a turn-based car race whose cars are independent programs
+//! Race master: the game master of a turn-based car race on a ring of 300 squares, whose cars
+//! are independent programs that answer the master's questions through messages.
+//!
+//! Layout:
+//! - [`domain`]: the pure race — registration and budgets, turns, random events, combats and
+//!   the duel card game, penalties, achievements, scoring — as a decider
+//!   ([`domain::RaceMaster`]: `decide`, `evolve`, `next_deadline`, `refusal`).
+//! - [`wire`]: domain facts and inputs to and from the `race.*` contract messages.
+//! - [`bots`]: the built-in cars (cautious, aggressive, random), which see only contract
+//!   messages, keep their own state from them and answer the master's questions.
+//! - [`simulation`]: a whole race with built-in cars in one process, time as values.
+//! - [`cli`]: `arcade race simulate`, the simulation on the command line.
+
+pub mod bots;
+pub mod cli;
+pub mod domain;
+pub mod simulation;
+pub mod wire;

@@ -1,0 +1,82 @@
+//! `arcade race …`: pure command-line tools of the race master. `simulate` runs a whole race
+//! with built-in cars in one process, prints the final standings (the `race.finished.v1`
+//! payload) as JSON and, when asked, writes every message the master sent as JSON lines.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use crate::simulation::{SimulationConfig, simulate};
+
+/// The race master's commands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Runs a whole race with built-in cars (cautious, aggressive, random, in turn) in one
+    /// process; the same seed gives the same output, byte for byte.
+    Simulate(SimulateArgs),
+}
+
+/// `arcade race simulate`.
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    /// The race's seed.
+    #[arg(long)]
+    pub seed: u64,
+    /// Teams (team-1, team-2, …).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub teams: u32,
+    /// Cars per team, registered before the start (over budget: refused).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub cars: u32,
+    /// Turns to play.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub turns: u32,
+    /// Write every message as a JSON line `{"type":…,"payload":…}` to this file.
+    #[arg(long)]
+    pub events: Option<PathBuf>,
+}
+
+/// Runs a command; returns the exit code (0 done, 1 failed, with the reason on `err`).
+pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match command {
+        Command::Simulate(args) => simulate_command(&args, out, err),
+    }
+}
+
+fn simulate_command(args: &SimulateArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let config = SimulationConfig {
+        seed: args.seed,
+        teams: args.teams,
+        cars: args.cars,
+        turns: args.turns,
+        record: args.events.is_some(),
+    };
+    let sim = simulate(&config);
+    if let Some(path) = &args.events {
+        let mut text = String::new();
+        for message in &sim.messages {
+            text.push_str(&message.json_line());
+            text.push('\n');
+        }
+        if let Err(e) = std::fs::write(path, text) {
+            let _ = writeln!(err, "arcade race simulate: cannot write --events {}: {e}", path.display());
+            return 1;
+        }
+    }
+    let Some(finished) = sim.finished else {
+        let _ = writeln!(err, "arcade race simulate: the race did not finish (turn {})", sim.state.turn);
+        return 1;
+    };
+    match serde_json::to_string_pretty(&finished) {
+        Ok(json) => match writeln!(out, "{json}") {
+            Ok(()) => 0,
+            Err(e) => {
+                let _ = writeln!(err, "arcade race simulate: cannot write the standings: {e}");
+                1
+            }
+        },
+        Err(e) => {
+            let _ = writeln!(err, "arcade race simulate: cannot encode the standings: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! The race master's own facts. Each becomes one `race.*` contract message (see `wire`), and
+//! carries everything `evolve` needs: every random draw's outcome is in here, so replaying the
+//! log rebuilds the race without drawing again.
+
+use std::sync::Arc;
+
+use super::decision::{Answer, Question};
+use super::duel::{Play, StepOutcome};
+use super::rules::{Achievement, Distribution, EventKind, Module, Modules};
+
+/// A team's or car's name.
+pub type Name = Arc<str>;
+
+/// Why a registration was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegistrationProblem {
+    /// A name that does not follow `^[a-z0-9][a-z0-9-]{0,31}$`.
+    BadName,
+    /// The car's name is taken.
+    NameTaken,
+    /// More than 10 modules.
+    TooManyModules,
+    /// No pilot.
+    NoPilot,
+    /// More than the team's budget.
+    OverBudget,
+    /// The race is over.
+    RaceFinished,
+}
+
+/// A step of a turn after "on track".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Random events.
+    Events,
+    /// Combats.
+    Combats,
+    /// State checks.
+    StateChecks,
+}
+
+/// Why a car's square changed (or not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveReason {
+    /// One square per engine.
+    OnTrack,
+    /// A turn missed.
+    MissedTurn,
+    /// Bought at a garage: one square back.
+    Garage,
+}
+
+/// Why a car left the race.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// No engine.
+    NoEngine,
+    /// No pilot.
+    NoPilot,
+    /// No weapon in a fight.
+    Destroyed,
+}
+
+/// What made a module come or go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModuleReason {
+    /// A mine.
+    MineField,
+    /// Found in a wreck.
+    Wreck,
+    /// Snakes in a wreck.
+    Snakes,
+    /// Bought at a garage.
+    Garage,
+    /// Lost a duel.
+    DuelLost,
+}
+
+/// Why a car was penalised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PenaltyReason {
+    /// No answer in time.
+    NoAnswer,
+    /// An answer to another question.
+    WrongAnswer,
+    /// A wrong state report.
+    WrongState,
+}
+
+/// A car's square and modules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CarState {
+    /// Its square.
+    pub square: u32,
+    /// Its modules.
+    pub modules: Modules,
+}
+
+/// How a car's event ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventOutcome {
+    /// Met with turns to miss: no effect.
+    Skipped,
+    /// Crossed unhurt.
+    CrossedUnhurt,
+    /// Crossed, lost a module.
+    CrossedHurt,
+    /// Went around.
+    WentAround,
+    /// Explored, found nothing.
+    FoundNothing,
+    /// Explored, found a module.
+    FoundModule,
+    /// Explored, met snakes.
+    Snakes,
+    /// Did not explore.
+    Ignored,
+    /// Bought a module.
+    Bought,
+    /// Could not pay.
+    CannotAfford,
+    /// Bought nothing.
+    Declined,
+    /// No answer.
+    NoAnswer,
+    /// Wrong answer.
+    WrongAnswer,
+    /// Beat the pirates.
+    FightWon,
+    /// Lost to the pirates.
+    FightLost,
+    /// Drew with the pirates.
+    FightDrawn,
+    /// No weapon against the pirates.
+    Destroyed,
+}
+
+/// One side of a combat or duel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fighter {
+    /// The car; `None` for the pirates.
+    pub car: Option<Name>,
+    /// Its team (`pirates` for the pirates).
+    pub team: Name,
+    /// Its weapons.
+    pub weapons: u32,
+}
+
+/// How a combat between two cars ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CombatOutcome {
+    /// Neither wanted to fight.
+    Declined,
+    /// A car with no weapon was destroyed.
+    Destroyed,
+    /// A duel was won.
+    Won,
+    /// The duel was drawn.
+    Drawn,
+}
+
+/// A duel's whole story.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transcript {
+    /// The duel.
+    pub duel_id: u32,
+    /// Its combat; `None` against pirates.
+    pub combat_id: Option<u32>,
+    /// Fighter 0 and 1.
+    pub fighters: [Fighter; 2],
+    /// The deck's initial order, top first.
+    pub deck: Vec<u8>,
+    /// Who played first.
+    pub first_player: usize,
+    /// The hands dealt.
+    pub hands: [Vec<u8>; 2],
+    /// Every answer.
+    pub steps: Vec<super::duel::Step>,
+    /// The winner; `None` for a draw.
+    pub winner: Option<usize>,
+    /// Why it ended.
+    pub reason: DuelReason,
+}
+
+/// Why a duel ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DuelReason {
+    /// Hit.
+    Hit,
+    /// Defender parried with its last cards.
+    DefenderOutOfCards,
+    /// Illegal answer.
+    IllegalAnswer,
+    /// No legal answer.
+    NoLegalAnswer,
+    /// No answer in time.
+    NoAnswer,
+    /// Answer to another question.
+    WrongAnswer,
+    /// The deck ran out.
+    DeckExhausted,
+}
+
+/// One line of the standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    /// Place from 1 (shared on equal points).
+    pub rank: u32,
+    /// The team.
+    pub team: Name,
+    /// All points.
+    pub points: u32,
+    /// Points from farthest squares.
+    pub distance_points: u32,
+    /// Points from achievements.
+    pub achievement_points: u32,
+    /// Points from end bonuses.
+    pub bonus_points: u32,
+    /// Farthest squares added up.
+    pub distance: u32,
+    /// Fights won.
+    pub fights_won: u32,
+    /// Money left.
+    pub budget: u32,
+    /// Cars still racing.
+    pub cars_racing: u32,
+    /// Cars registered.
+    pub cars: u32,
+}
+
+/// One of the four end bonuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BonusKind {
+    /// Owner of the car with most fights won.
+    CarMostFightsWon,
+    /// Team with most fights won.
+    TeamMostFightsWon,
+    /// Owner of the car that went farthest.
+    CarFarthest,
+    /// Team with the greatest distance.
+    TeamFarthest,
+}
+
+/// An end bonus given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bonus {
+    /// Which.
+    pub kind: BonusKind,
+    /// The best value.
+    pub value: u32,
+    /// The teams that earned it.
+    pub teams: Vec<Name>,
+    /// The cars behind it (per-car bonuses).
+    pub cars: Vec<Name>,
+    /// Points to each team.
+    pub points: u32,
+}
+
+/// Why the race ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FinishReason {
+    /// All turns played.
+    Turns,
+    /// Time ran out.
+    Duration,
+}
+
+/// How a decision was closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Closure {
+    /// Answered in time.
+    Answered(Answer),
+    /// Answered another question.
+    WrongAnswer(Answer),
+    /// No answer before the deadline.
+    NoAnswer,
+}
+
+/// The settings a race started with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Started {
+    /// When.
+    pub at_ms: u64,
+    /// Turns, if limited.
+    pub turns: Option<u32>,
+    /// Length.
+    pub duration_ms: u64,
+    /// Least time between turn starts.
+    pub turn_interval_ms: u64,
+    /// Time to answer.
+    pub decision_timeout_ms: u64,
+    /// Odds.
+    pub distribution: Distribution,
+    /// SHA-256 of the seed's little-endian bytes.
+    pub seed_sha256: [u8; 32],
+}
+
+/// A fact of the race.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // each variant is documented by its contract type in `race.*`
+pub enum Event {
+    RaceStarted(Started),
+    DistributionChanged(Distribution),
+    CarRegistered { team: Name, car: Name, modules: Modules, price: u32, budget_left: u32, starts_turn: u32 },
+    RegistrationRejected { team: String, car: String, problem: RegistrationProblem, reason: String },
+    CommandRejected { command: String, team: Option<String>, decision_id: Option<u64>, reason: String },
+    BudgetReported { team: Name, budget: u32, points: u32, cars: Vec<Name> },
+    TurnStarted { turn: u32, at_ms: u64, joining: Vec<Name> },
+    PhaseStarted { turn: u32, phase: Phase },
+    CarMoved { car: Name, team: Name, turn: u32, from: u32, to: u32, reason: MoveReason, turns_to_miss: u32 },
+    CarStopped { car: Name, team: Name, reason: StopReason, square: u32 },
+    ModuleChanged { car: Name, team: Name, module: Module, gained: bool, reason: ModuleReason, modules: Modules },
+    PenaltyGiven { car: Name, team: Name, decision_id: u64, reason: PenaltyReason, turns_to_miss: u32, correction: Option<CarState> },
+    EventDrawn { car: Name, team: Name, turn: u32, roll: u32, event: EventKind, pirates: Option<Modules> },
+    EventResolved {
+        car: Name,
+        team: Name,
+        event: EventKind,
+        outcome: EventOutcome,
+        roll: Option<u32>,
+        module: Option<Module>,
+        price: Option<u32>,
+        duel_id: Option<u32>,
+        turns_to_miss: u32,
+    },
+    CombatPaired { combat_id: u32, turn: u32, square: u32, fighters: [Fighter; 2] },
+    CombatResolved {
+        combat_id: u32,
+        outcome: CombatOutcome,
+        winner: Option<Name>,
+        loser: Option<Name>,
+        loser_turns_to_miss: u32,
+        duel_id: Option<u32>,
+    },
+    DuelStarted { duel_id: u32, combat_id: Option<u32>, turn: u32, fighters: [Fighter; 2], first_player: usize },
+    DuelPlayed { duel_id: u32, step: u32, fighter: usize, play: Play, outcome: StepOutcome, squares: [u32; 2], drew: u32 },
+    DuelResolved(Box<Transcript>),
+    AchievementAwarded { team: Name, car: Name, achievement: Achievement, money: u32, points: u32, budget_left: u32 },
+    StandingsUpdated { turn: u32, standings: Vec<Standing> },
+    RaceFinished { turn: u32, at_ms: u64, reason: FinishReason, bonuses: Vec<Bonus>, standings: Vec<Standing>, seed: u64 },
+    DecisionRequested { decision_id: u64, team: Name, car: Name, turn: u32, deadline_ms: u64, question: Question },
+    DecisionClosed { decision_id: u64, team: Name, car: Name, closure: Closure },
+}

@@ -1,0 +1,17 @@
+//! The pure race: rules and numbers ([`rules`]), the seeded dice ([`dice`]), the duel
+//! ([`duel`]), questions to cars ([`decision`]), facts ([`event`]), the state they fold into
+//! ([`state`]), scoring ([`scoring`]) and the decider ([`decide`]). No I/O, no clock, no global
+//! randomness: time and the seed come in as values.
+
+pub mod decide;
+pub mod decision;
+pub mod dice;
+pub mod duel;
+pub mod event;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+
+pub use decide::{Input, RaceMaster, Rejection, StartSettings};
+pub use event::Event;
+pub use state::RaceState;

@@ -1,0 +1,372 @@
+//! The race's numbers: budget and prices, module limits, event odds and tables, victory
+//! points by square, achievements and their rewards. Where the rule book is explicit it wins
+//! (+15 points per 100 squares beyond 300, the four +20 end bonuses, the garage costs one
+//! square); where it is silent these are the original master's numbers.
+
+use std::fmt;
+
+/// A team's money at its first registration, in dollars.
+pub const INITIAL_BUDGET: u32 = 100;
+/// Most modules a car may have when it registers (it may gain more later).
+pub const MAX_MODULES_AT_REGISTRATION: u32 = 10;
+/// Squares the garage costs a car that buys a module.
+pub const GARAGE_SQUARES: u32 = 1;
+/// Turns to miss for going around a mine field (or not answering).
+pub const MINE_DETOUR_TURNS: u32 = 3;
+/// Turns to miss for exploring a wreck (or not answering at the wreck or garage).
+pub const WRECK_TURNS: u32 = 1;
+/// Turns to miss for the loser of a duel.
+pub const DUEL_LOSS_TURNS: u32 = 1;
+/// Turns to miss for an erroneous or missing answer, or a wrong state report.
+pub const PENALTY_TURNS: u32 = 1;
+/// A crossed mine field's roll (0..=100) below this costs a module.
+pub const MINE_HURT_BELOW: u32 = 80;
+/// Engines from which a move earns "Rapide comme l'éclair".
+pub const FAST_ENGINES: u32 = 8;
+/// Weapons from which a fighter earns "Armé jusqu'aux dents".
+pub const ARMED_WEAPONS: u32 = 8;
+/// Weapons fewer than the loser a winner needs for "Stratège".
+pub const STRATEGIST_MARGIN: u32 = 3;
+/// Points of each end bonus.
+pub const BONUS_POINTS: u32 = 20;
+/// Default length of a race: two hours.
+pub const DEFAULT_DURATION_MS: u64 = 2 * 60 * 60 * 1000;
+/// Default least time between two turns' starts.
+pub const DEFAULT_TURN_INTERVAL_MS: u64 = 10_000;
+/// Default time a car has to answer.
+pub const DEFAULT_DECISION_TIMEOUT_MS: u64 = 5_000;
+/// Most turns a race may be configured with (the dice take the turn on 24 bits).
+pub const MAX_TURNS: u32 = 100_000;
+/// The pirates' name and team.
+pub const PIRATES_NAME: &str = "Flying Dutchman";
+/// The pirates' team name in fights.
+pub const PIRATES_TEAM: &str = "pirates";
+/// Most weapons the pirates draw (at least 1).
+pub const PIRATES_MAX_WEAPONS: u32 = 8;
+/// Modules of the pirates' car.
+pub const PIRATES_MODULES: u32 = 10;
+
+/// A kind of module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Module {
+    /// Drives; none left: stopped.
+    Pilot,
+    /// One square per engine; none left: stopped at the next "on track" step.
+    Engine,
+    /// One duel card per weapon; none in a fight: destroyed.
+    Weapon,
+}
+
+impl Module {
+    /// Its price at registration and at a garage, in dollars.
+    pub fn price(self) -> u32 {
+        match self {
+            Module::Pilot => 1,
+            Module::Engine | Module::Weapon => 2,
+        }
+    }
+}
+
+impl fmt::Display for Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Module::Pilot => "pilot",
+            Module::Engine => "engine",
+            Module::Weapon => "weapon",
+        })
+    }
+}
+
+/// A car's modules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Modules {
+    /// Pilots.
+    pub pilots: u32,
+    /// Engines.
+    pub engines: u32,
+    /// Weapons.
+    pub weapons: u32,
+}
+
+impl Modules {
+    /// A car with these counts.
+    pub const fn new(pilots: u32, engines: u32, weapons: u32) -> Modules {
+        Modules { pilots, engines, weapons }
+    }
+
+    /// All modules.
+    pub fn total(&self) -> u32 {
+        self.pilots.saturating_add(self.engines).saturating_add(self.weapons)
+    }
+
+    /// Modules of one kind.
+    pub fn count(&self, module: Module) -> u32 {
+        match module {
+            Module::Pilot => self.pilots,
+            Module::Engine => self.engines,
+            Module::Weapon => self.weapons,
+        }
+    }
+
+    fn slot(&mut self, module: Module) -> &mut u32 {
+        match module {
+            Module::Pilot => &mut self.pilots,
+            Module::Engine => &mut self.engines,
+            Module::Weapon => &mut self.weapons,
+        }
+    }
+
+    /// One more of a kind.
+    pub fn gain(&mut self, module: Module) {
+        let slot = self.slot(module);
+        *slot = slot.saturating_add(1);
+    }
+
+    /// One less of a kind (none stays none).
+    pub fn lose(&mut self, module: Module) {
+        let slot = self.slot(module);
+        *slot = slot.saturating_sub(1);
+    }
+
+    /// The price of all of them, in dollars.
+    pub fn price(&self) -> u64 {
+        u64::from(self.pilots) * u64::from(Module::Pilot.price())
+            + u64::from(self.engines) * u64::from(Module::Engine.price())
+            + u64::from(self.weapons) * u64::from(Module::Weapon.price())
+    }
+
+    /// The kind of the `index`-th module when they are lined up pilots, engines, weapons
+    /// (how a random module is picked); `None` past the end.
+    pub fn nth(&self, index: u32) -> Option<Module> {
+        if index < self.pilots {
+            Some(Module::Pilot)
+        } else if index - self.pilots < self.engines {
+            Some(Module::Engine)
+        } else if index - self.pilots - self.engines < self.weapons {
+            Some(Module::Weapon)
+        } else {
+            None
+        }
+    }
+}
+
+/// Victory points of a car whose farthest square is `square`: 30 → 1, 50 → 2, 100 → 8,
+/// 200 → 18, 300 → 30, then 15 more for every 100 squares beyond 300 (the rule book; the
+/// original code gave 10 × hundreds from 400).
+pub fn distance_points(square: u32) -> u32 {
+    match square {
+        0..30 => 0,
+        30..50 => 1,
+        50..100 => 2,
+        100..200 => 8,
+        200..300 => 18,
+        _ => 30 + 15 * ((square - 300) / 100),
+    }
+}
+
+/// The odds of the random events, in percent, read cumulatively in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Distribution {
+    /// Nothing happens.
+    pub nothing: u32,
+    /// Pirates.
+    pub pirates: u32,
+    /// A garage.
+    pub garage: u32,
+    /// A wreck.
+    pub wreck: u32,
+    /// A mine field.
+    pub mine_field: u32,
+}
+
+impl Default for Distribution {
+    /// The original master's odds: 50 / 10 / 10 / 15 / 15.
+    fn default() -> Self {
+        Distribution { nothing: 50, pirates: 10, garage: 10, wreck: 15, mine_field: 15 }
+    }
+}
+
+impl Distribution {
+    /// The sum of the odds (valid when 100).
+    pub fn sum(&self) -> u64 {
+        [self.nothing, self.pirates, self.garage, self.wreck, self.mine_field]
+            .iter()
+            .map(|&p| u64::from(p))
+            .sum()
+    }
+
+    /// The event a roll in 0..=99 stands for.
+    pub fn event(&self, roll: u32) -> EventKind {
+        let mut bound = 0u32;
+        for (odds, kind) in [
+            (self.nothing, EventKind::Nothing),
+            (self.pirates, EventKind::Pirates),
+            (self.garage, EventKind::Garage),
+            (self.wreck, EventKind::Wreck),
+            (self.mine_field, EventKind::MineField),
+        ] {
+            bound = bound.saturating_add(odds);
+            if roll < bound {
+                return kind;
+            }
+        }
+        EventKind::Nothing
+    }
+}
+
+/// A random event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// Nothing.
+    Nothing,
+    /// Pirates attack.
+    Pirates,
+    /// A garage.
+    Garage,
+    /// A wreck.
+    Wreck,
+    /// A mine field.
+    MineField,
+}
+
+/// What exploring a wreck gives for a roll in 0..=100: 0–50 nothing, 51–75 an engine, 76–90 a
+/// weapon, 91–98 a pilot, 99–100 snakes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WreckFind {
+    /// Nothing.
+    Nothing,
+    /// A module.
+    Module(Module),
+    /// Snakes: a pilot lost.
+    Snakes,
+}
+
+/// The wreck table.
+pub fn wreck_find(roll: u32) -> WreckFind {
+    match roll {
+        0..=50 => WreckFind::Nothing,
+        51..=75 => WreckFind::Module(Module::Engine),
+        76..=90 => WreckFind::Module(Module::Weapon),
+        91..=98 => WreckFind::Module(Module::Pilot),
+        _ => WreckFind::Snakes,
+    }
+}
+
+/// A feat worth money and points, once per team.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Achievement {
+    /// Beat the pirates.
+    MadMax,
+    /// Moved with 8+ engines.
+    RapideCommeLEclair,
+    /// Fought with 8+ weapons.
+    ArmeJusquAuxDents,
+    /// Snakes in a wreck.
+    SnakesOnACar,
+    /// Crossed a mine field unhurt.
+    AsDuVolant,
+    /// A fight refused by both cars.
+    Pacifiste,
+    /// Found a module in a wreck.
+    TriSelectif,
+    /// Bought at a garage.
+    PimpMyRide,
+    /// Won with 3+ fewer weapons.
+    Stratege,
+    /// No weapon in a fight.
+    ClicClic,
+    /// No engine.
+    PanneDEssence,
+    /// No pilot.
+    Ulysse31,
+}
+
+impl Achievement {
+    /// Every achievement, in the notes' order.
+    pub const ALL: [Achievement; 12] = [
+        Achievement::MadMax,
+        Achievement::RapideCommeLEclair,
+        Achievement::ArmeJusquAuxDents,
+        Achievement::SnakesOnACar,
+        Achievement::AsDuVolant,
+        Achievement::Pacifiste,
+        Achievement::TriSelectif,
+        Achievement::PimpMyRide,
+        Achievement::Stratege,
+        Achievement::ClicClic,
+        Achievement::PanneDEssence,
+        Achievement::Ulysse31,
+    ];
+
+    /// (money in dollars, victory points).
+    pub fn reward(self) -> (u32, u32) {
+        match self {
+            Achievement::MadMax => (1, 1),
+            Achievement::RapideCommeLEclair => (5, 2),
+            Achievement::ArmeJusquAuxDents => (5, 2),
+            Achievement::SnakesOnACar => (0, 1),
+            Achievement::AsDuVolant => (0, 1),
+            Achievement::Pacifiste => (0, 1),
+            Achievement::TriSelectif => (1, 1),
+            Achievement::PimpMyRide => (0, 1),
+            Achievement::Stratege => (1, 2),
+            Achievement::ClicClic | Achievement::PanneDEssence | Achievement::Ulysse31 => (0, 0),
+        }
+    }
+
+    /// Its name in the rule book.
+    pub fn title(self) -> &'static str {
+        match self {
+            Achievement::MadMax => "Mad Max",
+            Achievement::RapideCommeLEclair => "Rapide comme l'éclair",
+            Achievement::ArmeJusquAuxDents => "Armé jusqu'aux dents",
+            Achievement::SnakesOnACar => "Snakes on a car",
+            Achievement::AsDuVolant => "As du volant",
+            Achievement::Pacifiste => "Pacifiste",
+            Achievement::TriSelectif => "Tri sélectif",
+            Achievement::PimpMyRide => "Pimp my ride",
+            Achievement::Stratege => "Stratège",
+            Achievement::ClicClic => "Clic Clic",
+            Achievement::PanneDEssence => "Panne d'essence",
+            Achievement::Ulysse31 => "Ulysse 31",
+        }
+    }
+
+    /// Its bit in a team's set of achievements.
+    pub fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nth_lines_modules_up_pilots_engines_weapons() {
+        let m = Modules::new(1, 2, 1);
+        let kinds: Vec<_> = (0..5).map(|i| m.nth(i)).collect();
+        assert_eq!(
+            kinds,
+            [
+                Some(Module::Pilot),
+                Some(Module::Engine),
+                Some(Module::Engine),
+                Some(Module::Weapon),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn the_distribution_reads_cumulatively() {
+        let d = Distribution::default();
+        assert_eq!(d.event(0), EventKind::Nothing);
+        assert_eq!(d.event(49), EventKind::Nothing);
+        assert_eq!(d.event(50), EventKind::Pirates);
+        assert_eq!(d.event(60), EventKind::Garage);
+        assert_eq!(d.event(70), EventKind::Wreck);
+        assert_eq!(d.event(85), EventKind::MineField);
+        assert_eq!(d.event(99), EventKind::MineField);
+    }
+}

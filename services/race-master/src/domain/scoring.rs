@@ -1,0 +1,96 @@
+//! Victory points: each car scores by its farthest square (stopped cars included), teams add
+//! their achievements, and at the end the rule book's four +20 bonuses go to the best teams
+//! (every team tied at the top; nobody when the best is 0).
+
+use std::collections::BTreeSet;
+
+use super::event::{Bonus, BonusKind, Name, Standing};
+use super::rules::{BONUS_POINTS, distance_points};
+use super::state::RaceState;
+
+/// The standings now, with `bonuses` added; best first, equal points by team name.
+pub fn standings(state: &RaceState, bonuses: &[Bonus]) -> Vec<Standing> {
+    let mut lines: Vec<Standing> = state
+        .teams
+        .iter()
+        .map(|team| {
+            let cars = team.cars.iter().map(|&i| &state.cars[i]);
+            let distance_points = cars.clone().map(|c| distance_points(c.farthest)).sum::<u32>();
+            let bonus_points = bonuses
+                .iter()
+                .filter(|b| b.teams.contains(&team.name))
+                .map(|b| b.points)
+                .sum::<u32>();
+            Standing {
+                rank: 0,
+                team: team.name.clone(),
+                points: distance_points + team.achievement_points + bonus_points,
+                distance_points,
+                achievement_points: team.achievement_points,
+                bonus_points,
+                distance: cars.clone().map(|c| c.farthest).sum(),
+                fights_won: cars.clone().map(|c| c.fights_won).sum(),
+                budget: team.budget,
+                cars_racing: cars.clone().filter(|c| c.stopped.is_none()).count() as u32,
+                cars: team.cars.len() as u32,
+            }
+        })
+        .collect();
+    lines.sort_by(|a, b| b.points.cmp(&a.points).then_with(|| a.team.cmp(&b.team)));
+    let points: Vec<u32> = lines.iter().map(|l| l.points).collect();
+    for line in &mut lines {
+        line.rank = 1 + points.iter().filter(|&&p| p > line.points).count() as u32;
+    }
+    lines
+}
+
+/// The points of a team so far (distance and achievements).
+pub fn team_points(state: &RaceState, team: usize) -> u32 {
+    state.teams.get(team).map_or(0, |t| {
+        t.achievement_points
+            + t.cars.iter().map(|&i| distance_points(state.cars[i].farthest)).sum::<u32>()
+    })
+}
+
+/// The four end bonuses.
+pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
+    let per_car = |kind, value: &dyn Fn(usize) -> u32| {
+        let best = (0..state.cars.len()).map(value).max().unwrap_or(0);
+        let cars: Vec<usize> = if best == 0 {
+            Vec::new()
+        } else {
+            (0..state.cars.len()).filter(|&i| value(i) == best).collect()
+        };
+        let teams: BTreeSet<Name> =
+            cars.iter().map(|&i| state.teams[state.cars[i].team].name.clone()).collect();
+        Bonus {
+            kind,
+            value: best,
+            teams: teams.into_iter().collect(),
+            cars: cars.iter().map(|&i| state.cars[i].name.clone()).collect(),
+            points: BONUS_POINTS,
+        }
+    };
+    let per_team = |kind, value: &dyn Fn(usize) -> u32| {
+        let team_value =
+            |t: usize| state.teams[t].cars.iter().map(|&i| value(i)).sum::<u32>();
+        let best = (0..state.teams.len()).map(team_value).max().unwrap_or(0);
+        let teams: BTreeSet<Name> = if best == 0 {
+            BTreeSet::new()
+        } else {
+            (0..state.teams.len())
+                .filter(|&t| team_value(t) == best)
+                .map(|t| state.teams[t].name.clone())
+                .collect()
+        };
+        Bonus { kind, value: best, teams: teams.into_iter().collect(), cars: Vec::new(), points: BONUS_POINTS }
+    };
+    let fights = |i: usize| state.cars[i].fights_won;
+    let farthest = |i: usize| state.cars[i].farthest;
+    vec![
+        per_car(BonusKind::CarMostFightsWon, &fights),
+        per_team(BonusKind::TeamMostFightsWon, &fights),
+        per_car(BonusKind::CarFarthest, &farthest),
+        per_team(BonusKind::TeamFarthest, &farthest),
+    ]
+}

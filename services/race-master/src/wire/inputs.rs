@@ -1,0 +1,43 @@
+//! Commands to the race master as decider inputs.
+
+use arcade_contracts::race as c;
+
+use super::enums::{distribution_from, modules_from};
+use super::steps::answer_from;
+use super::{RaceMessage, WireError};
+use crate::domain::{Input, StartSettings};
+
+/// The input of `race.car.register.v1`.
+pub fn input_of_register(m: &c::CarRegister) -> Input {
+    Input::Register { team: m.team.clone(), car: m.car.clone(), modules: modules_from(m.modules) }
+}
+
+/// The input of `race.decision.made.v1`.
+pub fn input_of_answer(m: &c::DecisionMade) -> Input {
+    Input::Answer {
+        decision_id: m.decision_id,
+        team: m.team.clone(),
+        car: m.car.clone(),
+        answer: answer_from(m.answer.clone()),
+    }
+}
+
+/// The input of a command to the master; an error for a fact (the master consumes none).
+pub fn input(message: &RaceMessage) -> Result<Input, WireError> {
+    Ok(match message {
+        RaceMessage::RaceStart(m) => Input::Start(StartSettings {
+            turns: m.turns,
+            duration_ms: m.duration_ms,
+            turn_interval_ms: m.turn_interval_ms,
+            decision_timeout_ms: m.decision_timeout_ms,
+            distribution: m.distribution.map(distribution_from),
+        }),
+        RaceMessage::DistributionSet(m) => Input::SetDistribution(distribution_from(m.distribution)),
+        RaceMessage::CarRegister(m) => input_of_register(m),
+        RaceMessage::BudgetQuery(m) => Input::QueryBudget { team: m.team.clone() },
+        RaceMessage::DecisionMade(m) => input_of_answer(m),
+        other => {
+            return Err(WireError(format!("{} is a fact, not a command to the race master", other.message_type())));
+        }
+    })
+}

@@ -1,0 +1,216 @@
+//! Duel steps, questions and answers to and from the wire.
+
+use std::sync::Arc;
+
+use arcade_contracts::race as c;
+
+use super::WireError;
+use super::enums::*;
+use crate::domain::decision::{Answer, DuelView, HistoryEntry, Question};
+use crate::domain::duel::{Action, Play, StepOutcome};
+use crate::domain::rules::Module;
+
+/// The public fields of a step: (cards, silence, action, illegal, moved, attack value, attack
+/// cards, parry).
+pub struct StepFields {
+    pub cards: Vec<u8>,
+    pub silence: Option<c::Silence>,
+    pub action: c::DuelAction,
+    pub illegal: Option<c::IllegalAnswer>,
+    pub moved: u32,
+    pub attack_value: Option<u8>,
+    pub attack_cards: u32,
+    pub parry: Option<c::ParryOutcome>,
+}
+
+/// A step's play and outcome to the wire.
+pub fn step_to(play: &Play, outcome: &StepOutcome) -> StepFields {
+    let (cards, silence) = match play {
+        Play::Cards(cards) => (cards.clone(), None),
+        Play::Silent(s) => (Vec::new(), Some(silence_to(*s))),
+    };
+    let (action, illegal, played, parry) = match *outcome {
+        StepOutcome::Illegal(i) => (c::DuelAction::Illegal, Some(illegal_to(i)), None, None),
+        StepOutcome::Silent(_) => (c::DuelAction::Silent, None, None, None),
+        StepOutcome::Played { action, parry } => {
+            let kind = match action {
+                Action::Move(_) => c::DuelAction::Move,
+                Action::Attack { .. } => c::DuelAction::Attack,
+                Action::MoveAttack { .. } => c::DuelAction::MoveAttack,
+            };
+            (kind, None, Some(action), parry.map(parry_to))
+        }
+    };
+    let attack = played.and_then(|a| a.attack());
+    StepFields {
+        cards,
+        silence,
+        action,
+        illegal,
+        moved: played.map_or(0, |a| u32::from(a.moved())),
+        attack_value: attack.map(|(v, _)| v),
+        attack_cards: attack.map_or(0, |(_, n)| u32::from(n)),
+        parry,
+    }
+}
+
+fn small(value: u32, what: &str) -> Result<u8, WireError> {
+    u8::try_from(value).map_err(|_| WireError(format!("{what} {value} is out of range")))
+}
+
+/// A step's play and outcome from the wire.
+pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), WireError> {
+    let play = match f.silence {
+        Some(s) => Play::Silent(silence_from(s)),
+        None => Play::Cards(f.cards),
+    };
+    let value = || f.attack_value.ok_or_else(|| WireError("an attack without attackValue".into()));
+    let outcome = match f.action {
+        c::DuelAction::Illegal => StepOutcome::Illegal(illegal_from(
+            f.illegal.ok_or_else(|| WireError("an illegal step without its fault".into()))?,
+        )),
+        c::DuelAction::Silent => StepOutcome::Silent(match &play {
+            Play::Silent(s) => *s,
+            Play::Cards(_) => return Err(WireError("a silent step without its silence".into())),
+        }),
+        c::DuelAction::Move => StepOutcome::Played {
+            action: Action::Move(small(f.moved, "move")?),
+            parry: f.parry.map(parry_from),
+        },
+        c::DuelAction::Attack => StepOutcome::Played {
+            action: Action::Attack { value: value()?, count: small(f.attack_cards, "attackCards")? },
+            parry: f.parry.map(parry_from),
+        },
+        c::DuelAction::MoveAttack => StepOutcome::Played {
+            action: Action::MoveAttack {
+                step: small(f.moved, "move")?,
+                value: value()?,
+                count: small(f.attack_cards, "attackCards")?,
+            },
+            parry: f.parry.map(parry_from),
+        },
+    };
+    Ok((play, outcome))
+}
+
+/// Which fighter, from the wire.
+pub fn fighter_index(value: u8) -> Result<usize, WireError> {
+    match value {
+        0 | 1 => Ok(usize::from(value)),
+        other => Err(WireError(format!("fighter {other} is not 0 or 1"))),
+    }
+}
+
+/// Two squares from the wire.
+pub fn pair(values: &[u32], what: &str) -> Result<[u32; 2], WireError> {
+    <[u32; 2]>::try_from(values).map_err(|_| WireError(format!("{what} must hold 2 values, got {}", values.len())))
+}
+
+/// A question to the wire.
+pub fn question_to(q: &Question) -> c::Question {
+    match q {
+        Question::ShouldFight { combat_id, square, opponent, opponent_team, opponent_weapons } => {
+            c::Question::ShouldFight(c::Opponent {
+                combat_id: *combat_id,
+                square: *square,
+                car: opponent.to_string(),
+                team: opponent_team.to_string(),
+                weapons: *opponent_weapons,
+            })
+        }
+        Question::CrossMineField => c::Question::CrossMineField,
+        Question::ExploreWreck => c::Question::ExploreWreck,
+        Question::BuyAtGarage { budget } => c::Question::BuyAtGarage(c::GaragePrices {
+            pilot: Module::Pilot.price(),
+            engine: Module::Engine.price(),
+            weapon: Module::Weapon.price(),
+            budget: *budget,
+        }),
+        Question::DuelAnswer(v) => c::Question::DuelAnswer(c::DuelQuestion {
+            duel_id: v.duel_id,
+            you: v.you as u8,
+            cards: v.cards.clone(),
+            squares: v.squares.to_vec(),
+            distance: v.distance,
+            opponent_cards: v.opponent_cards,
+            deck_left: v.deck_left,
+            history: v
+                .history
+                .iter()
+                .map(|h| c::DuelHistoryEntry {
+                    fighter: h.fighter as u8,
+                    cards: h.cards.clone(),
+                    action: action_kind_to(h.action),
+                    parry: h.parry.map(parry_to),
+                })
+                .collect(),
+        }),
+        Question::ReportState => c::Question::ReportState,
+    }
+}
+
+/// A question from the wire.
+pub fn question_from(q: c::Question) -> Result<Question, WireError> {
+    Ok(match q {
+        c::Question::ShouldFight(o) => Question::ShouldFight {
+            combat_id: o.combat_id,
+            square: o.square,
+            opponent: Arc::from(o.car),
+            opponent_team: Arc::from(o.team),
+            opponent_weapons: o.weapons,
+        },
+        c::Question::CrossMineField => Question::CrossMineField,
+        c::Question::ExploreWreck => Question::ExploreWreck,
+        c::Question::BuyAtGarage(p) => Question::BuyAtGarage { budget: p.budget },
+        c::Question::DuelAnswer(v) => Question::DuelAnswer(DuelView {
+            duel_id: v.duel_id,
+            you: fighter_index(v.you)?,
+            cards: v.cards,
+            squares: pair(&v.squares, "squares")?,
+            distance: v.distance,
+            opponent_cards: v.opponent_cards,
+            deck_left: v.deck_left,
+            history: v
+                .history
+                .into_iter()
+                .map(|h| {
+                    Ok(HistoryEntry {
+                        fighter: fighter_index(h.fighter)?,
+                        cards: h.cards,
+                        action: action_kind_from(h.action),
+                        parry: h.parry.map(parry_from),
+                    })
+                })
+                .collect::<Result<_, WireError>>()?,
+        }),
+        c::Question::ReportState => Question::ReportState,
+    })
+}
+
+/// An answer to the wire.
+pub fn answer_to(a: &Answer) -> c::Answer {
+    match a {
+        Answer::ShouldFight(fight) => c::Answer::ShouldFight { fight: *fight },
+        Answer::CrossMineField(cross) => c::Answer::CrossMineField { cross: *cross },
+        Answer::ExploreWreck(explore) => c::Answer::ExploreWreck { explore: *explore },
+        Answer::BuyAtGarage(module) => c::Answer::BuyAtGarage { module: module.map(module_to) },
+        Answer::DuelAnswer(cards) => c::Answer::DuelAnswer { cards: cards.clone() },
+        Answer::ReportState(s) => {
+            c::Answer::ReportState { square: s.square, modules: modules_to(s.modules) }
+        }
+    }
+}
+
+/// An answer from the wire.
+pub fn answer_from(a: c::Answer) -> Answer {
+    match a {
+        c::Answer::ShouldFight { fight } => Answer::ShouldFight(fight),
+        c::Answer::CrossMineField { cross } => Answer::CrossMineField(cross),
+        c::Answer::ExploreWreck { explore } => Answer::ExploreWreck(explore),
+        c::Answer::BuyAtGarage { module } => Answer::BuyAtGarage(module.map(module_from)),
+        c::Answer::DuelAnswer { cards } => Answer::DuelAnswer(cards),
+        c::Answer::ReportState { square, modules } => {
+            Answer::ReportState(state_from(c::CarState { square, modules }))
+        }
+    }
+}
