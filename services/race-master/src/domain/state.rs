@@ -166,7 +166,7 @@ pub struct Pending {
 }
 
 /// The race: a fold of its events.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RaceState {
     /// Where the race is.
     pub status: Status,

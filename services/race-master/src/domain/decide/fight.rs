@@ -43,12 +43,18 @@ impl Work<'_> {
                 continue;
             }
             self.dice(Purpose::CombatPairing, turn, square).shuffle(&mut cars);
-            while !cars.is_empty() {
-                let a = cars.remove(0);
-                let team = self.state.cars[a].team;
-                if let Some(at) = cars.iter().position(|&b| self.state.cars[b].team != team) {
-                    pairs.push((square, [a, cars.remove(at)]));
-                }
+            // Pair a car of the most numerous team left with the next car of another team (in
+            // the shuffled order): as many combats as the teams allow, each car at most once.
+            loop {
+                let team_of = |c: usize| self.state.cars[c].team;
+                let size = |t: usize| cars.iter().filter(|&&c| team_of(c) == t).count();
+                let Some(largest) = cars.iter().map(|&c| size(team_of(c))).max() else { break };
+                let Some(a) = cars.iter().position(|&c| size(team_of(c)) == largest) else { break };
+                let Some(b) = cars.iter().position(|&c| team_of(c) != team_of(cars[a])) else { break };
+                let pair = [cars[a.min(b)], cars[a.max(b)]];
+                cars.remove(a.max(b));
+                cars.remove(a.min(b));
+                pairs.push((square, pair));
             }
         }
         for (square, cars) in pairs {
