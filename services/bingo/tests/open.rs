@@ -172,7 +172,10 @@ fn trigger_verbs_are_exact_a_dotted_prefix_or_any() {
             "{ok}"
         );
     }
-    assert_eq!(refused(with_verb("", None)), "game \"g\" cannot be opened: the trigger verb \"\" of square 1 is empty");
+    assert_eq!(
+        refused(with_verb("", None)),
+        "game \"g\" cannot be opened: the trigger verb \"\" of square 1 is empty"
+    );
     for bad in ["talk*", ".*", "*.hello", "ta*lk.*", "**"] {
         assert!(
             refused(with_verb(bad, None)).ends_with(

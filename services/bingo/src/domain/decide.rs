@@ -95,7 +95,8 @@ impl Bingo {
             if state.games.contains_key(id) {
                 return Err(Refusal::GameExists(id.clone()));
             }
-            let config = GameConfig::new(spec).map_err(|e| Refusal::InvalidGame(id.clone(), Box::new(e)))?;
+            let config =
+                GameConfig::new(spec).map_err(|e| Refusal::InvalidGame(id.clone(), Box::new(e)))?;
             return Ok(vec![Event::GameOpened {
                 request_id: rid,
                 game_id: id.clone(),
