@@ -14,7 +14,7 @@
 //!
 //! Layout: [`commands`] (what operators and teams send the master), [`lifecycle`] (start,
 //! registration, turns), [`cars`] (moves, modules, stops, penalties, random events),
-//! [`fights`] (combats and duels), [`results`] (achievements, standings, the end), [`decisions`]
+//! [`fights`] (combats and duels), [`transcript`] (a duel's whole story), [`results`] (achievements, standings, the end), [`decisions`]
 //! (questions and answers).
 
 use schemars::JsonSchema;
@@ -28,6 +28,7 @@ pub mod decisions;
 pub mod fights;
 pub mod lifecycle;
 pub mod results;
+pub mod transcript;
 
 pub use cars::{
     CarMoved, CarStopped, EventDrawn, EventOutcome, EventResolved, ModuleChange, ModuleChanged,
@@ -39,8 +40,8 @@ pub use decisions::{
     DuelQuestion, GaragePrices, Opponent, Question,
 };
 pub use fights::{
-    CombatOutcome, CombatPaired, CombatResolved, DuelAction, DuelFighter, DuelPlayed, DuelReason,
-    DuelResolved, DuelStarted, DuelStep, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
+    CombatOutcome, CombatPaired, CombatResolved, DuelAction, DuelFighter, DuelPlayed, DuelStarted,
+    IllegalAnswer, IllegalReason, ParryOutcome, Silence,
 };
 pub use lifecycle::{
     BudgetReported, CarRegistered, CommandRejected, DistributionChanged, Phase, PhaseStarted,
@@ -50,6 +51,7 @@ pub use results::{
     Achievement, AchievementAwarded, Bonus, BonusKind, FinishReason, RaceFinished,
     StandingsUpdated, TeamStanding,
 };
+pub use transcript::{DuelReason, DuelResolved, DuelStep};
 
 /// The race master's queue: every command to the master is sent here.
 pub const RACE_MASTER_QUEUE: &str = "race-master";
@@ -105,6 +107,7 @@ pub fn types() -> Vec<MessageType> {
     all.extend(lifecycle::types());
     all.extend(cars::types());
     all.extend(fights::types());
+    all.extend(transcript::types());
     all.extend(results::types());
     all.extend(decisions::types());
     all

@@ -152,7 +152,11 @@ impl Message for ModuleChanged {
             module: ModuleKind::Engine,
             change: ModuleChange::Lost,
             reason: ModuleReason::MineField,
-            modules: Modules { pilots: 2, engines: 3, weapons: 4 },
+            modules: Modules {
+                pilots: 2,
+                engines: 3,
+                weapons: 4,
+            },
         }
     }
 }
@@ -202,7 +206,11 @@ impl Message for PenaltyGiven {
             turns_to_miss: 1,
             correction: Some(CarState {
                 square: 12,
-                modules: Modules { pilots: 2, engines: 4, weapons: 4 },
+                modules: Modules {
+                    pilots: 2,
+                    engines: 4,
+                    weapons: 4,
+                },
             }),
         }
     }
@@ -267,7 +275,11 @@ impl Message for EventDrawn {
             event: RaceEventKind::Pirates,
             pirates: Some(PirateCrew {
                 name: "Flying Dutchman".into(),
-                modules: Modules { pilots: 1, engines: 6, weapons: 3 },
+                modules: Modules {
+                    pilots: 1,
+                    engines: 6,
+                    weapons: 3,
+                },
             }),
         }
     }

@@ -32,8 +32,13 @@ pub struct EventDistribution {
 
 impl EventDistribution {
     /// The original master's odds: nothing 50, pirates 10, garage 10, wreck 15, mine field 15.
-    pub const ORIGINAL: EventDistribution =
-        EventDistribution { nothing: 50, pirates: 10, garage: 10, wreck: 15, mine_field: 15 };
+    pub const ORIGINAL: EventDistribution = EventDistribution {
+        nothing: 50,
+        pirates: 10,
+        garage: 10,
+        wreck: 15,
+        mine_field: 15,
+    };
 }
 
 /// `race.start.v1`: the operator starts the race. Cars registered so far start on turn 1.
@@ -134,7 +139,11 @@ impl Message for CarRegister {
         CarRegister {
             team: "red-baron".into(),
             car: "red-baron-1".into(),
-            modules: Modules { pilots: 2, engines: 4, weapons: 4 },
+            modules: Modules {
+                pilots: 2,
+                engines: 4,
+                weapons: 4,
+            },
         }
     }
     fn route(&self) -> Route {
@@ -156,7 +165,9 @@ impl Message for BudgetQuery {
     const TYPE: &'static str = "race.budget.query.v1";
     const KIND: MessageKind = MessageKind::Command;
     fn example() -> Self {
-        BudgetQuery { team: "red-baron".into() }
+        BudgetQuery {
+            team: "red-baron".into(),
+        }
     }
     fn route(&self) -> Route {
         Route::Queue(RACE_MASTER_QUEUE.into())

@@ -50,8 +50,16 @@ impl Message for CombatPaired {
             turn: 3,
             square: 12,
             fighters: vec![
-                DuelFighter { car: Some("red-baron-1".into()), team: "red-baron".into(), weapons: 4 },
-                DuelFighter { car: Some("blue-max-2".into()), team: "blue-max".into(), weapons: 5 },
+                DuelFighter {
+                    car: Some("red-baron-1".into()),
+                    team: "red-baron".into(),
+                    weapons: 4,
+                },
+                DuelFighter {
+                    car: Some("blue-max-2".into()),
+                    team: "blue-max".into(),
+                    weapons: 5,
+                },
             ],
         }
     }
@@ -134,7 +142,13 @@ impl Message for DuelStarted {
     const KIND: MessageKind = MessageKind::Event;
     fn example() -> Self {
         let CombatPaired { fighters, .. } = CombatPaired::example();
-        DuelStarted { duel_id: 9, combat_id: Some(7), turn: 3, fighters, first_player: 1 }
+        DuelStarted {
+            duel_id: 9,
+            combat_id: Some(7),
+            turn: 3,
+            fighters,
+            first_player: 1,
+        }
     }
 }
 
@@ -271,129 +285,6 @@ impl Message for DuelPlayed {
     }
 }
 
-/// One answer in a duel's transcript.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DuelStep {
-    /// Who played: fighter 0 or 1.
-    #[schemars(range(max = 1))]
-    pub fighter: u8,
-    /// The answer's cards, in the order played (empty when silent).
-    pub cards: Vec<u8>,
-    /// Why there was no answer, if there was none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub silence: Option<Silence>,
-    /// What the answer did.
-    pub action: DuelAction,
-    /// Why it was illegal, if it was.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub illegal: Option<IllegalAnswer>,
-    /// Squares moved.
-    pub moved: u32,
-    /// The attack cards' value, if it attacked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attack_value: Option<u8>,
-    /// How many cards attacked.
-    pub attack_cards: u32,
-    /// How the defender met the attack.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parry: Option<ParryOutcome>,
-    /// Squares of fighter 0 and fighter 1 after the answer.
-    #[schemars(length(equal = 2))]
-    pub squares: Vec<u32>,
-    /// The cards the player drew at the end of its turn, in order.
-    pub drawn: Vec<u8>,
-}
-
-/// Why a duel ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum DuelReason {
-    /// The defender could not parry.
-    Hit,
-    /// The defender parried with its last cards and could not play.
-    DefenderOutOfCards,
-    /// The loser played an illegal answer.
-    IllegalAnswer,
-    /// The loser had no legal answer on its turn.
-    NoLegalAnswer,
-    /// The loser did not answer in time.
-    NoAnswer,
-    /// The loser answered another question.
-    WrongAnswer,
-    /// The deck ran out while a player had to draw (or be dealt): a draw.
-    DeckExhausted,
-}
-
-/// `race.duel.resolved.v1`: a duel is over, with its whole transcript.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[schemars(description = "A duel is over, with its whole transcript.")]
-pub struct DuelResolved {
-    /// The duel.
-    pub duel_id: u32,
-    /// The combat it settles; absent against pirates.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub combat_id: Option<u32>,
-    /// Fighter 0 (square 1) and fighter 1 (square 23), with their weapons.
-    #[schemars(length(equal = 2))]
-    pub fighters: Vec<DuelFighter>,
-    /// The deck's order after shuffling, top first: 25 cards, five each of 1 to 5.
-    #[schemars(length(equal = 25), inner(range(min = 1, max = 5)))]
-    pub deck: Vec<u8>,
-    /// Who played first (and was dealt first).
-    #[schemars(range(max = 1))]
-    pub first_player: u8,
-    /// The hands dealt to fighter 0 and fighter 1.
-    #[schemars(length(equal = 2))]
-    pub hands: Vec<Vec<u8>>,
-    /// Every answer, in order.
-    pub steps: Vec<DuelStep>,
-    /// The winner, fighter 0 or 1; absent for a draw.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 1))]
-    pub winner: Option<u8>,
-    /// Why it ended.
-    pub reason: DuelReason,
-}
-
-impl Message for DuelResolved {
-    const TYPE: &'static str = "race.duel.resolved.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        let DuelStarted { fighters, .. } = DuelStarted::example();
-        DuelResolved {
-            duel_id: 9,
-            combat_id: Some(7),
-            fighters,
-            deck: vec![
-                4, 5, 1, 3, 2, 5, 5, 2, 2, 4, 1, 3, 5, 4, 1, 1, 2, 3, 3, 4, 1, 2, 3, 4, 5,
-            ],
-            first_player: 1,
-            hands: vec![vec![5, 5, 2, 2], vec![4, 5, 1, 3, 2]],
-            steps: vec![DuelStep {
-                fighter: 1,
-                cards: vec![6],
-                silence: None,
-                action: DuelAction::Illegal,
-                illegal: Some(IllegalAnswer {
-                    reason: IllegalReason::NotACard,
-                    card: Some(6),
-                    distance: None,
-                }),
-                moved: 0,
-                attack_value: None,
-                attack_cards: 0,
-                parry: None,
-                squares: vec![1, 23],
-                drawn: vec![],
-            }],
-            winner: Some(0),
-            reason: DuelReason::IllegalAnswer,
-        }
-    }
-}
-
 /// The message types of this module.
 pub fn types() -> Vec<MessageType> {
     vec![
@@ -401,6 +292,5 @@ pub fn types() -> Vec<MessageType> {
         MessageType::of::<CombatResolved>(),
         MessageType::of::<DuelStarted>(),
         MessageType::of::<DuelPlayed>(),
-        MessageType::of::<DuelResolved>(),
     ]
 }

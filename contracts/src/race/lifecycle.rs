@@ -60,7 +60,9 @@ impl Message for DistributionChanged {
     const TYPE: &'static str = "race.distribution.changed.v1";
     const KIND: MessageKind = MessageKind::Event;
     fn example() -> Self {
-        DistributionChanged { distribution: EventDistribution::ORIGINAL }
+        DistributionChanged {
+            distribution: EventDistribution::ORIGINAL,
+        }
     }
 }
 
@@ -91,7 +93,11 @@ impl Message for CarRegistered {
         CarRegistered {
             team: "red-baron".into(),
             car: "red-baron-1".into(),
-            modules: Modules { pilots: 2, engines: 4, weapons: 4 },
+            modules: Modules {
+                pilots: 2,
+                engines: 4,
+                weapons: 4,
+            },
             price: 18,
             budget_left: 82,
             starts_turn: 1,
@@ -223,7 +229,11 @@ impl Message for TurnStarted {
     const TYPE: &'static str = "race.turn.started.v1";
     const KIND: MessageKind = MessageKind::Event;
     fn example() -> Self {
-        TurnStarted { turn: 1, at_ms: 1_767_225_600_000, joining: vec!["red-baron-1".into()] }
+        TurnStarted {
+            turn: 1,
+            at_ms: 1_767_225_600_000,
+            joining: vec!["red-baron-1".into()],
+        }
     }
 }
 
@@ -256,7 +266,10 @@ impl Message for PhaseStarted {
     const TYPE: &'static str = "race.phase.started.v1";
     const KIND: MessageKind = MessageKind::Event;
     fn example() -> Self {
-        PhaseStarted { turn: 1, phase: Phase::Combats }
+        PhaseStarted {
+            turn: 1,
+            phase: Phase::Combats,
+        }
     }
 }
 

@@ -149,7 +149,10 @@ impl Message for StandingsUpdated {
     const TYPE: &'static str = "race.standings.updated.v1";
     const KIND: MessageKind = MessageKind::Event;
     fn example() -> Self {
-        StandingsUpdated { turn: 12, standings: example_standings() }
+        StandingsUpdated {
+            turn: 12,
+            standings: example_standings(),
+        }
     }
 }
 

@@ -14,9 +14,19 @@ fn recorded_duel() -> (arcade_race_master::domain::duel::Deck, usize, Vec<Vec<u8
     let mut answers = Vec::new();
     while duel.end().is_none() {
         let me = duel.to_play();
-        let style = if me == 0 { Style::Cautious } else { Style::Aggressive };
+        let style = if me == 0 {
+            Style::Cautious
+        } else {
+            Style::Aggressive
+        };
         let opponent = duel.hand(1 - me).len();
-        let action = choose(style, duel.hand(me), duel.distance(), duel.discarded(), opponent);
+        let action = choose(
+            style,
+            duel.hand(me),
+            duel.distance(),
+            duel.discarded(),
+            opponent,
+        );
         let cards = action.map(|a| a.cards()).unwrap_or_default();
         answers.push(cards.clone());
         let _ = duel.play(Play::Cards(cards));
@@ -37,7 +47,9 @@ fn duel(c: &mut Criterion) {
         })
     });
     let hand = Hand::of(&[1, 4, 4, 4, 2]);
-    c.bench_function("one answer judged", |b| b.iter(|| judge(black_box(&[1, 4, 4, 4]), &hand, black_box(5))));
+    c.bench_function("one answer judged", |b| {
+        b.iter(|| judge(black_box(&[1, 4, 4, 4]), &hand, black_box(5)))
+    });
 }
 
 criterion_group!(benches, duel);

@@ -10,8 +10,12 @@ struct Cli {
 }
 
 fn main() -> std::process::ExitCode {
-    let args = std::env::args().take(1).chain(std::iter::once("simulate".to_string())).chain(std::env::args().skip(1));
+    let args = std::env::args()
+        .take(1)
+        .chain(std::iter::once("simulate".to_string()))
+        .chain(std::env::args().skip(1));
     let cli = Cli::parse_from(args);
-    let code = arcade_race_master::cli::run(cli.command, &mut std::io::stdout(), &mut std::io::stderr());
+    let code =
+        arcade_race_master::cli::run(cli.command, &mut std::io::stdout(), &mut std::io::stderr());
     std::process::ExitCode::from(code)
 }

@@ -58,12 +58,20 @@ fn simulate_command(args: &SimulateArgs, out: &mut dyn Write, err: &mut dyn Writ
             text.push('\n');
         }
         if let Err(e) = std::fs::write(path, text) {
-            let _ = writeln!(err, "arcade race simulate: cannot write --events {}: {e}", path.display());
+            let _ = writeln!(
+                err,
+                "arcade race simulate: cannot write --events {}: {e}",
+                path.display()
+            );
             return 1;
         }
     }
     let Some(finished) = sim.finished else {
-        let _ = writeln!(err, "arcade race simulate: the race did not finish (turn {})", sim.state.turn);
+        let _ = writeln!(
+            err,
+            "arcade race simulate: the race did not finish (turn {})",
+            sim.state.turn
+        );
         return 1;
     };
     match serde_json::to_string_pretty(&finished) {
@@ -75,7 +83,10 @@ fn simulate_command(args: &SimulateArgs, out: &mut dyn Write, err: &mut dyn Writ
             }
         },
         Err(e) => {
-            let _ = writeln!(err, "arcade race simulate: cannot encode the standings: {e}");
+            let _ = writeln!(
+                err,
+                "arcade race simulate: cannot encode the standings: {e}"
+            );
             1
         }
     }

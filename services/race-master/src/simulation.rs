@@ -65,7 +65,9 @@ impl Driver {
                 bot.observe(&message);
             }
             match &message {
-                RaceMessage::DecisionRequested(request) => self.questions.push_back(request.clone()),
+                RaceMessage::DecisionRequested(request) => {
+                    self.questions.push_back(request.clone())
+                }
                 RaceMessage::RaceFinished(finished) => self.sim.finished = Some(finished.clone()),
                 _ => {}
             }
@@ -79,12 +81,27 @@ impl Driver {
 /// Runs a race to its end.
 pub fn simulate(config: &SimulationConfig) -> Simulation {
     let bots = (0..config.teams)
-        .map(|i| CarBot::new(&format!("team-{}", i + 1), STRATEGIES[i as usize % 3], config.seed, i))
+        .map(|i| {
+            CarBot::new(
+                &format!("team-{}", i + 1),
+                STRATEGIES[i as usize % 3],
+                config.seed,
+                i,
+            )
+        })
         .collect();
     let mut driver = Driver {
         master: RaceMaster::new(config.seed),
-        sim: Simulation { finished: None, messages: Vec::new(), state: RaceState::default(), bots, inputs: 0 },
-        teams: (0..config.teams).map(|i| (format!("team-{}", i + 1), i as usize)).collect(),
+        sim: Simulation {
+            finished: None,
+            messages: Vec::new(),
+            state: RaceState::default(),
+            bots,
+            inputs: 0,
+        },
+        teams: (0..config.teams)
+            .map(|i| (format!("team-{}", i + 1), i as usize))
+            .collect(),
         questions: VecDeque::new(),
         now: 0,
         record: config.record,
@@ -94,10 +111,15 @@ pub fn simulate(config: &SimulationConfig) -> Simulation {
             driver.apply(&input_of_register(&registration));
         }
     }
-    driver.apply(&Input::Start(StartSettings { turns: Some(config.turns), ..StartSettings::default() }));
+    driver.apply(&Input::Start(StartSettings {
+        turns: Some(config.turns),
+        ..StartSettings::default()
+    }));
     loop {
         while let Some(question) = driver.questions.pop_front() {
-            let Some(&team) = driver.teams.get(&question.team) else { continue };
+            let Some(&team) = driver.teams.get(&question.team) else {
+                continue;
+            };
             let made = driver.sim.bots[team].answer(&question);
             driver.apply(&input_of_answer(&made));
         }

@@ -5,7 +5,9 @@
 
 mod view;
 
-use arcade_contracts::race::{self as c, CarRegister, DecisionMade, DecisionRequested, ModuleKind, Modules, Question};
+use arcade_contracts::race::{
+    self as c, CarRegister, DecisionMade, DecisionRequested, ModuleKind, Modules, Question,
+};
 
 pub use view::{OwnCar, TeamView};
 
@@ -36,7 +38,11 @@ pub struct CarBot {
 impl CarBot {
     /// The program of `team`; `seed` drives its own random choices.
     pub fn new(team: &str, strategy: Strategy, seed: u64, number: u32) -> CarBot {
-        CarBot { strategy, view: TeamView::new(team), dice: Dice::new(seed, Purpose::Bot, 0, number) }
+        CarBot {
+            strategy,
+            view: TeamView::new(team),
+            dice: Dice::new(seed, Purpose::Bot, 0, number),
+        }
     }
 
     /// What it knows.
@@ -54,16 +60,32 @@ impl CarBot {
         (1..=cars)
             .map(|i| {
                 let modules = match self.strategy {
-                    Strategy::Cautious => Modules { pilots: 2, engines: 4, weapons: 4 },
-                    Strategy::Aggressive => Modules { pilots: 1, engines: 4, weapons: 5 },
+                    Strategy::Cautious => Modules {
+                        pilots: 2,
+                        engines: 4,
+                        weapons: 4,
+                    },
+                    Strategy::Aggressive => Modules {
+                        pilots: 1,
+                        engines: 4,
+                        weapons: 5,
+                    },
                     Strategy::Random => {
                         let pilots = 1 + self.dice.below(2);
                         let engines = 1 + self.dice.below(6);
                         let weapons = self.dice.up_to(10 - pilots - engines);
-                        Modules { pilots, engines, weapons }
+                        Modules {
+                            pilots,
+                            engines,
+                            weapons,
+                        }
                     }
                 };
-                CarRegister { team: self.view.team().to_string(), car: format!("{}-{i}", self.view.team()), modules }
+                CarRegister {
+                    team: self.view.team().to_string(),
+                    car: format!("{}-{i}", self.view.team()),
+                    modules,
+                }
             })
             .collect()
     }
@@ -81,7 +103,11 @@ impl CarBot {
     pub fn answer(&mut self, request: &DecisionRequested) -> DecisionMade {
         let me = self.view.car(&request.car).copied().unwrap_or(OwnCar {
             square: 0,
-            modules: Modules { pilots: 0, engines: 0, weapons: 0 },
+            modules: Modules {
+                pilots: 0,
+                engines: 0,
+                weapons: 0,
+            },
             stopped: false,
         });
         let answer = match &request.question {
@@ -106,9 +132,16 @@ impl CarBot {
                     Strategy::Random => self.coin(),
                 },
             },
-            Question::BuyAtGarage(prices) => c::Answer::BuyAtGarage { module: self.shop(&me, prices) },
-            Question::DuelAnswer(question) => c::Answer::DuelAnswer { cards: self.duel(question) },
-            Question::ReportState => c::Answer::ReportState { square: me.square, modules: me.modules },
+            Question::BuyAtGarage(prices) => c::Answer::BuyAtGarage {
+                module: self.shop(&me, prices),
+            },
+            Question::DuelAnswer(question) => c::Answer::DuelAnswer {
+                cards: self.duel(question),
+            },
+            Question::ReportState => c::Answer::ReportState {
+                square: me.square,
+                modules: me.modules,
+            },
         };
         DecisionMade {
             decision_id: request.decision_id,
@@ -121,7 +154,9 @@ impl CarBot {
     fn shop(&mut self, me: &OwnCar, prices: &c::GaragePrices) -> Option<ModuleKind> {
         let budget = prices.budget;
         match self.strategy {
-            Strategy::Cautious if me.modules.pilots == 1 && budget >= prices.pilot => Some(ModuleKind::Pilot),
+            Strategy::Cautious if me.modules.pilots == 1 && budget >= prices.pilot => {
+                Some(ModuleKind::Pilot)
+            }
             Strategy::Cautious => (budget >= 20 + prices.engine).then_some(ModuleKind::Engine),
             Strategy::Aggressive => (budget >= prices.weapon).then_some(ModuleKind::Weapon),
             Strategy::Random => {
@@ -145,8 +180,18 @@ impl CarBot {
         let distance = question.distance;
         let action = match self.strategy {
             Strategy::Cautious | Strategy::Aggressive => {
-                let style = if self.strategy == Strategy::Cautious { Style::Cautious } else { Style::Aggressive };
-                choose(style, &hand, distance, &seen(question), question.opponent_cards)
+                let style = if self.strategy == Strategy::Cautious {
+                    Style::Cautious
+                } else {
+                    Style::Aggressive
+                };
+                choose(
+                    style,
+                    &hand,
+                    distance,
+                    &seen(question),
+                    question.opponent_cards,
+                )
             }
             Strategy::Random => {
                 let answers = legal_answers(&hand, distance);
@@ -169,10 +214,16 @@ pub fn seen(question: &c::DuelQuestion) -> Hand {
             c::DuelAction::Illegal | c::DuelAction::Silent => continue,
         };
         entry.cards.iter().for_each(|&card| seen.add(card));
-        if matches!(entry.parry, Some(c::ParryOutcome::Parried | c::ParryOutcome::ParriedLastCards))
-            && entry.action != c::DuelAction::Move
+        if matches!(
+            entry.parry,
+            Some(c::ParryOutcome::Parried | c::ParryOutcome::ParriedLastCards)
+        ) && entry.action != c::DuelAction::Move
         {
-            entry.cards.iter().skip(attack_from).for_each(|&card| seen.add(card));
+            entry
+                .cards
+                .iter()
+                .skip(attack_from)
+                .for_each(|&card| seen.add(card));
         }
     }
     seen

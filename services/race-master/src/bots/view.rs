@@ -29,7 +29,10 @@ pub struct TeamView {
 impl TeamView {
     /// The view of `team`, empty.
     pub fn new(team: &str) -> TeamView {
-        TeamView { team: team.to_string(), ..TeamView::default() }
+        TeamView {
+            team: team.to_string(),
+            ..TeamView::default()
+        }
     }
 
     /// The team.
@@ -53,7 +56,11 @@ impl TeamView {
     }
 
     fn own_mut(&mut self, team: &str, car: &str) -> Option<&mut OwnCar> {
-        if team == self.team { self.own.get_mut(car) } else { None }
+        if team == self.team {
+            self.own.get_mut(car)
+        } else {
+            None
+        }
     }
 
     /// Takes in a message of the race.
@@ -62,7 +69,14 @@ impl TeamView {
             RaceMessage::CarRegistered(m) => {
                 self.weapons.insert(m.car.clone(), m.modules.weapons);
                 if m.team == self.team {
-                    self.own.insert(m.car.clone(), OwnCar { square: 0, modules: m.modules, stopped: false });
+                    self.own.insert(
+                        m.car.clone(),
+                        OwnCar {
+                            square: 0,
+                            modules: m.modules,
+                            stopped: false,
+                        },
+                    );
                 }
             }
             RaceMessage::CarMoved(m) => {
@@ -82,7 +96,12 @@ impl TeamView {
                     car.square = m.square;
                 }
             }
-            RaceMessage::PenaltyGiven(c::PenaltyGiven { team, car, correction: Some(right), .. }) => {
+            RaceMessage::PenaltyGiven(c::PenaltyGiven {
+                team,
+                car,
+                correction: Some(right),
+                ..
+            }) => {
                 if let Some(car) = self.own_mut(team, car) {
                     car.square = right.square;
                     car.modules = right.modules;

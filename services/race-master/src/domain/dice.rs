@@ -95,10 +95,30 @@ mod tests {
 
     #[test]
     fn the_same_site_gives_the_same_numbers_and_sites_differ() {
-        let a: Vec<u32> = (0..8).map(|_| 0).scan(Dice::new(7, Purpose::EventRoll, 3, 1), |d, _| Some(d.below(100))).collect();
-        let b: Vec<u32> = (0..8).map(|_| 0).scan(Dice::new(7, Purpose::EventRoll, 3, 1), |d, _| Some(d.below(100))).collect();
-        let c: Vec<u32> = (0..8).map(|_| 0).scan(Dice::new(7, Purpose::EventRoll, 3, 2), |d, _| Some(d.below(100))).collect();
-        let d: Vec<u32> = (0..8).map(|_| 0).scan(Dice::new(8, Purpose::EventRoll, 3, 1), |d, _| Some(d.below(100))).collect();
+        let a: Vec<u32> = (0..8)
+            .map(|_| 0)
+            .scan(Dice::new(7, Purpose::EventRoll, 3, 1), |d, _| {
+                Some(d.below(100))
+            })
+            .collect();
+        let b: Vec<u32> = (0..8)
+            .map(|_| 0)
+            .scan(Dice::new(7, Purpose::EventRoll, 3, 1), |d, _| {
+                Some(d.below(100))
+            })
+            .collect();
+        let c: Vec<u32> = (0..8)
+            .map(|_| 0)
+            .scan(Dice::new(7, Purpose::EventRoll, 3, 2), |d, _| {
+                Some(d.below(100))
+            })
+            .collect();
+        let d: Vec<u32> = (0..8)
+            .map(|_| 0)
+            .scan(Dice::new(8, Purpose::EventRoll, 3, 1), |d, _| {
+                Some(d.below(100))
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_ne!(a, d);
@@ -112,7 +132,10 @@ mod tests {
         for _ in 0..50_000 {
             counts[dice.below(5) as usize] += 1;
         }
-        assert!(counts.iter().all(|&c| (9_000..11_000).contains(&c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (9_000..11_000).contains(&c)),
+            "{counts:?}"
+        );
         assert_eq!(dice.below(0), 0);
         assert!(dice.up_to(100) <= 100);
     }

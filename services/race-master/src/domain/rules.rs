@@ -91,12 +91,18 @@ pub struct Modules {
 impl Modules {
     /// A car with these counts.
     pub const fn new(pilots: u32, engines: u32, weapons: u32) -> Modules {
-        Modules { pilots, engines, weapons }
+        Modules {
+            pilots,
+            engines,
+            weapons,
+        }
     }
 
     /// All modules.
     pub fn total(&self) -> u32 {
-        self.pilots.saturating_add(self.engines).saturating_add(self.weapons)
+        self.pilots
+            .saturating_add(self.engines)
+            .saturating_add(self.weapons)
     }
 
     /// Modules of one kind.
@@ -182,17 +188,29 @@ pub struct Distribution {
 impl Default for Distribution {
     /// The original master's odds: 50 / 10 / 10 / 15 / 15.
     fn default() -> Self {
-        Distribution { nothing: 50, pirates: 10, garage: 10, wreck: 15, mine_field: 15 }
+        Distribution {
+            nothing: 50,
+            pirates: 10,
+            garage: 10,
+            wreck: 15,
+            mine_field: 15,
+        }
     }
 }
 
 impl Distribution {
     /// The sum of the odds (valid when 100).
     pub fn sum(&self) -> u64 {
-        [self.nothing, self.pirates, self.garage, self.wreck, self.mine_field]
-            .iter()
-            .map(|&p| u64::from(p))
-            .sum()
+        [
+            self.nothing,
+            self.pirates,
+            self.garage,
+            self.wreck,
+            self.mine_field,
+        ]
+        .iter()
+        .map(|&p| u64::from(p))
+        .sum()
     }
 
     /// The event a roll in 0..=99 stands for.

@@ -15,7 +15,10 @@ pub fn standings(state: &RaceState, bonuses: &[Bonus]) -> Vec<Standing> {
         .iter()
         .map(|team| {
             let cars = team.cars.iter().map(|&i| &state.cars[i]);
-            let distance_points = cars.clone().map(|c| distance_points(c.farthest)).sum::<u32>();
+            let distance_points = cars
+                .clone()
+                .map(|c| distance_points(c.farthest))
+                .sum::<u32>();
             let bonus_points = bonuses
                 .iter()
                 .filter(|b| b.teams.contains(&team.name))
@@ -48,7 +51,10 @@ pub fn standings(state: &RaceState, bonuses: &[Bonus]) -> Vec<Standing> {
 pub fn team_points(state: &RaceState, team: usize) -> u32 {
     state.teams.get(team).map_or(0, |t| {
         t.achievement_points
-            + t.cars.iter().map(|&i| distance_points(state.cars[i].farthest)).sum::<u32>()
+            + t.cars
+                .iter()
+                .map(|&i| distance_points(state.cars[i].farthest))
+                .sum::<u32>()
     })
 }
 
@@ -59,10 +65,14 @@ pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
         let cars: Vec<usize> = if best == 0 {
             Vec::new()
         } else {
-            (0..state.cars.len()).filter(|&i| value(i) == best).collect()
+            (0..state.cars.len())
+                .filter(|&i| value(i) == best)
+                .collect()
         };
-        let teams: BTreeSet<Name> =
-            cars.iter().map(|&i| state.teams[state.cars[i].team].name.clone()).collect();
+        let teams: BTreeSet<Name> = cars
+            .iter()
+            .map(|&i| state.teams[state.cars[i].team].name.clone())
+            .collect();
         Bonus {
             kind,
             value: best,
@@ -72,8 +82,7 @@ pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
         }
     };
     let per_team = |kind, value: &dyn Fn(usize) -> u32| {
-        let team_value =
-            |t: usize| state.teams[t].cars.iter().map(|&i| value(i)).sum::<u32>();
+        let team_value = |t: usize| state.teams[t].cars.iter().map(|&i| value(i)).sum::<u32>();
         let best = (0..state.teams.len()).map(team_value).max().unwrap_or(0);
         let teams: BTreeSet<Name> = if best == 0 {
             BTreeSet::new()
@@ -83,7 +92,13 @@ pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
                 .map(|t| state.teams[t].name.clone())
                 .collect()
         };
-        Bonus { kind, value: best, teams: teams.into_iter().collect(), cars: Vec::new(), points: BONUS_POINTS }
+        Bonus {
+            kind,
+            value: best,
+            teams: teams.into_iter().collect(),
+            cars: Vec::new(),
+            points: BONUS_POINTS,
+        }
     };
     let fights = |i: usize| state.cars[i].fights_won;
     let farthest = |i: usize| state.cars[i].farthest;

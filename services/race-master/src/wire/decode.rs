@@ -21,9 +21,16 @@ fn names(list: &[String]) -> Vec<Name> {
 
 fn fighters(list: &[c::DuelFighter]) -> Result<[Fighter; 2], WireError> {
     let [a, b] = list else {
-        return Err(WireError(format!("a fight has 2 fighters, got {}", list.len())));
+        return Err(WireError(format!(
+            "a fight has 2 fighters, got {}",
+            list.len()
+        )));
     };
-    let one = |f: &c::DuelFighter| Fighter { car: f.car.as_deref().map(n), team: n(&f.team), weapons: f.weapons };
+    let one = |f: &c::DuelFighter| Fighter {
+        car: f.car.as_deref().map(n),
+        team: n(&f.team),
+        weapons: f.weapons,
+    };
     Ok([one(a), one(b)])
 }
 
@@ -78,8 +85,15 @@ fn step(s: &c::DuelStep) -> Result<Step, WireError> {
 pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
     use RaceMessage as M;
     Ok(match message {
-        M::RaceStart(_) | M::DistributionSet(_) | M::CarRegister(_) | M::BudgetQuery(_) | M::DecisionMade(_) => {
-            return Err(WireError(format!("{} is a command, not a fact of the race master", message.message_type())));
+        M::RaceStart(_)
+        | M::DistributionSet(_)
+        | M::CarRegister(_)
+        | M::BudgetQuery(_)
+        | M::DecisionMade(_) => {
+            return Err(WireError(format!(
+                "{} is a command, not a fact of the race master",
+                message.message_type()
+            )));
         }
         M::RaceStarted(m) => {
             let mut seed_sha256 = [0u8; 32];
@@ -122,8 +136,15 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
             points: m.points,
             cars: names(&m.cars),
         },
-        M::TurnStarted(m) => Event::TurnStarted { turn: m.turn, at_ms: m.at_ms, joining: names(&m.joining) },
-        M::PhaseStarted(m) => Event::PhaseStarted { turn: m.turn, phase: phase_from(m.phase) },
+        M::TurnStarted(m) => Event::TurnStarted {
+            turn: m.turn,
+            at_ms: m.at_ms,
+            joining: names(&m.joining),
+        },
+        M::PhaseStarted(m) => Event::PhaseStarted {
+            turn: m.turn,
+            phase: phase_from(m.phase),
+        },
         M::CarMoved(m) => Event::CarMoved {
             car: n(&m.car),
             team: n(&m.team),
@@ -218,7 +239,10 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
         }
         M::DuelResolved(m) => {
             let [h0, h1] = m.hands.as_slice() else {
-                return Err(WireError(format!("a duel has 2 hands, got {}", m.hands.len())));
+                return Err(WireError(format!(
+                    "a duel has 2 hands, got {}",
+                    m.hands.len()
+                )));
             };
             Event::DuelResolved(Box::new(Transcript {
                 duel_id: m.duel_id,
@@ -250,7 +274,10 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
             reason: finish_from(m.reason),
             bonuses: m.bonuses.iter().map(bonus).collect(),
             standings: m.standings.iter().map(standing).collect(),
-            seed: m.seed.parse().map_err(|e| WireError(format!("seed {:?}: {e}", m.seed)))?,
+            seed: m
+                .seed
+                .parse()
+                .map_err(|e| WireError(format!("seed {:?}: {e}", m.seed)))?,
         },
         M::DecisionRequested(m) => Event::DecisionRequested {
             decision_id: m.decision_id,
@@ -262,17 +289,24 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
         },
         M::DecisionClosed(m) => {
             let answer = || {
-                m.answer
-                    .clone()
-                    .map(answer_from)
-                    .ok_or_else(|| WireError(format!("decision {} was answered but carries no answer", m.decision_id)))
+                m.answer.clone().map(answer_from).ok_or_else(|| {
+                    WireError(format!(
+                        "decision {} was answered but carries no answer",
+                        m.decision_id
+                    ))
+                })
             };
             let closure = match m.closure {
                 c::DecisionClosure::Answered => Closure::Answered(answer()?),
                 c::DecisionClosure::WrongAnswer => Closure::WrongAnswer(answer()?),
                 c::DecisionClosure::NoAnswer => Closure::NoAnswer,
             };
-            Event::DecisionClosed { decision_id: m.decision_id, team: n(&m.team), car: n(&m.car), closure }
+            Event::DecisionClosed {
+                decision_id: m.decision_id,
+                team: n(&m.team),
+                car: n(&m.car),
+                closure,
+            }
         }
     })
 }

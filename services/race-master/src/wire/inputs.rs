@@ -9,7 +9,11 @@ use crate::domain::{Input, StartSettings};
 
 /// The input of `race.car.register.v1`.
 pub fn input_of_register(m: &c::CarRegister) -> Input {
-    Input::Register { team: m.team.clone(), car: m.car.clone(), modules: modules_from(m.modules) }
+    Input::Register {
+        team: m.team.clone(),
+        car: m.car.clone(),
+        modules: modules_from(m.modules),
+    }
 }
 
 /// The input of `race.decision.made.v1`.
@@ -32,12 +36,19 @@ pub fn input(message: &RaceMessage) -> Result<Input, WireError> {
             decision_timeout_ms: m.decision_timeout_ms,
             distribution: m.distribution.map(distribution_from),
         }),
-        RaceMessage::DistributionSet(m) => Input::SetDistribution(distribution_from(m.distribution)),
+        RaceMessage::DistributionSet(m) => {
+            Input::SetDistribution(distribution_from(m.distribution))
+        }
         RaceMessage::CarRegister(m) => input_of_register(m),
-        RaceMessage::BudgetQuery(m) => Input::QueryBudget { team: m.team.clone() },
+        RaceMessage::BudgetQuery(m) => Input::QueryBudget {
+            team: m.team.clone(),
+        },
         RaceMessage::DecisionMade(m) => input_of_answer(m),
         other => {
-            return Err(WireError(format!("{} is a fact, not a command to the race master", other.message_type())));
+            return Err(WireError(format!(
+                "{} is a fact, not a command to the race master",
+                other.message_type()
+            )));
         }
     })
 }

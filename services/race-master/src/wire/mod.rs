@@ -106,7 +106,10 @@ struct Line<'a> {
 impl RaceMessage {
     /// One JSON line: `{"type":"race.…","payload":{…}}`.
     pub fn json_line(&self) -> String {
-        let line = Line { message_type: self.message_type(), payload: self.payload() };
+        let line = Line {
+            message_type: self.message_type(),
+            payload: self.payload(),
+        };
         serde_json::to_string(&line).unwrap_or_default()
     }
 }

@@ -64,10 +64,14 @@ pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), WireError> {
         Some(s) => Play::Silent(silence_from(s)),
         None => Play::Cards(f.cards),
     };
-    let value = || f.attack_value.ok_or_else(|| WireError("an attack without attackValue".into()));
+    let value = || {
+        f.attack_value
+            .ok_or_else(|| WireError("an attack without attackValue".into()))
+    };
     let outcome = match f.action {
         c::DuelAction::Illegal => StepOutcome::Illegal(illegal_from(
-            f.illegal.ok_or_else(|| WireError("an illegal step without its fault".into()))?,
+            f.illegal
+                .ok_or_else(|| WireError("an illegal step without its fault".into()))?,
         )),
         c::DuelAction::Silent => StepOutcome::Silent(match &play {
             Play::Silent(s) => *s,
@@ -78,7 +82,10 @@ pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), WireError> {
             parry: f.parry.map(parry_from),
         },
         c::DuelAction::Attack => StepOutcome::Played {
-            action: Action::Attack { value: value()?, count: small(f.attack_cards, "attackCards")? },
+            action: Action::Attack {
+                value: value()?,
+                count: small(f.attack_cards, "attackCards")?,
+            },
             parry: f.parry.map(parry_from),
         },
         c::DuelAction::MoveAttack => StepOutcome::Played {
@@ -103,21 +110,26 @@ pub fn fighter_index(value: u8) -> Result<usize, WireError> {
 
 /// Two squares from the wire.
 pub fn pair(values: &[u32], what: &str) -> Result<[u32; 2], WireError> {
-    <[u32; 2]>::try_from(values).map_err(|_| WireError(format!("{what} must hold 2 values, got {}", values.len())))
+    <[u32; 2]>::try_from(values)
+        .map_err(|_| WireError(format!("{what} must hold 2 values, got {}", values.len())))
 }
 
 /// A question to the wire.
 pub fn question_to(q: &Question) -> c::Question {
     match q {
-        Question::ShouldFight { combat_id, square, opponent, opponent_team, opponent_weapons } => {
-            c::Question::ShouldFight(c::Opponent {
-                combat_id: *combat_id,
-                square: *square,
-                car: opponent.to_string(),
-                team: opponent_team.to_string(),
-                weapons: *opponent_weapons,
-            })
-        }
+        Question::ShouldFight {
+            combat_id,
+            square,
+            opponent,
+            opponent_team,
+            opponent_weapons,
+        } => c::Question::ShouldFight(c::Opponent {
+            combat_id: *combat_id,
+            square: *square,
+            car: opponent.to_string(),
+            team: opponent_team.to_string(),
+            weapons: *opponent_weapons,
+        }),
         Question::CrossMineField => c::Question::CrossMineField,
         Question::ExploreWreck => c::Question::ExploreWreck,
         Question::BuyAtGarage { budget } => c::Question::BuyAtGarage(c::GaragePrices {
@@ -193,11 +205,16 @@ pub fn answer_to(a: &Answer) -> c::Answer {
         Answer::ShouldFight(fight) => c::Answer::ShouldFight { fight: *fight },
         Answer::CrossMineField(cross) => c::Answer::CrossMineField { cross: *cross },
         Answer::ExploreWreck(explore) => c::Answer::ExploreWreck { explore: *explore },
-        Answer::BuyAtGarage(module) => c::Answer::BuyAtGarage { module: module.map(module_to) },
-        Answer::DuelAnswer(cards) => c::Answer::DuelAnswer { cards: cards.clone() },
-        Answer::ReportState(s) => {
-            c::Answer::ReportState { square: s.square, modules: modules_to(s.modules) }
-        }
+        Answer::BuyAtGarage(module) => c::Answer::BuyAtGarage {
+            module: module.map(module_to),
+        },
+        Answer::DuelAnswer(cards) => c::Answer::DuelAnswer {
+            cards: cards.clone(),
+        },
+        Answer::ReportState(s) => c::Answer::ReportState {
+            square: s.square,
+            modules: modules_to(s.modules),
+        },
     }
 }
 

@@ -14,9 +14,13 @@ fn earned(events: &[Event]) -> Vec<(String, Achievement, u32, u32)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::AchievementAwarded { car, achievement, money, points, .. } => {
-                Some((car.to_string(), *achievement, *money, *points))
-            }
+            Event::AchievementAwarded {
+                car,
+                achievement,
+                money,
+                points,
+                ..
+            } => Some((car.to_string(), *achievement, *money, *points)),
             _ => None,
         })
         .collect()
@@ -24,7 +28,10 @@ fn earned(events: &[Event]) -> Vec<(String, Achievement, u32, u32)> {
 
 #[test]
 fn the_rewards_are_the_notes_table() {
-    let table: Vec<(Achievement, u32, u32)> = Achievement::ALL.iter().map(|a| (*a, a.reward().0, a.reward().1)).collect();
+    let table: Vec<(Achievement, u32, u32)> = Achievement::ALL
+        .iter()
+        .map(|a| (*a, a.reward().0, a.reward().1))
+        .collect();
     assert_eq!(
         table,
         [
@@ -50,8 +57,17 @@ fn moving_with_eight_engines_is_rapide_comme_l_eclair_once_per_team() {
     race.register("red", "red-1", (1, 8, 1));
     race.register("red", "red-2", (1, 8, 1));
     let events = race.start(only(EventKind::Nothing));
-    assert_eq!(earned(&events), [("red-1".to_string(), Achievement::RapideCommeLEclair, 5, 2)]);
-    assert!(matches!(having!(events, Event::AchievementAwarded { .. })[..], [Event::AchievementAwarded { budget_left: 67, .. }]));
+    assert_eq!(
+        earned(&events),
+        [("red-1".to_string(), Achievement::RapideCommeLEclair, 5, 2)]
+    );
+    assert!(matches!(
+        having!(events, Event::AchievementAwarded { .. })[..],
+        [Event::AchievementAwarded {
+            budget_left: 67,
+            ..
+        }]
+    ));
     assert_eq!(race.state.team("red").unwrap().achievement_points, 2);
     let events = race.next_turn();
     assert!(earned(&events).is_empty(), "once per team");
@@ -74,13 +90,26 @@ fn winning_with_three_weapons_fewer_is_stratege() {
     race.start(only(EventKind::Nothing));
     race.answer("red-1", Answer::ShouldFight(true));
     let mut events = race.answer("blue-1", Answer::ShouldFight(true));
-    while let Some((_, car, _)) = race.pending().into_iter().find(|(_, _, a)| *a == Asked::DuelAnswer) {
-        let Question::DuelAnswer(view) = race.question(&car).1 else { unreachable!() };
+    while let Some((_, car, _)) = race
+        .pending()
+        .into_iter()
+        .find(|(_, _, a)| *a == Asked::DuelAnswer)
+    {
+        let Question::DuelAnswer(view) = race.question(&car).1 else {
+            unreachable!()
+        };
         // Red moves with its card; blue plays a card it does not hold (illegal).
-        let cards = if car == "red-1" { vec![view.cards[0]] } else { vec![9] };
+        let cards = if car == "red-1" {
+            vec![view.cards[0]]
+        } else {
+            vec![9]
+        };
         events.extend(race.answer(&car, Answer::DuelAnswer(cards)));
     }
-    assert!(earned(&events).contains(&("red-1".to_string(), Achievement::Stratege, 1, 2)), "{events:?}");
+    assert!(
+        earned(&events).contains(&("red-1".to_string(), Achievement::Stratege, 1, 2)),
+        "{events:?}"
+    );
 }
 
 #[test]
@@ -88,7 +117,13 @@ fn losing_the_last_pilot_stops_the_car_ulysse_31() {
     let seed = seed_where(Purpose::WreckRoll, |roll| roll >= 99);
     let (mut race, _) = one_car(seed, (1, 3, 3), EventKind::Wreck);
     let events = race.answer("red-1", Answer::ExploreWreck(true));
-    assert!(events.iter().any(|e| matches!(e, Event::CarStopped { reason: StopReason::NoPilot, .. })));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::CarStopped {
+            reason: StopReason::NoPilot,
+            ..
+        }
+    )));
     let got: Vec<_> = earned(&events).into_iter().map(|(_, a, _, _)| a).collect();
     assert_eq!(got, [Achievement::Ulysse31, Achievement::SnakesOnACar]);
     assert!(race.state.car("red-1").unwrap().stopped.is_some());

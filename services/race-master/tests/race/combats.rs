@@ -3,7 +3,9 @@
 //! whose loser loses a random module and misses a move.
 
 use arcade_race_master::domain::decision::{Answer, Asked, Question};
-use arcade_race_master::domain::event::{CombatOutcome, Event, ModuleReason, MoveReason, StopReason};
+use arcade_race_master::domain::event::{
+    CombatOutcome, Event, ModuleReason, MoveReason, StopReason,
+};
 use arcade_race_master::domain::rules::{Achievement, EventKind};
 
 use crate::having;
@@ -22,26 +24,63 @@ fn meeting(cars: &[(&str, &str, (u32, u32, u32))]) -> (Race, Vec<Event>) {
 #[test]
 fn two_teams_on_a_square_are_asked_and_both_refusing_is_pacifiste() {
     let (mut race, events) = meeting(&[("red", "red-1", (1, 3, 2)), ("blue", "blue-1", (1, 3, 4))]);
-    let [Event::CombatPaired { combat_id: 1, square: 3, fighters, .. }] = &having!(events, Event::CombatPaired { .. })[..] else {
+    let [
+        Event::CombatPaired {
+            combat_id: 1,
+            square: 3,
+            fighters,
+            ..
+        },
+    ] = &having!(events, Event::CombatPaired { .. })[..]
+    else {
         panic!("{events:?}")
     };
     let names: Vec<_> = fighters.iter().map(|f| f.car.as_deref().unwrap()).collect();
     assert!(names.contains(&"red-1") && names.contains(&"blue-1"));
-    let Question::ShouldFight { opponent, opponent_weapons: 4, .. } = race.question("red-1").1 else { panic!() };
+    let Question::ShouldFight {
+        opponent,
+        opponent_weapons: 4,
+        ..
+    } = race.question("red-1").1
+    else {
+        panic!()
+    };
     assert_eq!(&*opponent, "blue-1");
     race.answer("red-1", Answer::ShouldFight(false));
     let events = race.answer("blue-1", Answer::ShouldFight(false));
-    let earned: Vec<_> = events.iter().filter_map(|e| match e { Event::AchievementAwarded { team, achievement, points: 1, .. } => Some((team.to_string(), *achievement)), _ => None }).collect();
+    let earned: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AchievementAwarded {
+                team,
+                achievement,
+                points: 1,
+                ..
+            } => Some((team.to_string(), *achievement)),
+            _ => None,
+        })
+        .collect();
     assert_eq!(earned.len(), 2);
     assert!(earned.iter().all(|(_, a)| *a == Achievement::Pacifiste));
-    assert!(matches!(having!(events, Event::CombatResolved { .. })[..], [Event::CombatResolved { outcome: CombatOutcome::Declined, winner: None, .. }]));
+    assert!(matches!(
+        having!(events, Event::CombatResolved { .. })[..],
+        [Event::CombatResolved {
+            outcome: CombatOutcome::Declined,
+            winner: None,
+            ..
+        }]
+    ));
 }
 
 #[test]
 fn cars_of_one_team_never_fight_each_other() {
     let (race, events) = meeting(&[("red", "red-1", (1, 3, 2)), ("red", "red-2", (1, 3, 4))]);
     assert!(having!(events, Event::CombatPaired { .. }).is_empty());
-    assert!(race.pending().iter().all(|(_, _, asked)| *asked == Asked::ReportState));
+    assert!(
+        race.pending()
+            .iter()
+            .all(|(_, _, asked)| *asked == Asked::ReportState)
+    );
 }
 
 #[test]
@@ -56,7 +95,9 @@ fn each_car_fights_once_per_turn_and_only_another_team() {
     assert_eq!(pairs.len(), 2);
     let mut seen = Vec::new();
     for pair in pairs {
-        let Event::CombatPaired { fighters, .. } = pair else { unreachable!() };
+        let Event::CombatPaired { fighters, .. } = pair else {
+            unreachable!()
+        };
         assert_ne!(fighters[0].team, fighters[1].team);
         seen.extend(fighters.iter().map(|f| f.car.clone().unwrap()));
     }
@@ -70,9 +111,19 @@ fn a_car_with_no_weapon_is_destroyed_when_the_other_wants_to_fight() {
     let (mut race, _) = meeting(&[("red", "red-1", (1, 3, 2)), ("blue", "blue-1", (1, 3, 0))]);
     race.answer("red-1", Answer::ShouldFight(true));
     let events = race.answer("blue-1", Answer::ShouldFight(false));
-    assert!(matches!(&events[1], Event::CarStopped { car, reason: StopReason::Destroyed, .. } if &**car == "blue-1"));
-    assert!(matches!(&events[2], Event::AchievementAwarded { achievement: Achievement::ClicClic, .. }));
-    assert!(matches!(&events[3], Event::CombatResolved { outcome: CombatOutcome::Destroyed, winner: Some(w), .. } if &**w == "red-1"));
+    assert!(
+        matches!(&events[1], Event::CarStopped { car, reason: StopReason::Destroyed, .. } if &**car == "blue-1")
+    );
+    assert!(matches!(
+        &events[2],
+        Event::AchievementAwarded {
+            achievement: Achievement::ClicClic,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&events[3], Event::CombatResolved { outcome: CombatOutcome::Destroyed, winner: Some(w), .. } if &**w == "red-1")
+    );
     assert_eq!(race.state.car("red-1").unwrap().fights_won, 1);
 }
 
@@ -82,13 +133,36 @@ fn the_duel_loser_loses_a_random_module_and_misses_its_next_move() {
     race.answer("red-1", Answer::ShouldFight(true));
     let mut events = race.answer("blue-1", Answer::ShouldFight(false));
     // Red plays legal moves; blue answers with no card at all: illegal, it loses.
-    while let Some((_, car, _)) = race.pending().into_iter().find(|(_, _, a)| *a == Asked::DuelAnswer) {
-        let Question::DuelAnswer(view) = race.question(&car).1 else { unreachable!() };
-        let cards = if car == "red-1" { vec![*view.cards.iter().filter(|&&c| u32::from(c) < view.distance).min().unwrap()] } else { vec![] };
+    while let Some((_, car, _)) = race
+        .pending()
+        .into_iter()
+        .find(|(_, _, a)| *a == Asked::DuelAnswer)
+    {
+        let Question::DuelAnswer(view) = race.question(&car).1 else {
+            unreachable!()
+        };
+        let cards = if car == "red-1" {
+            vec![
+                *view
+                    .cards
+                    .iter()
+                    .filter(|&&c| u32::from(c) < view.distance)
+                    .min()
+                    .unwrap(),
+            ]
+        } else {
+            vec![]
+        };
         events.extend(race.answer(&car, Answer::DuelAnswer(cards)));
     }
-    let [Event::DuelResolved(transcript)] = &having!(events, Event::DuelResolved(_))[..] else { panic!("{events:?}") };
-    let red = transcript.fighters.iter().position(|f| f.car.as_deref() == Some("red-1")).unwrap();
+    let [Event::DuelResolved(transcript)] = &having!(events, Event::DuelResolved(_))[..] else {
+        panic!("{events:?}")
+    };
+    let red = transcript
+        .fighters
+        .iter()
+        .position(|f| f.car.as_deref() == Some("red-1"))
+        .unwrap();
     assert_eq!(transcript.winner, Some(red));
     assert!(matches!(having!(events, Event::ModuleChanged { .. })[..],
         [Event::ModuleChanged { car, gained: false, reason: ModuleReason::DuelLost, modules, .. }] if &**car == "blue-1" && modules.total() == 7));

@@ -54,7 +54,14 @@ fn take(hand: &mut Vec<u8>, card: u8) -> bool {
 
 impl Referee {
     fn new(order: &[u8], weapons: [u32; 2], first: usize) -> Referee {
-        let mut r = Referee { deck: order.to_vec(), hands: [vec![], vec![]], weapons, squares: [1, 23], to_play: first, end: None };
+        let mut r = Referee {
+            deck: order.to_vec(),
+            hands: [vec![], vec![]],
+            weapons,
+            squares: [1, 23],
+            to_play: first,
+            end: None,
+        };
         for f in [first, 1 - first] {
             if !r.refill(f) {
                 r.end = Some(End::Draw);
@@ -79,7 +86,10 @@ impl Referee {
     fn check(&mut self) {
         let d = self.squares[1] - self.squares[0];
         if !self.hands[self.to_play].iter().any(|&c| u32::from(c) <= d) {
-            self.end = Some(End::Won { winner: 1 - self.to_play, reason: WinReason::NoLegalAnswer });
+            self.end = Some(End::Won {
+                winner: 1 - self.to_play,
+                reason: WinReason::NoLegalAnswer,
+            });
         }
     }
 
@@ -88,11 +98,17 @@ impl Referee {
         let other = 1 - me;
         let cards = match play {
             Play::Silent(Silence::NoAnswer) => {
-                self.end = Some(End::Won { winner: other, reason: WinReason::NoAnswer });
+                self.end = Some(End::Won {
+                    winner: other,
+                    reason: WinReason::NoAnswer,
+                });
                 return;
             }
             Play::Silent(Silence::WrongAnswer) => {
-                self.end = Some(End::Won { winner: other, reason: WinReason::WrongAnswer });
+                self.end = Some(End::Won {
+                    winner: other,
+                    reason: WinReason::WrongAnswer,
+                });
                 return;
             }
             Play::Cards(cards) => cards.clone(),
@@ -104,30 +120,50 @@ impl Referee {
         let (step, attack) = match cards.as_slice() {
             [v] if u32::from(*v) < d => (u32::from(*v), None),
             [v] if u32::from(*v) == d => (0, Some((*v, 1))),
-            [v, rest @ ..] if !rest.is_empty() && rest.iter().all(|c| c == v) && u32::from(*v) == d => {
+            [v, rest @ ..]
+                if !rest.is_empty() && rest.iter().all(|c| c == v) && u32::from(*v) == d =>
+            {
                 (0, Some((*v, cards.len())))
             }
-            [m, v, rest @ ..] if m != v && rest.iter().all(|c| c == v) && u32::from(*m) < d && u32::from(*v) == d - u32::from(*m) => {
+            [m, v, rest @ ..]
+                if m != v
+                    && rest.iter().all(|c| c == v)
+                    && u32::from(*m) < d
+                    && u32::from(*v) == d - u32::from(*m) =>
+            {
                 (u32::from(*m), Some((*v, cards.len() - 1)))
             }
             _ => (u32::MAX, None),
         };
         let legal = held && step != u32::MAX && cards.iter().all(|c| (1..=5).contains(c));
         if !legal {
-            self.end = Some(End::Won { winner: other, reason: WinReason::IllegalAnswer });
+            self.end = Some(End::Won {
+                winner: other,
+                reason: WinReason::IllegalAnswer,
+            });
             return;
         }
         self.hands[me] = hand;
-        if me == 0 { self.squares[0] += step } else { self.squares[1] -= step }
+        if me == 0 {
+            self.squares[0] += step
+        } else {
+            self.squares[1] -= step
+        }
         if let Some((v, n)) = attack {
             let mut defence = self.hands[other].clone();
             if !(0..n).all(|_| take(&mut defence, v)) {
-                self.end = Some(End::Won { winner: me, reason: WinReason::Hit });
+                self.end = Some(End::Won {
+                    winner: me,
+                    reason: WinReason::Hit,
+                });
                 return;
             }
             self.hands[other] = defence;
             if self.hands[other].is_empty() {
-                self.end = Some(End::Won { winner: me, reason: WinReason::DefenderOutOfCards });
+                self.end = Some(End::Won {
+                    winner: me,
+                    reason: WinReason::DefenderOutOfCards,
+                });
                 return;
             }
         }
@@ -221,6 +257,10 @@ fn every_action_form_is_reachable() {
     let hand = arcade_race_master::domain::duel::Hand::of(&[1, 4, 4, 4, 2]);
     let answers = legal_answers(&hand, 5);
     assert!(answers.contains(&Action::Move(1)));
-    assert!(answers.contains(&Action::MoveAttack { step: 1, value: 4, count: 3 }));
+    assert!(answers.contains(&Action::MoveAttack {
+        step: 1,
+        value: 4,
+        count: 3
+    }));
     assert!(legal_answers(&hand, 4).contains(&Action::Attack { value: 4, count: 3 }));
 }

@@ -9,6 +9,7 @@ mod duel_examples;
 mod duel_properties;
 mod events;
 mod penalties;
+mod pirates;
 mod registration;
 mod scoring;
 mod simulate;

@@ -8,10 +8,21 @@ use arcade_race_master::domain::{Input, Rejection};
 use crate::having;
 use crate::support::{Race, only};
 
-fn refused(race: &mut Race, team: &str, car: &str, modules: (u32, u32, u32)) -> (RegistrationProblem, Vec<Event>) {
-    let input = Input::Register { team: team.into(), car: car.into(), modules: Modules::new(modules.0, modules.1, modules.2) };
+fn refused(
+    race: &mut Race,
+    team: &str,
+    car: &str,
+    modules: (u32, u32, u32),
+) -> (RegistrationProblem, Vec<Event>) {
+    let input = Input::Register {
+        team: team.into(),
+        car: car.into(),
+        modules: Modules::new(modules.0, modules.1, modules.2),
+    };
     match race.when(input.clone()) {
-        Err(rejection @ Rejection::Registration { problem, .. }) => (problem, race.master.refusal(&input, &rejection)),
+        Err(rejection @ Rejection::Registration { problem, .. }) => {
+            (problem, race.master.refusal(&input, &rejection))
+        }
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
@@ -40,14 +51,19 @@ fn ten_modules_pass_and_eleven_are_refused() {
     race.register("red", "red-1", (1, 4, 5));
     let (problem, refusal) = refused(&mut race, "red", "red-2", (1, 5, 5));
     assert_eq!(problem, RegistrationProblem::TooManyModules);
-    assert!(matches!(&refusal[..], [Event::RegistrationRejected { car, problem: RegistrationProblem::TooManyModules, reason, .. }]
-        if car == "red-2" && reason.contains("11 modules")));
+    assert!(
+        matches!(&refusal[..], [Event::RegistrationRejected { car, problem: RegistrationProblem::TooManyModules, reason, .. }]
+        if car == "red-2" && reason.contains("11 modules"))
+    );
 }
 
 #[test]
 fn a_car_without_a_pilot_is_refused() {
     let mut race = Race::new(1);
-    assert_eq!(refused(&mut race, "red", "red-1", (0, 5, 5)).0, RegistrationProblem::NoPilot);
+    assert_eq!(
+        refused(&mut race, "red", "red-1", (0, 5, 5)).0,
+        RegistrationProblem::NoPilot
+    );
     assert!(race.state.cars.is_empty());
 }
 
@@ -60,8 +76,10 @@ fn a_car_over_the_team_budget_is_refused_and_nothing_is_paid() {
     assert_eq!(race.state.team("red").unwrap().budget, 5);
     let (problem, refusal) = refused(&mut race, "red", "red-6", (1, 1, 2));
     assert_eq!(problem, RegistrationProblem::OverBudget);
-    assert!(matches!(&refusal[..], [Event::RegistrationRejected { reason, .. }]
-        if reason == "car red-6 costs $7 and team red has $5 left"));
+    assert!(
+        matches!(&refusal[..], [Event::RegistrationRejected { reason, .. }]
+        if reason == "car red-6 costs $7 and team red has $5 left")
+    );
     assert_eq!(race.state.team("red").unwrap().budget, 5);
     // Exactly the budget is fine.
     race.register("red", "red-6", (1, 2, 0));
@@ -75,9 +93,18 @@ fn a_car_over_the_team_budget_is_refused_and_nothing_is_paid() {
 fn a_taken_or_malformed_name_is_refused() {
     let mut race = Race::new(1);
     race.register("red", "red-1", (1, 1, 1));
-    assert_eq!(refused(&mut race, "blue", "red-1", (1, 1, 1)).0, RegistrationProblem::NameTaken);
-    assert_eq!(refused(&mut race, "Blue Team", "b-1", (1, 1, 1)).0, RegistrationProblem::BadName);
-    assert_eq!(refused(&mut race, "blue", "-b", (1, 1, 1)).0, RegistrationProblem::BadName);
+    assert_eq!(
+        refused(&mut race, "blue", "red-1", (1, 1, 1)).0,
+        RegistrationProblem::NameTaken
+    );
+    assert_eq!(
+        refused(&mut race, "Blue Team", "b-1", (1, 1, 1)).0,
+        RegistrationProblem::BadName
+    );
+    assert_eq!(
+        refused(&mut race, "blue", "-b", (1, 1, 1)).0,
+        RegistrationProblem::BadName
+    );
 }
 
 #[test]
@@ -87,15 +114,30 @@ fn a_car_registered_during_a_turn_starts_on_the_next_one() {
     race.start(only(EventKind::Nothing));
     // Given turn 1 is waiting for red-1's state report, when blue registers a car,
     let events = race.register("blue", "blue-1", (1, 5, 1));
-    assert!(matches!(&events[..], [Event::CarRegistered { starts_turn: 2, .. }]));
+    assert!(matches!(
+        &events[..],
+        [Event::CarRegistered { starts_turn: 2, .. }]
+    ));
     // then it does not race in turn 1,
     assert_eq!(race.state.car("blue-1").unwrap().square, 0);
     assert!(!race.state.racing(race.state.car_index["blue-1"]));
     // and joins turn 2, moving with its 5 engines.
     let events = race.next_turn();
-    assert!(matches!(&events[0], Event::TurnStarted { turn: 2, joining, .. } if joining.len() == 1 && &*joining[0] == "blue-1"));
-    let moved = having!(events, Event::CarMoved { reason: MoveReason::OnTrack, .. });
-    assert!(moved.iter().any(|e| matches!(e, Event::CarMoved { car, from: 0, to: 5, .. } if &**car == "blue-1")));
+    assert!(
+        matches!(&events[0], Event::TurnStarted { turn: 2, joining, .. } if joining.len() == 1 && &*joining[0] == "blue-1")
+    );
+    let moved = having!(
+        events,
+        Event::CarMoved {
+            reason: MoveReason::OnTrack,
+            ..
+        }
+    );
+    assert!(
+        moved.iter().any(
+            |e| matches!(e, Event::CarMoved { car, from: 0, to: 5, .. } if &**car == "blue-1")
+        )
+    );
 }
 
 #[test]
@@ -105,9 +147,16 @@ fn a_team_asks_its_budget_at_any_time() {
     let events = race.ok(Input::QueryBudget { team: "red".into() });
     assert_eq!(
         events,
-        [Event::BudgetReported { team: "red".into(), budget: 82, points: 0, cars: vec!["red-1".into()] }]
+        [Event::BudgetReported {
+            team: "red".into(),
+            budget: 82,
+            points: 0,
+            cars: vec!["red-1".into()]
+        }]
     );
-    let unknown = Input::QueryBudget { team: "green".into() };
+    let unknown = Input::QueryBudget {
+        team: "green".into(),
+    };
     let rejection = race.when(unknown.clone()).unwrap_err();
     assert_eq!(rejection.to_string(), "team green has no car registered");
     assert!(matches!(&race.master.refusal(&unknown, &rejection)[..],
@@ -126,8 +175,14 @@ fn the_race_starts_once_and_a_finished_race_takes_no_car() {
     let again = Input::Start(Default::default());
     assert_eq!(race.when(again), Err(Rejection::AlreadyStarted));
     race.report_truthfully();
-    assert_eq!(race.state.status, arcade_race_master::domain::state::Status::Finished);
-    assert_eq!(refused(&mut race, "blue", "blue-1", (1, 1, 1)).0, RegistrationProblem::RaceFinished);
+    assert_eq!(
+        race.state.status,
+        arcade_race_master::domain::state::Status::Finished
+    );
+    assert_eq!(
+        refused(&mut race, "blue", "blue-1", (1, 1, 1)).0,
+        RegistrationProblem::RaceFinished
+    );
 }
 
 #[test]
@@ -135,8 +190,14 @@ fn odds_that_do_not_add_up_to_100_are_refused() {
     let mut race = Race::new(1);
     let mut odds = only(EventKind::Wreck);
     odds.garage = 5;
-    assert_eq!(race.when(Input::SetDistribution(odds)), Err(Rejection::BadDistribution { sum: 105 }));
+    assert_eq!(
+        race.when(Input::SetDistribution(odds)),
+        Err(Rejection::BadDistribution { sum: 105 })
+    );
     odds.wreck = 95;
-    assert_eq!(race.ok(Input::SetDistribution(odds)), [Event::DistributionChanged(odds)]);
+    assert_eq!(
+        race.ok(Input::SetDistribution(odds)),
+        [Event::DistributionChanged(odds)]
+    );
     assert_eq!(race.state.distribution, odds);
 }

@@ -10,8 +10,23 @@ use crate::support::{Race, only};
 #[test]
 fn points_by_farthest_square_follow_the_rule_book() {
     let table = [
-        (0, 0), (29, 0), (30, 1), (49, 1), (50, 2), (98, 2), (99, 2), (100, 8), (156, 8),
-        (199, 8), (200, 18), (299, 18), (300, 30), (399, 30), (400, 45), (499, 45), (500, 60),
+        (0, 0),
+        (29, 0),
+        (30, 1),
+        (49, 1),
+        (50, 2),
+        (98, 2),
+        (99, 2),
+        (100, 8),
+        (156, 8),
+        (199, 8),
+        (200, 18),
+        (299, 18),
+        (300, 30),
+        (399, 30),
+        (400, 45),
+        (499, 45),
+        (500, 60),
         (1005, 135),
     ];
     for (square, points) in table {
@@ -34,7 +49,10 @@ fn drive(cars: &[(&str, &str, (u32, u32, u32))], turns: u32) -> (Race, Vec<Event
         // Nobody fights: every car refuses.
         for (_, car, asked) in race.pending() {
             if asked == arcade_race_master::domain::decision::Asked::ShouldFight {
-                events.extend(race.answer(&car, arcade_race_master::domain::decision::Answer::ShouldFight(false)));
+                events.extend(race.answer(
+                    &car,
+                    arcade_race_master::domain::decision::Answer::ShouldFight(false),
+                ));
             }
         }
         events.extend(race.report_truthfully());
@@ -48,31 +66,97 @@ fn drive(cars: &[(&str, &str, (u32, u32, u32))], turns: u32) -> (Race, Vec<Event
 #[test]
 fn standings_rank_by_points_and_the_race_ends_after_its_turns() {
     // Different squares every turn: 5, 3 and 2 engines never meet after the start.
-    let (_, events) = drive(&[("red", "red-1", (1, 5, 1)), ("blue", "blue-1", (1, 3, 1)), ("green", "green-1", (1, 2, 1))], 20);
-    let Some(Event::RaceFinished { turn: 20, reason: FinishReason::Turns, standings, bonuses, .. }) = events.last() else {
+    let (_, events) = drive(
+        &[
+            ("red", "red-1", (1, 5, 1)),
+            ("blue", "blue-1", (1, 3, 1)),
+            ("green", "green-1", (1, 2, 1)),
+        ],
+        20,
+    );
+    let Some(Event::RaceFinished {
+        turn: 20,
+        reason: FinishReason::Turns,
+        standings,
+        bonuses,
+        ..
+    }) = events.last()
+    else {
         panic!("{:?}", events.last())
     };
     // red: square 100 → 8 points; blue: 60 → 2; green: 40 → 1; red also goes farthest (+40).
-    let lines: Vec<_> = standings.iter().map(|s| (s.rank, s.team.to_string(), s.points, s.distance)).collect();
-    assert_eq!(lines, [(1, "red".into(), 48, 100), (2, "blue".into(), 2, 60), (3, "green".into(), 1, 40)]);
-    let farthest: Vec<_> = bonuses.iter().filter(|b| matches!(b.kind, BonusKind::CarFarthest | BonusKind::TeamFarthest)).collect();
-    assert!(farthest.iter().all(|b| b.teams == ["red".into()] && b.points == 20 && b.value == 100));
-    let fights: Vec<_> = bonuses.iter().filter(|b| matches!(b.kind, BonusKind::CarMostFightsWon | BonusKind::TeamMostFightsWon)).collect();
-    assert!(fights.iter().all(|b| b.teams.is_empty()), "nobody won a fight: no bonus");
-    let updates = events.iter().filter(|e| matches!(e, Event::StandingsUpdated { .. })).count();
+    let lines: Vec<_> = standings
+        .iter()
+        .map(|s| (s.rank, s.team.to_string(), s.points, s.distance))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (1, "red".into(), 48, 100),
+            (2, "blue".into(), 2, 60),
+            (3, "green".into(), 1, 40)
+        ]
+    );
+    let farthest: Vec<_> = bonuses
+        .iter()
+        .filter(|b| matches!(b.kind, BonusKind::CarFarthest | BonusKind::TeamFarthest))
+        .collect();
+    assert!(
+        farthest
+            .iter()
+            .all(|b| b.teams == ["red".into()] && b.points == 20 && b.value == 100)
+    );
+    let fights: Vec<_> = bonuses
+        .iter()
+        .filter(|b| {
+            matches!(
+                b.kind,
+                BonusKind::CarMostFightsWon | BonusKind::TeamMostFightsWon
+            )
+        })
+        .collect();
+    assert!(
+        fights.iter().all(|b| b.teams.is_empty()),
+        "nobody won a fight: no bonus"
+    );
+    let updates = events
+        .iter()
+        .filter(|e| matches!(e, Event::StandingsUpdated { .. }))
+        .count();
     assert_eq!(updates, 20, "standings after every turn");
 }
 
 #[test]
 fn tied_teams_share_a_bonus_and_a_rank() {
-    let (_, events) = drive(&[("red", "red-1", (1, 5, 0)), ("blue", "blue-1", (1, 5, 0)), ("green", "green-1", (1, 2, 1))], 4);
-    let Some(Event::RaceFinished { standings, bonuses, .. }) = events.last() else { panic!() };
+    let (_, events) = drive(
+        &[
+            ("red", "red-1", (1, 5, 0)),
+            ("blue", "blue-1", (1, 5, 0)),
+            ("green", "green-1", (1, 2, 1)),
+        ],
+        4,
+    );
+    let Some(Event::RaceFinished {
+        standings, bonuses, ..
+    }) = events.last()
+    else {
+        panic!()
+    };
     // red and blue drive side by side, refuse every fight (Pacifiste, 1 point each).
-    let car_farthest = bonuses.iter().find(|b| b.kind == BonusKind::CarFarthest).unwrap();
+    let car_farthest = bonuses
+        .iter()
+        .find(|b| b.kind == BonusKind::CarFarthest)
+        .unwrap();
     assert_eq!(car_farthest.teams, ["blue".into(), "red".into()]);
     assert_eq!(car_farthest.cars.len(), 2);
-    let ranks: Vec<_> = standings.iter().map(|s| (s.rank, s.team.to_string())).collect();
-    assert_eq!(ranks, [(1, "blue".into()), (1, "red".into()), (3, "green".into())]);
+    let ranks: Vec<_> = standings
+        .iter()
+        .map(|s| (s.rank, s.team.to_string()))
+        .collect();
+    assert_eq!(
+        ranks,
+        [(1, "blue".into()), (1, "red".into()), (3, "green".into())]
+    );
     assert_eq!(standings[0].points, 41);
 }
 
@@ -89,7 +173,13 @@ fn by_default_the_race_ends_after_two_hours() {
         }
         race.tick();
     }
-    let Some(Event::RaceFinished { turn, at_ms, reason: FinishReason::Duration, .. }) = race.log.last() else {
+    let Some(Event::RaceFinished {
+        turn,
+        at_ms,
+        reason: FinishReason::Duration,
+        ..
+    }) = race.log.last()
+    else {
         panic!("{:?}", race.log.last())
     };
     // A turn every 10 s from the start: 720 turns in 7,200 s.

@@ -10,10 +10,20 @@ use arcade_race_master::simulation::{SimulationConfig, simulate};
 use arcade_race_master::wire::{RaceMessage, decode, encode};
 
 fn simulate_cli(seed: u64, events: Option<std::path::PathBuf>) -> (u8, String, String) {
-    let args = SimulateArgs { seed, teams: 4, cars: 5, turns: 40, events };
+    let args = SimulateArgs {
+        seed,
+        teams: 4,
+        cars: 5,
+        turns: 40,
+        events,
+    };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = run(Command::Simulate(args), &mut out, &mut err);
-    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
 }
 
 #[test]
@@ -29,9 +39,15 @@ fn the_same_seed_gives_the_same_output_byte_for_byte() {
     assert_eq!(finished["reason"], "turns");
     assert_eq!(finished["seed"], "42");
     assert_eq!(finished["standings"].as_array().unwrap().len(), 4);
-    let (a, b) = (std::fs::read_to_string(a).unwrap(), std::fs::read_to_string(b).unwrap());
+    let (a, b) = (
+        std::fs::read_to_string(a).unwrap(),
+        std::fs::read_to_string(b).unwrap(),
+    );
     assert_eq!(a, b);
-    let lines: Vec<serde_json::Value> = a.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = a
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines[0]["type"], "race.car.registered.v1");
     assert_eq!(lines.last().unwrap()["type"], "race.finished.v1");
     assert_eq!(lines.last().unwrap()["payload"], finished);
@@ -44,11 +60,22 @@ fn an_unwritable_events_file_fails_with_its_reason() {
     let (code, out, err) = simulate_cli(1, Some("/nonexistent-dir/race.jsonl".into()));
     assert_eq!(code, 1);
     assert!(out.is_empty());
-    assert!(err.starts_with("arcade race simulate: cannot write --events /nonexistent-dir/race.jsonl: "), "{err}");
+    assert!(
+        err.starts_with(
+            "arcade race simulate: cannot write --events /nonexistent-dir/race.jsonl: "
+        ),
+        "{err}"
+    );
 }
 
 fn recorded(seed: u64) -> arcade_race_master::simulation::Simulation {
-    simulate(&SimulationConfig { seed, teams: 6, cars: 5, turns: 60, record: true })
+    simulate(&SimulationConfig {
+        seed,
+        teams: 6,
+        cars: 5,
+        turns: 60,
+        record: true,
+    })
 }
 
 #[test]
@@ -58,8 +85,12 @@ fn every_message_fits_its_schema_and_round_trips() {
     assert!(sim.messages.len() > 1_000);
     for message in &sim.messages {
         let payload = message.payload();
-        catalog.validate(message.message_type(), &payload).unwrap_or_else(|e| panic!("{e}"));
-        let back = RaceMessage::from_payload(message.message_type(), &payload).unwrap().unwrap();
+        catalog
+            .validate(message.message_type(), &payload)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let back = RaceMessage::from_payload(message.message_type(), &payload)
+            .unwrap()
+            .unwrap();
         assert_eq!(&back, message);
         let event = decode(message).unwrap();
         assert_eq!(&encode(&event), message, "decode inverts encode");
@@ -87,26 +118,67 @@ fn truthful_built_in_cars_are_never_penalised_and_know_their_cars() {
         .filter_map(|m| decode(m).ok())
         .filter(|e| matches!(e, Event::PenaltyGiven { .. }))
         .collect::<Vec<_>>();
-    assert!(penalties.iter().all(|p| !matches!(p, Event::PenaltyGiven { reason: PenaltyReason::WrongState, .. })), "{penalties:?}");
-    assert!(penalties.is_empty(), "built-in cars answer every question in time");
+    assert!(
+        penalties.iter().all(|p| !matches!(
+            p,
+            Event::PenaltyGiven {
+                reason: PenaltyReason::WrongState,
+                ..
+            }
+        )),
+        "{penalties:?}"
+    );
+    assert!(
+        penalties.is_empty(),
+        "built-in cars answer every question in time"
+    );
     for bot in &sim.bots {
         for (name, believed) in bot.view().cars() {
             let car = sim.state.car(name).unwrap();
-            assert_eq!((believed.square, believed.modules.weapons, believed.modules.pilots), (car.square, car.modules.weapons, car.modules.pilots), "{name}");
+            assert_eq!(
+                (
+                    believed.square,
+                    believed.modules.weapons,
+                    believed.modules.pilots
+                ),
+                (car.square, car.modules.weapons, car.modules.pilots),
+                "{name}"
+            );
         }
     }
 }
 
 #[test]
 fn a_whole_race_shows_every_kind_of_fact() {
-    let sim = simulate(&SimulationConfig { seed: 2024, teams: 8, cars: 5, turns: 200, record: true });
-    let kinds: std::collections::BTreeSet<&str> = sim.messages.iter().map(|m| m.message_type()).collect();
+    let sim = simulate(&SimulationConfig {
+        seed: 2024,
+        teams: 8,
+        cars: 5,
+        turns: 200,
+        record: true,
+    });
+    let kinds: std::collections::BTreeSet<&str> =
+        sim.messages.iter().map(|m| m.message_type()).collect();
     for kind in [
-        "race.started.v1", "race.car.registered.v1", "race.turn.started.v1", "race.phase.started.v1",
-        "race.car.moved.v1", "race.event.drawn.v1", "race.event.resolved.v1", "race.combat.paired.v1",
-        "race.combat.resolved.v1", "race.duel.started.v1", "race.duel.played.v1", "race.duel.resolved.v1",
-        "race.module.changed.v1", "race.car.stopped.v1", "race.achievement.awarded.v1",
-        "race.standings.updated.v1", "race.finished.v1", "race.decision.requested.v1", "race.decision.closed.v1",
+        "race.started.v1",
+        "race.car.registered.v1",
+        "race.turn.started.v1",
+        "race.phase.started.v1",
+        "race.car.moved.v1",
+        "race.event.drawn.v1",
+        "race.event.resolved.v1",
+        "race.combat.paired.v1",
+        "race.combat.resolved.v1",
+        "race.duel.started.v1",
+        "race.duel.played.v1",
+        "race.duel.resolved.v1",
+        "race.module.changed.v1",
+        "race.car.stopped.v1",
+        "race.achievement.awarded.v1",
+        "race.standings.updated.v1",
+        "race.finished.v1",
+        "race.decision.requested.v1",
+        "race.decision.closed.v1",
     ] {
         assert!(kinds.contains(kind), "no {kind} in a 200-turn race");
     }

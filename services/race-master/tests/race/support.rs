@@ -7,7 +7,13 @@ use arcade_race_master::domain::{Input, RaceMaster, RaceState, Rejection, StartS
 
 /// Odds that always give `kind`.
 pub fn only(kind: EventKind) -> Distribution {
-    let mut d = Distribution { nothing: 0, pirates: 0, garage: 0, wreck: 0, mine_field: 0 };
+    let mut d = Distribution {
+        nothing: 0,
+        pirates: 0,
+        garage: 0,
+        wreck: 0,
+        mine_field: 0,
+    };
     match kind {
         EventKind::Nothing => d.nothing = 100,
         EventKind::Pirates => d.pirates = 100,
@@ -28,7 +34,12 @@ pub struct Race {
 
 impl Race {
     pub fn new(seed: u64) -> Race {
-        Race { master: RaceMaster::new(seed), state: RaceState::default(), now: 1_000, log: Vec::new() }
+        Race {
+            master: RaceMaster::new(seed),
+            state: RaceState::default(),
+            now: 1_000,
+            log: Vec::new(),
+        }
     }
 
     /// Given: facts applied without deciding.
@@ -55,13 +66,25 @@ impl Race {
         }
     }
 
-    pub fn register(&mut self, team: &str, car: &str, (pilots, engines, weapons): (u32, u32, u32)) -> Vec<Event> {
+    pub fn register(
+        &mut self,
+        team: &str,
+        car: &str,
+        (pilots, engines, weapons): (u32, u32, u32),
+    ) -> Vec<Event> {
         let modules = Modules::new(pilots, engines, weapons);
-        self.ok(Input::Register { team: team.into(), car: car.into(), modules })
+        self.ok(Input::Register {
+            team: team.into(),
+            car: car.into(),
+            modules,
+        })
     }
 
     pub fn start(&mut self, distribution: Distribution) -> Vec<Event> {
-        self.ok(Input::Start(StartSettings { distribution: Some(distribution), ..StartSettings::default() }))
+        self.ok(Input::Start(StartSettings {
+            distribution: Some(distribution),
+            ..StartSettings::default()
+        }))
     }
 
     /// Open questions: (decision, car, kind).
@@ -79,9 +102,12 @@ impl Race {
             .iter()
             .rev()
             .find_map(|e| match e {
-                Event::DecisionRequested { decision_id, car: c, question, .. }
-                    if &**c == car && self.state.pending.contains_key(decision_id) =>
-                {
+                Event::DecisionRequested {
+                    decision_id,
+                    car: c,
+                    question,
+                    ..
+                } if &**c == car && self.state.pending.contains_key(decision_id) => {
                     Some((*decision_id, question.clone()))
                 }
                 _ => None,
@@ -92,14 +118,24 @@ impl Race {
     /// Car `car` answers its open question.
     pub fn answer(&mut self, car: &str, answer: Answer) -> Vec<Event> {
         let (decision_id, _) = self.question(car);
-        let team = self.state.teams[self.state.car(car).unwrap().team].name.to_string();
-        self.ok(Input::Answer { decision_id, team, car: car.into(), answer })
+        let team = self.state.teams[self.state.car(car).unwrap().team]
+            .name
+            .to_string();
+        self.ok(Input::Answer {
+            decision_id,
+            team,
+            car: car.into(),
+            answer,
+        })
     }
 
     /// The state the master holds for a car.
     pub fn truth(&self, car: &str) -> CarState {
         let c = self.state.car(car).unwrap();
-        CarState { square: c.square, modules: c.modules }
+        CarState {
+            square: c.square,
+            modules: c.modules,
+        }
     }
 
     /// Every open state check answered with the truth.
@@ -122,14 +158,21 @@ impl Race {
 
     /// Time passes to the master's next deadline.
     pub fn tick(&mut self) -> Vec<Event> {
-        let at = self.master.next_deadline(&self.state).expect("something is scheduled");
+        let at = self
+            .master
+            .next_deadline(&self.state)
+            .expect("something is scheduled");
         self.tick_at(at.max(self.now))
     }
 
     /// Reports truthfully, then runs to the next turn's start.
     pub fn next_turn(&mut self) -> Vec<Event> {
         self.report_truthfully();
-        assert!(self.state.pending.is_empty(), "open questions left: {:?}", self.pending());
+        assert!(
+            self.state.pending.is_empty(),
+            "open questions left: {:?}",
+            self.pending()
+        );
         self.tick()
     }
 }
@@ -138,6 +181,9 @@ impl Race {
 #[macro_export]
 macro_rules! having {
     ($events:expr, $pattern:pat) => {
-        $events.iter().filter(|e| matches!(e, $pattern)).collect::<Vec<_>>()
+        $events
+            .iter()
+            .filter(|e| matches!(e, $pattern))
+            .collect::<Vec<_>>()
     };
 }

@@ -13,13 +13,21 @@ use crate::domain::state::About;
 
 impl Work<'_> {
     /// A car's answer to decision `decision_id`.
-    pub fn answer(&mut self, decision_id: u64, team: &str, car: &str, answer: &Answer) -> Result<(), Rejection> {
+    pub fn answer(
+        &mut self,
+        decision_id: u64,
+        team: &str,
+        car: &str,
+        answer: &Answer,
+    ) -> Result<(), Rejection> {
         let Some(pending) = self.state.pending.get(&decision_id) else {
-            return Err(if decision_id >= 1 && decision_id <= self.state.last_decision {
-                Rejection::DecisionClosed { decision_id }
-            } else {
-                Rejection::UnknownDecision { decision_id }
-            });
+            return Err(
+                if decision_id >= 1 && decision_id <= self.state.last_decision {
+                    Rejection::DecisionClosed { decision_id }
+                } else {
+                    Rejection::UnknownDecision { decision_id }
+                },
+            );
         };
         let (asked_car, asked_team) = self.names(pending.car);
         if *asked_car != *car || *asked_team != *team {
@@ -31,7 +39,10 @@ impl Work<'_> {
             });
         }
         if self.now >= pending.deadline_ms {
-            return Err(Rejection::Late { decision_id, deadline_ms: pending.deadline_ms });
+            return Err(Rejection::Late {
+                decision_id,
+                deadline_ms: pending.deadline_ms,
+            });
         }
         let closure = if pending.asked.accepts(answer) {
             Closure::Answered(answer.clone())
@@ -57,10 +68,17 @@ impl Work<'_> {
     }
 
     fn close(&mut self, decision_id: u64, closure: Closure) {
-        let Some(pending) = self.state.pending.get(&decision_id).cloned() else { return };
+        let Some(pending) = self.state.pending.get(&decision_id).cloned() else {
+            return;
+        };
         let car = pending.car;
         let (car_name, team) = self.names(car);
-        self.emit(Event::DecisionClosed { decision_id, team, car: car_name, closure: closure.clone() });
+        self.emit(Event::DecisionClosed {
+            decision_id,
+            team,
+            car: car_name,
+            closure: closure.clone(),
+        });
         let failure = match &closure {
             Closure::Answered(_) => None,
             Closure::WrongAnswer(_) => Some(PenaltyReason::WrongAnswer),
@@ -70,7 +88,12 @@ impl Work<'_> {
             About::Event => {
                 let reply = match (&closure, failure) {
                     (_, Some(reason)) => Reply::Failed(reason),
-                    (Closure::Answered(Answer::CrossMineField(true) | Answer::ExploreWreck(true)), _) => Reply::Yes,
+                    (
+                        Closure::Answered(
+                            Answer::CrossMineField(true) | Answer::ExploreWreck(true),
+                        ),
+                        _,
+                    ) => Reply::Yes,
                     (Closure::Answered(Answer::BuyAtGarage(module)), _) => Reply::Buy(*module),
                     _ => Reply::No,
                 };
@@ -85,7 +108,9 @@ impl Work<'_> {
             About::Duel { duel } => {
                 let play = match closure {
                     Closure::Answered(Answer::DuelAnswer(cards)) => Play::Cards(cards),
-                    Closure::Answered(_) | Closure::WrongAnswer(_) => Play::Silent(Silence::WrongAnswer),
+                    Closure::Answered(_) | Closure::WrongAnswer(_) => {
+                        Play::Silent(Silence::WrongAnswer)
+                    }
                     Closure::NoAnswer => Play::Silent(Silence::NoAnswer),
                 };
                 self.drive_duel(duel, Some(play));
@@ -94,7 +119,9 @@ impl Work<'_> {
                 let truth = self.truth(car);
                 let reason = match (&closure, failure) {
                     (_, Some(reason)) => Some(reason),
-                    (Closure::Answered(Answer::ReportState(reported)), _) if *reported == truth => None,
+                    (Closure::Answered(Answer::ReportState(reported)), _) if *reported == truth => {
+                        None
+                    }
                     _ => Some(PenaltyReason::WrongState),
                 };
                 if let Some(reason) = reason {

@@ -24,33 +24,54 @@ impl Work<'_> {
         match side {
             Side::Car(car) => {
                 let (name, team) = self.names(car);
-                Fighter { car: Some(name), team, weapons: self.state.cars[car].modules.weapons }
+                Fighter {
+                    car: Some(name),
+                    team,
+                    weapons: self.state.cars[car].modules.weapons,
+                }
             }
-            Side::Pirates => Fighter { car: None, team: PIRATES_TEAM.into(), weapons: pirates_weapons },
+            Side::Pirates => Fighter {
+                car: None,
+                team: PIRATES_TEAM.into(),
+                weapons: pirates_weapons,
+            },
         }
     }
 
     pub fn begin_combats(&mut self) {
         let turn = self.state.turn;
-        self.emit(Event::PhaseStarted { turn, phase: Phase::Combats });
+        self.emit(Event::PhaseStarted {
+            turn,
+            phase: Phase::Combats,
+        });
         let mut squares: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
         for car in (0..self.state.cars.len()).filter(|&c| self.state.racing(c)) {
-            squares.entry(self.state.cars[car].square).or_default().push(car);
+            squares
+                .entry(self.state.cars[car].square)
+                .or_default()
+                .push(car);
         }
         let mut pairs = Vec::new();
         for (square, mut cars) in squares {
             if cars.len() < 2 {
                 continue;
             }
-            self.dice(Purpose::CombatPairing, turn, square).shuffle(&mut cars);
+            self.dice(Purpose::CombatPairing, turn, square)
+                .shuffle(&mut cars);
             // Pair a car of the most numerous team left with the next car of another team (in
             // the shuffled order): as many combats as the teams allow, each car at most once.
             loop {
                 let team_of = |c: usize| self.state.cars[c].team;
                 let size = |t: usize| cars.iter().filter(|&&c| team_of(c) == t).count();
-                let Some(largest) = cars.iter().map(|&c| size(team_of(c))).max() else { break };
-                let Some(a) = cars.iter().position(|&c| size(team_of(c)) == largest) else { break };
-                let Some(b) = cars.iter().position(|&c| team_of(c) != team_of(cars[a])) else { break };
+                let Some(largest) = cars.iter().map(|&c| size(team_of(c))).max() else {
+                    break;
+                };
+                let Some(a) = cars.iter().position(|&c| size(team_of(c)) == largest) else {
+                    break;
+                };
+                let Some(b) = cars.iter().position(|&c| team_of(c) != team_of(cars[a])) else {
+                    break;
+                };
                 let pair = [cars[a.min(b)], cars[a.max(b)]];
                 cars.remove(a.max(b));
                 cars.remove(a.min(b));
@@ -60,12 +81,22 @@ impl Work<'_> {
         for (square, cars) in pairs {
             let combat_id = self.state.last_combat + 1;
             let fighters = cars.map(|c| self.fighter(Side::Car(c), 0));
-            self.emit(Event::CombatPaired { combat_id, turn, square, fighters });
+            self.emit(Event::CombatPaired {
+                combat_id,
+                turn,
+                square,
+                fighters,
+            });
             for side in 0..2 {
                 let (opponent, opponent_team) = self.names(cars[1 - side]);
                 let opponent_weapons = self.state.cars[cars[1 - side]].modules.weapons;
-                let question =
-                    Question::ShouldFight { combat_id, square, opponent, opponent_team, opponent_weapons };
+                let question = Question::ShouldFight {
+                    combat_id,
+                    square,
+                    opponent,
+                    opponent_team,
+                    opponent_weapons,
+                };
                 self.ask(cars[side], question);
             }
         }
@@ -73,8 +104,12 @@ impl Work<'_> {
 
     /// Settles a combat once both cars chose.
     pub fn resolve_combat(&mut self, combat_id: u32) {
-        let Some(combat) = self.state.combats.get(&combat_id).cloned() else { return };
-        let [Some(a), Some(b)] = combat.choices else { return };
+        let Some(combat) = self.state.combats.get(&combat_id).cloned() else {
+            return;
+        };
+        let [Some(a), Some(b)] = combat.choices else {
+            return;
+        };
         let resolved = |outcome, winner: Option<usize>, state: &Work<'_>| Event::CombatResolved {
             combat_id,
             outcome,
@@ -85,14 +120,21 @@ impl Work<'_> {
         };
         if a != Choice::Fight && b != Choice::Fight {
             if a == Choice::Refuse && b == Choice::Refuse {
-                combat.cars.iter().for_each(|&car| self.award(car, Achievement::Pacifiste));
+                combat
+                    .cars
+                    .iter()
+                    .for_each(|&car| self.award(car, Achievement::Pacifiste));
             }
             let event = resolved(CombatOutcome::Declined, None, self);
             self.emit(event);
             return;
         }
-        let unarmed: Vec<usize> =
-            combat.cars.iter().copied().filter(|&c| self.state.cars[c].modules.weapons == 0).collect();
+        let unarmed: Vec<usize> = combat
+            .cars
+            .iter()
+            .copied()
+            .filter(|&c| self.state.cars[c].modules.weapons == 0)
+            .collect();
         if unarmed.is_empty() {
             self.start_duel(Some(combat_id), combat.cars.map(Side::Car), 0);
             return;
@@ -120,7 +162,13 @@ impl Work<'_> {
         let (_, first_player) = deal_from_seed(self.master.seed(), duel_id);
         let fighters = sides.map(|s| self.fighter(s, pirates_weapons));
         let turn = self.state.turn;
-        self.emit(Event::DuelStarted { duel_id, combat_id, turn, fighters, first_player });
+        self.emit(Event::DuelStarted {
+            duel_id,
+            combat_id,
+            turn,
+            fighters,
+            first_player,
+        });
         for side in sides {
             if let Side::Car(car) = side
                 && self.state.cars[car].modules.weapons >= ARMED_WEAPONS
@@ -144,7 +192,9 @@ impl Work<'_> {
     /// Plays `play` (a car's answer) if any, then the pirates' turns, until a car must answer
     /// or the duel ends.
     pub fn drive_duel(&mut self, duel_id: u32, play: Option<Play>) {
-        let Some(progress) = self.state.duels.get(&duel_id).cloned() else { return };
+        let Some(progress) = self.state.duels.get(&duel_id).cloned() else {
+            return;
+        };
         let mut duel = self.rebuild(duel_id, &progress);
         let mut next = play;
         loop {
@@ -175,7 +225,13 @@ impl Work<'_> {
                 Side::Pirates => {
                     let seen = seen_cards(&duel);
                     let opponent = duel.hand(1 - me).len();
-                    let action = choose(Style::Aggressive, duel.hand(me), duel.distance(), &seen, opponent);
+                    let action = choose(
+                        Style::Aggressive,
+                        duel.hand(me),
+                        duel.distance(),
+                        &seen,
+                        opponent,
+                    );
                     // With no legal answer the duel would already be over; an empty answer
                     // is the honest fallback (illegal, the pirates lose).
                     next = Some(Play::Cards(action.map(|a| a.cards()).unwrap_or_default()));
@@ -229,7 +285,11 @@ impl Work<'_> {
                 };
                 let event = Event::CombatResolved {
                     combat_id,
-                    outcome: if winner.is_some() { CombatOutcome::Won } else { CombatOutcome::Drawn },
+                    outcome: if winner.is_some() {
+                        CombatOutcome::Won
+                    } else {
+                        CombatOutcome::Drawn
+                    },
                     winner: name(winner),
                     loser: name(loser),
                     loser_turns_to_miss: if loser.is_some() { DUEL_LOSS_TURNS } else { 0 },
@@ -238,7 +298,9 @@ impl Work<'_> {
                 self.emit(event);
             }
             None => {
-                let Side::Car(car) = progress.sides[0] else { return };
+                let Side::Car(car) = progress.sides[0] else {
+                    return;
+                };
                 let (outcome, turns) = match winner {
                     None => (EventOutcome::FightDrawn, 0),
                     Some(0) => (EventOutcome::FightWon, 0),
@@ -297,5 +359,10 @@ fn history_entry(step: &crate::domain::duel::Step) -> HistoryEntry {
         Play::Cards(cards) => cards.clone(),
         Play::Silent(_) => Vec::new(),
     };
-    HistoryEntry { fighter: step.fighter, cards, action, parry }
+    HistoryEntry {
+        fighter: step.fighter,
+        cards,
+        action,
+        parry,
+    }
 }

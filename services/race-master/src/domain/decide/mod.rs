@@ -176,7 +176,10 @@ impl RaceMaster {
     /// published facts until the end (`race.started.v1` shows its SHA-256), so cars cannot
     /// foresee the draws; restart the master with the same seed.
     pub fn new(seed: u64) -> RaceMaster {
-        RaceMaster { seed, seed_sha256: Sha256::digest(seed.to_le_bytes()).into() }
+        RaceMaster {
+            seed,
+            seed_sha256: Sha256::digest(seed.to_le_bytes()).into(),
+        }
     }
 
     /// The seed.
@@ -185,11 +188,18 @@ impl RaceMaster {
     }
 
     /// Decides what `input` does at `now_ms`.
-    pub fn decide(&self, state: &RaceState, input: &Input, now_ms: u64) -> Result<Vec<Event>, Rejection> {
+    pub fn decide(
+        &self,
+        state: &RaceState,
+        input: &Input,
+        now_ms: u64,
+    ) -> Result<Vec<Event>, Rejection> {
         if let Some(started) = &state.settings
             && started.seed_sha256 != self.seed_sha256
         {
-            return Err(Rejection::SeedMismatch { expected: hex::encode(started.seed_sha256) });
+            return Err(Rejection::SeedMismatch {
+                expected: hex::encode(started.seed_sha256),
+            });
         }
         let mut work = Work::new(self, state, now_ms);
         match input {
@@ -197,7 +207,12 @@ impl RaceMaster {
             Input::SetDistribution(distribution) => work.set_distribution(*distribution)?,
             Input::Register { team, car, modules } => work.register(team, car, *modules)?,
             Input::QueryBudget { team } => work.report_budget(team)?,
-            Input::Answer { decision_id, team, car, answer } => {
+            Input::Answer {
+                decision_id,
+                team,
+                car,
+                answer,
+            } => {
                 work.answer(*decision_id, team, car, answer)?;
                 work.advance();
             }
@@ -247,8 +262,12 @@ impl RaceMaster {
             }
             (input, rejection) => {
                 let (team, decision_id) = match input {
-                    Input::Register { team, .. } | Input::QueryBudget { team } => (Some(team.clone()), None),
-                    Input::Answer { team, decision_id, .. } => (Some(team.clone()), Some(*decision_id)),
+                    Input::Register { team, .. } | Input::QueryBudget { team } => {
+                        (Some(team.clone()), None)
+                    }
+                    Input::Answer {
+                        team, decision_id, ..
+                    } => (Some(team.clone()), Some(*decision_id)),
                     _ => (None, None),
                 };
                 vec![Event::CommandRejected {

@@ -20,7 +20,9 @@ pub fn valid_name(name: &str) -> bool {
     !bytes.is_empty()
         && bytes.len() <= 32
         && bytes[0] != b'-'
-        && bytes.iter().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
 }
 
 fn check_distribution(distribution: &Distribution) -> Result<(), Rejection> {
@@ -40,13 +42,23 @@ impl Work<'_> {
         if let Some(turns) = settings.turns
             && !(1..=MAX_TURNS).contains(&turns)
         {
-            return Err(Rejection::BadSetting { setting: "turns", bounds: "1 to 100000", value: turns.into() });
+            return Err(Rejection::BadSetting {
+                setting: "turns",
+                bounds: "1 to 100000",
+                value: turns.into(),
+            });
         }
         let duration_ms = settings.duration_ms.unwrap_or(DEFAULT_DURATION_MS);
         if duration_ms == 0 {
-            return Err(Rejection::BadSetting { setting: "durationMs", bounds: "at least 1", value: 0 });
+            return Err(Rejection::BadSetting {
+                setting: "durationMs",
+                bounds: "at least 1",
+                value: 0,
+            });
         }
-        let decision_timeout_ms = settings.decision_timeout_ms.unwrap_or(DEFAULT_DECISION_TIMEOUT_MS);
+        let decision_timeout_ms = settings
+            .decision_timeout_ms
+            .unwrap_or(DEFAULT_DECISION_TIMEOUT_MS);
         if !(1..=600_000).contains(&decision_timeout_ms) {
             return Err(Rejection::BadSetting {
                 setting: "decisionTimeoutMs",
@@ -60,7 +72,9 @@ impl Work<'_> {
             at_ms: self.now,
             turns: settings.turns,
             duration_ms,
-            turn_interval_ms: settings.turn_interval_ms.unwrap_or(DEFAULT_TURN_INTERVAL_MS),
+            turn_interval_ms: settings
+                .turn_interval_ms
+                .unwrap_or(DEFAULT_TURN_INTERVAL_MS),
             decision_timeout_ms,
             distribution,
             seed_sha256: self.master.seed_sha256,
@@ -87,12 +101,17 @@ impl Work<'_> {
             if !valid_name(name) {
                 return refuse(
                     RegistrationProblem::BadName,
-                    format!("{what} name {name:?} must be 1 to 32 of a-z, 0-9 and '-', not starting with '-'"),
+                    format!(
+                        "{what} name {name:?} must be 1 to 32 of a-z, 0-9 and '-', not starting with '-'"
+                    ),
                 );
             }
         }
         if self.state.car_index.contains_key(car) {
-            return refuse(RegistrationProblem::NameTaken, format!("car {car} is already registered"));
+            return refuse(
+                RegistrationProblem::NameTaken,
+                format!("car {car} is already registered"),
+            );
         }
         if u64::from(modules.pilots) + u64::from(modules.engines) + u64::from(modules.weapons)
             > u64::from(MAX_MODULES_AT_REGISTRATION)
@@ -101,12 +120,17 @@ impl Work<'_> {
                 RegistrationProblem::TooManyModules,
                 format!(
                     "car {car} has {} modules; at most {MAX_MODULES_AT_REGISTRATION} at registration",
-                    u64::from(modules.pilots) + u64::from(modules.engines) + u64::from(modules.weapons)
+                    u64::from(modules.pilots)
+                        + u64::from(modules.engines)
+                        + u64::from(modules.weapons)
                 ),
             );
         }
         if modules.pilots == 0 {
-            return refuse(RegistrationProblem::NoPilot, format!("car {car} has no pilot; it needs at least one"));
+            return refuse(
+                RegistrationProblem::NoPilot,
+                format!("car {car} has no pilot; it needs at least one"),
+            );
         }
         let budget = self.state.team(team).map_or(INITIAL_BUDGET, |t| t.budget);
         let price = modules.price();
@@ -117,7 +141,11 @@ impl Work<'_> {
             );
         }
         let price = price as u32;
-        let starts_turn = if self.state.status == Status::Running { self.state.turn + 1 } else { 1 };
+        let starts_turn = if self.state.status == Status::Running {
+            self.state.turn + 1
+        } else {
+            1
+        };
         self.emit(Event::CarRegistered {
             team: Arc::from(team),
             car: Arc::from(car),
@@ -131,14 +159,20 @@ impl Work<'_> {
 
     pub fn report_budget(&mut self, team: &str) -> Result<(), Rejection> {
         let Some(&index) = self.state.team_index.get(team) else {
-            return Err(Rejection::UnknownTeam { team: team.to_string() });
+            return Err(Rejection::UnknownTeam {
+                team: team.to_string(),
+            });
         };
         let t = &self.state.teams[index];
         let event = Event::BudgetReported {
             team: t.name.clone(),
             budget: t.budget,
             points: team_points(&self.state, index),
-            cars: t.cars.iter().map(|&c| self.state.cars[c].name.clone()).collect(),
+            cars: t
+                .cars
+                .iter()
+                .map(|&c| self.state.cars[c].name.clone())
+                .collect(),
         };
         self.emit(event);
         Ok(())

@@ -56,12 +56,24 @@ impl Work<'_> {
 
     fn start_turn(&mut self) {
         let turn = self.state.turn + 1;
-        let joining = self.state.cars.iter().filter(|c| c.starts_turn == turn).map(|c| c.name.clone()).collect();
-        self.emit(Event::TurnStarted { turn, at_ms: self.now, joining });
+        let joining = self
+            .state
+            .cars
+            .iter()
+            .filter(|c| c.starts_turn == turn)
+            .map(|c| c.name.clone())
+            .collect();
+        self.emit(Event::TurnStarted {
+            turn,
+            at_ms: self.now,
+            joining,
+        });
     }
 
     fn racing(&self) -> Vec<usize> {
-        (0..self.state.cars.len()).filter(|&i| self.state.racing(i)).collect()
+        (0..self.state.cars.len())
+            .filter(|&i| self.state.racing(i))
+            .collect()
     }
 
     fn on_track(&mut self) {
@@ -74,13 +86,29 @@ impl Work<'_> {
                 self.stop(car, StopReason::NoPilot);
             } else if to_miss > 0 {
                 let reason = MoveReason::MissedTurn;
-                self.emit(Event::CarMoved { car: car_name, team, turn, from, to: from, reason, turns_to_miss: to_miss - 1 });
+                self.emit(Event::CarMoved {
+                    car: car_name,
+                    team,
+                    turn,
+                    from,
+                    to: from,
+                    reason,
+                    turns_to_miss: to_miss - 1,
+                });
             } else if engines == 0 {
                 self.stop(car, StopReason::NoEngine);
             } else {
                 let to = from.saturating_add(engines);
                 let reason = MoveReason::OnTrack;
-                self.emit(Event::CarMoved { car: car_name, team, turn, from, to, reason, turns_to_miss: 0 });
+                self.emit(Event::CarMoved {
+                    car: car_name,
+                    team,
+                    turn,
+                    from,
+                    to,
+                    reason,
+                    turns_to_miss: 0,
+                });
                 if engines >= FAST_ENGINES {
                     self.award(car, Achievement::RapideCommeLEclair);
                 }
@@ -90,20 +118,34 @@ impl Work<'_> {
 
     fn begin_events(&mut self) {
         let turn = self.state.turn;
-        self.emit(Event::PhaseStarted { turn, phase: Phase::Events });
+        self.emit(Event::PhaseStarted {
+            turn,
+            phase: Phase::Events,
+        });
         let cars = self.racing();
         for &car in &cars {
             let roll = self.dice(Purpose::EventRoll, turn, car as u32).below(100);
             let event = self.state.distribution.event(roll);
             let pirates = (event == EventKind::Pirates).then(|| {
-                let weapons = 1 + self.dice(Purpose::PirateCrew, turn, car as u32).below(PIRATES_MAX_WEAPONS);
+                let weapons = 1 + self
+                    .dice(Purpose::PirateCrew, turn, car as u32)
+                    .below(PIRATES_MAX_WEAPONS);
                 Modules::new(1, PIRATES_MODULES - 1 - weapons, weapons)
             });
             let (car_name, team) = self.names(car);
-            self.emit(Event::EventDrawn { car: car_name, team, turn, roll, event, pirates });
+            self.emit(Event::EventDrawn {
+                car: car_name,
+                team,
+                turn,
+                roll,
+                event,
+                pirates,
+            });
         }
         for car in cars {
-            let Some(open) = self.state.open_events.get(&car).cloned() else { continue };
+            let Some(open) = self.state.open_events.get(&car).cloned() else {
+                continue;
+            };
             let busy = self.state.cars[car].turns_to_miss > 0;
             match open.kind {
                 EventKind::Wreck | EventKind::MineField if busy => {
@@ -131,7 +173,11 @@ impl Work<'_> {
         duel_id: Option<u32>,
         turns_to_miss: u32,
     ) {
-        let event = self.state.open_events.get(&car).map_or(EventKind::Nothing, |o| o.kind);
+        let event = self
+            .state
+            .open_events
+            .get(&car)
+            .map_or(EventKind::Nothing, |o| o.kind);
         let price = (outcome == EventOutcome::Bought).then(|| module.map_or(0, |m| m.price()));
         let (car_name, team) = self.names(car);
         self.emit(Event::EventResolved {
@@ -149,11 +195,17 @@ impl Work<'_> {
 
     /// The consequences of a car's answer at a mine field, wreck or garage.
     pub fn resolve_event(&mut self, car: usize, decision_id: u64, reply: Reply) {
-        let Some(kind) = self.state.open_events.get(&car).map(|o| o.kind) else { return };
+        let Some(kind) = self.state.open_events.get(&car).map(|o| o.kind) else {
+            return;
+        };
         let turn = self.state.turn;
         let subject = car as u32;
         if let Reply::Failed(reason) = reply {
-            let turns = if kind == EventKind::MineField { MINE_DETOUR_TURNS } else { WRECK_TURNS };
+            let turns = if kind == EventKind::MineField {
+                MINE_DETOUR_TURNS
+            } else {
+                WRECK_TURNS
+            };
             self.penalise(car, decision_id, reason, turns, None);
             let outcome = match reason {
                 crate::domain::event::PenaltyReason::WrongAnswer => EventOutcome::WrongAnswer,
@@ -175,24 +227,52 @@ impl Work<'_> {
                 }
             }
             (EventKind::MineField, _) => {
-                self.resolved(car, EventOutcome::WentAround, None, None, None, MINE_DETOUR_TURNS);
+                self.resolved(
+                    car,
+                    EventOutcome::WentAround,
+                    None,
+                    None,
+                    None,
+                    MINE_DETOUR_TURNS,
+                );
             }
             (EventKind::Wreck, Reply::Yes) => {
                 let roll = self.dice(Purpose::WreckRoll, turn, subject).up_to(100);
                 match wreck_find(roll) {
                     WreckFind::Nothing => {
-                        self.resolved(car, EventOutcome::FoundNothing, Some(roll), None, None, WRECK_TURNS);
+                        self.resolved(
+                            car,
+                            EventOutcome::FoundNothing,
+                            Some(roll),
+                            None,
+                            None,
+                            WRECK_TURNS,
+                        );
                     }
                     WreckFind::Module(module) => {
                         self.gain(car, module, ModuleReason::Wreck);
                         self.award(car, Achievement::TriSelectif);
-                        self.resolved(car, EventOutcome::FoundModule, Some(roll), Some(module), None, WRECK_TURNS);
+                        self.resolved(
+                            car,
+                            EventOutcome::FoundModule,
+                            Some(roll),
+                            Some(module),
+                            None,
+                            WRECK_TURNS,
+                        );
                     }
                     WreckFind::Snakes => {
                         let pilot = crate::domain::rules::Module::Pilot;
                         let lost = self.lose(car, pilot, ModuleReason::Snakes);
                         self.award(car, Achievement::SnakesOnACar);
-                        self.resolved(car, EventOutcome::Snakes, Some(roll), lost, None, WRECK_TURNS);
+                        self.resolved(
+                            car,
+                            EventOutcome::Snakes,
+                            Some(roll),
+                            lost,
+                            None,
+                            WRECK_TURNS,
+                        );
                     }
                 }
             }
@@ -208,18 +288,31 @@ impl Work<'_> {
                 let (from, to_miss) = (c.square, c.turns_to_miss);
                 let to = from.saturating_sub(GARAGE_SQUARES);
                 let (car_name, team) = self.names(car);
-                self.emit(Event::CarMoved { car: car_name, team, turn, from, to, reason: MoveReason::Garage, turns_to_miss: to_miss });
+                self.emit(Event::CarMoved {
+                    car: car_name,
+                    team,
+                    turn,
+                    from,
+                    to,
+                    reason: MoveReason::Garage,
+                    turns_to_miss: to_miss,
+                });
                 self.resolved(car, EventOutcome::Bought, None, Some(module), None, 0);
                 self.award(car, Achievement::PimpMyRide);
             }
-            (EventKind::Garage, _) => self.resolved(car, EventOutcome::Declined, None, None, None, 0),
+            (EventKind::Garage, _) => {
+                self.resolved(car, EventOutcome::Declined, None, None, None, 0)
+            }
             _ => {}
         }
     }
 
     fn begin_checks(&mut self) {
         let turn = self.state.turn;
-        self.emit(Event::PhaseStarted { turn, phase: Phase::StateChecks });
+        self.emit(Event::PhaseStarted {
+            turn,
+            phase: Phase::StateChecks,
+        });
         for car in self.racing() {
             if self.state.cars[car].changed {
                 self.ask(car, Question::ReportState);
@@ -229,9 +322,15 @@ impl Work<'_> {
 
     fn score(&mut self) {
         let standings = scoring::standings(&self.state, &[]);
-        self.emit(Event::StandingsUpdated { turn: self.state.turn, standings });
+        self.emit(Event::StandingsUpdated {
+            turn: self.state.turn,
+            standings,
+        });
         let settings = self.state.settings.as_ref();
-        if settings.and_then(|s| s.turns).is_some_and(|turns| self.state.turn >= turns) {
+        if settings
+            .and_then(|s| s.turns)
+            .is_some_and(|turns| self.state.turn >= turns)
+        {
             self.finish(FinishReason::Turns);
         } else if self.state.ends_at().is_some_and(|end| self.now >= end) {
             self.finish(FinishReason::Duration);

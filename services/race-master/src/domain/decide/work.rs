@@ -19,7 +19,12 @@ pub(super) struct Work<'a> {
 
 impl<'a> Work<'a> {
     pub fn new(master: &'a RaceMaster, state: &RaceState, now: u64) -> Work<'a> {
-        Work { master, state: state.clone(), now, out: Vec::new() }
+        Work {
+            master,
+            state: state.clone(),
+            now,
+            out: Vec::new(),
+        }
     }
 
     pub fn into_events(self) -> Vec<Event> {
@@ -46,12 +51,19 @@ impl<'a> Work<'a> {
     /// The car's state as the master records it.
     pub fn truth(&self, car: usize) -> CarState {
         let c = &self.state.cars[car];
-        CarState { square: c.square, modules: c.modules }
+        CarState {
+            square: c.square,
+            modules: c.modules,
+        }
     }
 
     /// Asks a car, with the race's answer time.
     pub fn ask(&mut self, car: usize, question: Question) {
-        let timeout = self.state.settings.as_ref().map_or(0, |s| s.decision_timeout_ms);
+        let timeout = self
+            .state
+            .settings
+            .as_ref()
+            .map_or(0, |s| s.decision_timeout_ms);
         let (car_name, team) = self.names(car);
         self.emit(Event::DecisionRequested {
             decision_id: self.state.last_decision + 1,
@@ -72,14 +84,26 @@ impl<'a> Work<'a> {
         let (money, points) = achievement.reward();
         let budget_left = team.budget.saturating_add(money);
         let (car_name, team) = self.names(car);
-        self.emit(Event::AchievementAwarded { team, car: car_name, achievement, money, points, budget_left });
+        self.emit(Event::AchievementAwarded {
+            team,
+            car: car_name,
+            achievement,
+            money,
+            points,
+            budget_left,
+        });
     }
 
     /// Takes a car out of the race, with the achievement its reason earns.
     pub fn stop(&mut self, car: usize, reason: StopReason) {
         let (car_name, team) = self.names(car);
         let square = self.state.cars[car].square;
-        self.emit(Event::CarStopped { car: car_name, team, reason, square });
+        self.emit(Event::CarStopped {
+            car: car_name,
+            team,
+            reason,
+            square,
+        });
         self.award(
             car,
             match reason {
@@ -108,7 +132,12 @@ impl<'a> Work<'a> {
     }
 
     /// A random module less, drawn with `dice` among all the car's modules.
-    pub fn lose_random(&mut self, car: usize, mut dice: Dice, reason: ModuleReason) -> Option<Module> {
+    pub fn lose_random(
+        &mut self,
+        car: usize,
+        mut dice: Dice,
+        reason: ModuleReason,
+    ) -> Option<Module> {
         let modules = self.state.cars[car].modules;
         let module = modules.nth(dice.below(modules.total()))?;
         self.lose(car, module, reason)
@@ -122,7 +151,14 @@ impl<'a> Work<'a> {
             modules.lose(module);
         }
         let (car_name, team) = self.names(car);
-        self.emit(Event::ModuleChanged { car: car_name, team, module, gained, reason, modules });
+        self.emit(Event::ModuleChanged {
+            car: car_name,
+            team,
+            module,
+            gained,
+            reason,
+            modules,
+        });
     }
 
     /// Turns to miss for an answer that went wrong (with the right state after a check).
@@ -135,6 +171,13 @@ impl<'a> Work<'a> {
         correction: Option<CarState>,
     ) {
         let (car_name, team) = self.names(car);
-        self.emit(Event::PenaltyGiven { car: car_name, team, decision_id, reason, turns_to_miss, correction });
+        self.emit(Event::PenaltyGiven {
+            car: car_name,
+            team,
+            decision_id,
+            reason,
+            turns_to_miss,
+            correction,
+        });
     }
 }

@@ -134,33 +134,56 @@ pub fn judge(cards: &[u8], hand: &Hand, distance: u32) -> Result<Action, Illegal
     if rest.is_empty() {
         return match u32::from(first).cmp(&distance) {
             std::cmp::Ordering::Less => Ok(Action::Move(first)),
-            std::cmp::Ordering::Equal => Ok(Action::Attack { value: first, count: 1 }),
-            std::cmp::Ordering::Greater => Err(Illegal::TooFar { card: first, distance }),
+            std::cmp::Ordering::Equal => Ok(Action::Attack {
+                value: first,
+                count: 1,
+            }),
+            std::cmp::Ordering::Greater => Err(Illegal::TooFar {
+                card: first,
+                distance,
+            }),
         };
     }
     if rest.iter().all(|&c| c == first) {
         if u32::from(first) != distance {
-            return Err(Illegal::OutOfReach { value: first, distance });
+            return Err(Illegal::OutOfReach {
+                value: first,
+                distance,
+            });
         }
-        return Ok(Action::Attack { value: first, count: count + 1 });
+        return Ok(Action::Attack {
+            value: first,
+            count: count + 1,
+        });
     }
     let value = rest[0];
     if rest.iter().any(|&c| c != value) {
         return Err(Illegal::BadShape);
     }
     if u32::from(first) >= distance {
-        return Err(Illegal::TooFar { card: first, distance });
+        return Err(Illegal::TooFar {
+            card: first,
+            distance,
+        });
     }
     let left = distance - u32::from(first);
     if u32::from(value) != left {
-        return Err(Illegal::OutOfReach { value, distance: left });
+        return Err(Illegal::OutOfReach {
+            value,
+            distance: left,
+        });
     }
-    Ok(Action::MoveAttack { step: first, value, count })
+    Ok(Action::MoveAttack {
+        step: first,
+        value,
+        count,
+    })
 }
 
 /// Whether any legal answer exists: any card not above the distance moves or attacks.
 pub fn has_legal_answer(hand: &Hand, distance: u32) -> bool {
-    hand.smallest().is_some_and(|card| u32::from(card) <= distance)
+    hand.smallest()
+        .is_some_and(|card| u32::from(card) <= distance)
 }
 
 /// Every legal answer, each once: moves, attacks with 1 to all copies, moves then attacks.
@@ -199,16 +222,35 @@ mod tests {
     fn the_three_forms_and_their_faults() {
         let hand = Hand::of(&[1, 2, 2, 4, 4, 4]);
         assert_eq!(judge(&[2], &hand, 5), Ok(Action::Move(2)));
-        assert_eq!(judge(&[4], &hand, 4), Ok(Action::Attack { value: 4, count: 1 }));
-        assert_eq!(judge(&[4], &hand, 3), Err(Illegal::TooFar { card: 4, distance: 3 }));
-        assert_eq!(judge(&[4, 4, 4], &hand, 4), Ok(Action::Attack { value: 4, count: 3 }));
+        assert_eq!(
+            judge(&[4], &hand, 4),
+            Ok(Action::Attack { value: 4, count: 1 })
+        );
+        assert_eq!(
+            judge(&[4], &hand, 3),
+            Err(Illegal::TooFar {
+                card: 4,
+                distance: 3
+            })
+        );
+        assert_eq!(
+            judge(&[4, 4, 4], &hand, 4),
+            Ok(Action::Attack { value: 4, count: 3 })
+        );
         assert_eq!(
             judge(&[2, 2], &hand, 4),
-            Err(Illegal::OutOfReach { value: 2, distance: 4 })
+            Err(Illegal::OutOfReach {
+                value: 2,
+                distance: 4
+            })
         );
         assert_eq!(
             judge(&[1, 4, 4, 4], &hand, 5),
-            Ok(Action::MoveAttack { step: 1, value: 4, count: 3 })
+            Ok(Action::MoveAttack {
+                step: 1,
+                value: 4,
+                count: 3
+            })
         );
         assert_eq!(judge(&[1, 4, 2], &hand, 5), Err(Illegal::BadShape));
         assert_eq!(judge(&[1, 2, 1], &hand, 3), Err(Illegal::NotHeld(1)));
@@ -216,7 +258,13 @@ mod tests {
         assert_eq!(judge(&[3], &hand, 5), Err(Illegal::NotHeld(3)));
         assert_eq!(judge(&[6], &hand, 9), Err(Illegal::NotACard(6)));
         assert_eq!(judge(&[], &hand, 9), Err(Illegal::Empty));
-        assert_eq!(judge(&[4, 1], &hand, 4), Err(Illegal::TooFar { card: 4, distance: 4 }));
+        assert_eq!(
+            judge(&[4, 1], &hand, 4),
+            Err(Illegal::TooFar {
+                card: 4,
+                distance: 4
+            })
+        );
     }
 
     #[test]

@@ -43,7 +43,9 @@ impl Deck {
 
     /// A given order, checked.
     pub fn from_order(order: &[u8]) -> Result<Deck, DeckError> {
-        let error = || DeckError { found: order.to_vec() };
+        let error = || DeckError {
+            found: order.to_vec(),
+        };
         let cards: [u8; DECK_SIZE] = order.try_into().map_err(|_| error())?;
         let mut counts = [0u8; MAX_CARD as usize + 1];
         for &card in &cards {
@@ -52,7 +54,11 @@ impl Deck {
             }
             counts[usize::from(card)] += 1;
         }
-        if counts[1..].iter().all(|&c| c == COPIES) { Ok(Deck(cards)) } else { Err(error()) }
+        if counts[1..].iter().all(|&c| c == COPIES) {
+            Ok(Deck(cards))
+        } else {
+            Err(error())
+        }
     }
 
     /// The cards, top first.
@@ -83,7 +89,11 @@ impl Hand {
 
     /// Copies of `value` held (0 for a value that is not a card).
     pub fn count(&self, value: u8) -> u8 {
-        if (1..=MAX_CARD).contains(&value) { self.0[usize::from(value)] } else { 0 }
+        if (1..=MAX_CARD).contains(&value) {
+            self.0[usize::from(value)]
+        } else {
+            0
+        }
     }
 
     /// Cards held.

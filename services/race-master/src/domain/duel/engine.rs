@@ -172,12 +172,18 @@ impl Duel {
                     Silence::NoAnswer => WinReason::NoAnswer,
                     Silence::WrongAnswer => WinReason::WrongAnswer,
                 };
-                self.end = Some(End::Won { winner: other, reason });
+                self.end = Some(End::Won {
+                    winner: other,
+                    reason,
+                });
                 StepOutcome::Silent(*silence)
             }
             Play::Cards(cards) => match judge(cards, &self.hands[me], self.distance()) {
                 Err(illegal) => {
-                    self.end = Some(End::Won { winner: other, reason: WinReason::IllegalAnswer });
+                    self.end = Some(End::Won {
+                        winner: other,
+                        reason: WinReason::IllegalAnswer,
+                    });
                     StepOutcome::Illegal(illegal)
                 }
                 Ok(action) => {
@@ -196,7 +202,13 @@ impl Duel {
                 }
             },
         };
-        self.steps.push(Step { fighter: me, play, outcome, squares: self.squares, drawn });
+        self.steps.push(Step {
+            fighter: me,
+            play,
+            outcome,
+            squares: self.squares,
+            drawn,
+        });
         Ok(self.steps.last().expect("a step was just pushed"))
     }
 
@@ -215,14 +227,20 @@ impl Duel {
         }
         let (value, count) = action.attack()?;
         if !self.hands[other].take(value, count) {
-            self.end = Some(End::Won { winner: me, reason: WinReason::Hit });
+            self.end = Some(End::Won {
+                winner: me,
+                reason: WinReason::Hit,
+            });
             return Some(Parry::Hit);
         }
         for _ in 0..count {
             self.discarded.add(value);
         }
         if self.hands[other].is_empty() {
-            self.end = Some(End::Won { winner: me, reason: WinReason::DefenderOutOfCards });
+            self.end = Some(End::Won {
+                winner: me,
+                reason: WinReason::DefenderOutOfCards,
+            });
             return Some(Parry::ParriedLastCards);
         }
         // The defender does not draw and plays next; the attacker still ends its turn.
@@ -247,7 +265,10 @@ impl Duel {
     /// Ends the duel if the player to move has no legal answer.
     fn check_turn(&mut self) {
         if !has_legal_answer(&self.hands[self.to_play], self.distance()) {
-            self.end = Some(End::Won { winner: 1 - self.to_play, reason: WinReason::NoLegalAnswer });
+            self.end = Some(End::Won {
+                winner: 1 - self.to_play,
+                reason: WinReason::NoLegalAnswer,
+            });
         }
     }
 

@@ -9,7 +9,9 @@ pub mod tactics;
 
 pub use answer::{Action, Illegal, has_legal_answer, judge, legal_answers};
 pub use cards::{DECK_SIZE, Deck, DeckError, Hand};
-pub use engine::{Duel, DuelOver, End, Parry, Play, START_SQUARES, Silence, Step, StepOutcome, WinReason};
+pub use engine::{
+    Duel, DuelOver, End, Parry, Play, START_SQUARES, Silence, Step, StepOutcome, WinReason,
+};
 
 use crate::domain::dice::{Dice, Purpose};
 
