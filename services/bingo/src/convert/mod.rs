@@ -1,5 +1,5 @@
 //! Between the wire and the domain: incoming messages as decider [`Input`]s, and the
-//! service's [`Event`]s as contract messages and back (replay).
+//! service's [`Event`](crate::Event)s as contract messages and back (replay).
 //!
 //! Only `arcade_contracts` types go on the wire; the domain's types are not serializable.
 
