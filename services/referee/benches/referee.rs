@@ -46,6 +46,21 @@ fn benches(c: &mut Criterion) {
         b.iter(|| black_box(&after).ibr(&rules))
     });
 
+    // Goal and inout differ in strength here, so all four next balls are simulated.
+    let aggressive: serde_json::Value =
+        serde_json::from_str(include_str!("../examples/aggressive.rules.json")).expect("JSON");
+    let aggressive = Rules::parse(&aggressive).expect("the aggressive rules are valid");
+    let close = Play {
+        score: Score::new(4, 3),
+        phase: Phase::Default,
+        balls: 7,
+        winner: None,
+    };
+    c.bench_function(
+        "IBR decision, four distinct balls (aggressive rules)",
+        |b| b.iter(|| black_box(&close).ibr(&aggressive)),
+    );
+
     c.bench_function("goal then IBR decision", |b| {
         b.iter(|| {
             let next = black_box(&before).after_ball(&rules, Side::Hinge, BallKind::Goal);

@@ -151,3 +151,73 @@ fn the_tie_break_win_rule_of_the_source() {
     assert!(!at(6, 5, Side::Lock));
     assert!(!at(4, 6, Side::Hinge));
 }
+
+#[test]
+fn comparisons_with_extreme_literals_hold_exactly() {
+    assert!(!holds(
+        json!({"$gt": ["$score", i64::MAX]}),
+        Side::Hinge,
+        5,
+        0
+    ));
+    assert!(!holds(
+        json!({"$lt": ["$score", i64::MIN]}),
+        Side::Hinge,
+        5,
+        0
+    ));
+    assert!(holds(
+        json!({"$lt": ["$score", i64::MAX]}),
+        Side::Hinge,
+        5,
+        0
+    ));
+    assert!(holds(
+        json!({"$gt": ["$score", i64::MIN]}),
+        Side::Hinge,
+        5,
+        0
+    ));
+    assert!(holds(
+        json!({"$lt": [i64::MIN, "$score"]}),
+        Side::Hinge,
+        5,
+        0
+    ));
+    assert!(!holds(
+        json!({"$gt": [i64::MIN, "$score"]}),
+        Side::Hinge,
+        5,
+        0
+    ));
+}
+
+#[test]
+fn literal_only_rules_are_evaluated_too() {
+    assert!(holds(json!({"$eq": [2, 2, 2]}), Side::Hinge, 0, 0));
+    assert!(!holds(json!({"$eq": [2, 2, 3]}), Side::Hinge, 0, 0));
+    assert!(!holds(json!({"$leq": [3, 2]}), Side::Lock, 0, 0));
+    assert!(holds(
+        json!({"$eq": [true, true, {"$lt": [1, 2]}]}),
+        Side::Lock,
+        0,
+        0
+    ));
+    assert!(!holds(
+        json!({"$eq": [true, {"$eq": [false, true]}, true]}),
+        Side::Lock,
+        0,
+        0
+    ));
+}
+
+#[test]
+fn nested_boolean_equalities_keep_their_own_first_value() {
+    // $eq[ $eq[a, b], $eq[c, d] ] with inner results false, false → true
+    let rule = json!({"$eq": [
+        {"$eq": [{"$gt": ["$score", 5]}, {"$lt": ["$score", 5]}]},
+        {"$eq": [{"$eq": ["$score", 1]}, true]}
+    ]});
+    assert!(holds(rule.clone(), Side::Hinge, 0, 0));
+    assert!(!holds(rule, Side::Hinge, 1, 0));
+}

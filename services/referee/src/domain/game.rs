@@ -17,14 +17,6 @@ pub struct Play {
     pub winner: Option<Side>,
 }
 
-/// The four balls that can come next, in the order the source simulates them.
-pub const NEXT_BALLS: [(Side, BallKind); 4] = [
-    (Side::Hinge, BallKind::Goal),
-    (Side::Hinge, BallKind::Inout),
-    (Side::Lock, BallKind::Goal),
-    (Side::Lock, BallKind::Inout),
-];
-
 impl Play {
     /// A game at its start: the initial score, phase `default`, no ball yet.
     pub fn start(rules: &Rules) -> Play {
@@ -89,11 +81,21 @@ impl Play {
             return Ibr::LOCKED;
         }
         let mut ibr = Ibr::RELEASED;
-        for (side, kind) in NEXT_BALLS {
-            match self.after_ball(rules, side, kind).winner {
-                Some(Side::Hinge) => ibr.hinge = IbrLock::Locked,
-                Some(Side::Lock) => ibr.lock = IbrLock::Locked,
-                None => {}
+        for side in Side::ALL {
+            let goal = self.after_ball(rules, side, BallKind::Goal).winner;
+            // A ball's kind only matters through its strength: equal strengths, same outcome.
+            let inout = if rules.strength(self.phase, side, BallKind::Goal)
+                == rules.strength(self.phase, side, BallKind::Inout)
+            {
+                goal
+            } else {
+                self.after_ball(rules, side, BallKind::Inout).winner
+            };
+            for winner in [goal, inout].into_iter().flatten() {
+                match winner {
+                    Side::Hinge => ibr.hinge = IbrLock::Locked,
+                    Side::Lock => ibr.lock = IbrLock::Locked,
+                }
             }
         }
         ibr

@@ -4,7 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::error::{Problem, RulesError, describe};
-use super::expr::Program;
+use super::expr::parse_rule;
+use super::program::Program;
 use super::{Conditions, RuleRef, Rules, Strength};
 use crate::domain::terms::{BallKind, Phase, Score, Side};
 
@@ -114,9 +115,10 @@ fn rule(
     key: &str,
 ) -> Result<Option<RuleRef>, RulesError> {
     match field(map, key) {
-        Some(doc) => Ok(Some(RuleRef(
-            program.compile_rule(doc, &format!("{path}.{key}"))?,
-        ))),
+        Some(doc) => {
+            let rule = parse_rule(doc, &format!("{path}.{key}"))?;
+            Ok(Some(RuleRef(program.add(&rule))))
+        }
         None => Ok(None),
     }
 }

@@ -11,13 +11,14 @@
 mod document;
 mod error;
 mod expr;
+mod program;
 
 use serde_json::{Map, Value};
 
 pub use error::{MAX_DEPTH, MAX_NODES, Problem, RulesError};
 
 use super::terms::{BallKind, Phase, Score, Side};
-use expr::Program;
+use program::Program;
 
 /// One compiled rule of a [`Rules`] document. Only meaningful with the `Rules` it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +101,7 @@ impl Rules {
     /// Whether `rule` holds for `side` at `score`.
     #[inline]
     pub fn holds(&self, rule: RuleRef, side: Side, score: Score) -> bool {
-        let vars = expr::vars(score.of(side), score.of(side.other()));
+        let vars = program::vars(score.of(side), score.of(side.other()));
         self.program.eval(rule.0, &vars)
     }
 }
