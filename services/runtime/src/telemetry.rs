@@ -65,7 +65,10 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
     opentelemetry::global::set_tracer_provider(provider.clone());
     let tracer = provider.tracer("arcade");
     tracing_subscriber::registry()
-        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_filter(filter))
+        .with(tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .with_filter(filter),)
         .with(
             tracing_opentelemetry::layer()
                 .with_tracer(tracer)
