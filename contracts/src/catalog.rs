@@ -137,7 +137,12 @@ impl fmt::Debug for Catalog {
 impl Catalog {
     /// Compiles every schema once. Cheap enough to do at start; share it behind an `Arc`.
     pub fn new() -> Self {
-        let entries = all_types()
+        Self::from_types(all_types())
+    }
+
+    /// A catalog of the given types only (tests of the runtime use their own types).
+    pub fn from_types(types: Vec<MessageType>) -> Self {
+        let entries = types
             .into_iter()
             .map(|message_type| {
                 let validator = jsonschema::validator_for(&message_type.schema())

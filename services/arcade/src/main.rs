@@ -1,3 +1,51 @@
-//! The `arcade` binary.
+//! The `arcade` binary: parse the command line, start telemetry, run the command.
 
-fn main() {}
+mod admin;
+mod cli;
+mod client;
+mod demo;
+mod host;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        match run(cli).await {
+            Ok(code) => code,
+            Err(error) => {
+                eprintln!("error: {error:#}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    // Tools that print to stdout keep logs quiet unless RUST_LOG asks for them.
+    let _telemetry = match &cli.command {
+        Command::Run(_) => Some(arcade_runtime::telemetry::init("arcade")?),
+        Command::Demo(_) if std::env::var_os("RUST_LOG").is_some() => {
+            Some(arcade_runtime::telemetry::init("arcade-demo")?)
+        }
+        _ => None,
+    };
+    match cli.command {
+        Command::Run(args) => host::run(args).await,
+        Command::Tap(args) => client::tap(args).await,
+        Command::Send(args) => client::send(args).await,
+        Command::Demo(args) => demo::run(args).await,
+        Command::Types(args) => client::types(args),
+    }
+}

@@ -1,1 +1,34 @@
-//! What every Arcade service stands on: event log, inbox, relay, bus (embedded or RabbitMQ), telemetry
+//! What every Arcade service stands on.
+//!
+//! Layout:
+//! - [`decider`]: the shape of a service — `decide`/`evolve` and the [`Service`] shell.
+//! - [`store`]: the service's sled database — event log, inbox, cursors.
+//! - [`host`]: runs a service: receive, dedupe, decide, commit, flush, ack; replay at start.
+//! - [`relay`]: publishes the durable log in order, advancing a cursor after each confirm.
+//! - [`bus`]: the transport trait, topic patterns and the [`bus::embedded`] transport.
+//! - [`inbound`]: the boundary — decoding and schema validation, reasons for dead letters.
+//! - [`runtime`]: a process's shared parts; starts services; sends validated messages.
+//! - [`telemetry`], [`counters`], [`clock`], [`backoff`], [`wire`].
+
+pub mod backoff;
+pub mod bus;
+pub mod clock;
+pub mod counters;
+pub mod decider;
+pub mod host;
+pub mod inbound;
+pub mod relay;
+pub mod runtime;
+pub mod store;
+pub mod telemetry;
+#[cfg(feature = "testkit")]
+pub mod testkit;
+pub mod wire;
+
+pub use bus::{Bus, BusError, Delivery, Destination, Publication, SubscriptionSpec};
+pub use clock::Clock;
+pub use decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};
+pub use host::{Host, HostConfig, HostError};
+pub use runtime::{HostHandle, Running, Runtime, SendError};
+pub use store::{LogRecord, Store};
+pub use wire::WireMessage;

@@ -1,0 +1,124 @@
+//! The admin endpoint `arcade run` serves on loopback: health, counters, sending a message, and
+//! a stream of messages (what `arcade tap` and `arcade send` use with the embedded transport).
+//!
+//! - `GET /health` → `{"status":"ok","transport":"embedded","services":[…]}`
+//! - `GET /counters` → every service's counters
+//! - `POST /messages/{type}` with a JSON payload → 202 and the envelope, or 400 and the error
+//! - `GET /stream?pattern=game.%23` → one JSON envelope per line, as messages pass
+
+use std::net::SocketAddr;
+
+use arcade_runtime::inbound::lossy_envelope;
+use arcade_runtime::{Runtime, SendError, SubscriptionSpec};
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+/// What the handlers share.
+#[derive(Clone, Debug)]
+pub struct AdminState {
+    /// The process's runtime.
+    pub runtime: Runtime,
+    /// Names of the services it hosts.
+    pub services: Vec<String>,
+}
+
+/// The admin routes, to which services may merge their own (the telemetry page).
+pub fn router(state: AdminState) -> Router {
+    Router::new()
+        .route("/health", get(health))
+        .route("/counters", get(counters))
+        .route("/messages/{message_type}", post(send))
+        .route("/stream", get(stream))
+        .with_state(state)
+}
+
+/// Serves `router` on `addr` until `shutdown`. Returns the bound address once listening.
+pub async fn serve(
+    addr: SocketAddr,
+    router: Router,
+    shutdown: CancellationToken,
+) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("--admin {addr}: cannot listen: {e}"))?;
+    let bound = listener.local_addr()?;
+    let task = tokio::spawn(async move {
+        let server = axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned());
+        if let Err(error) = server.await {
+            tracing::error!(%error, "admin endpoint stopped");
+        }
+    });
+    Ok((bound, task))
+}
+
+async fn health(State(state): State<AdminState>) -> impl IntoResponse {
+    axum::Json(json!({
+        "status": "ok",
+        "transport": state.runtime.bus().name(),
+        "services": state.services,
+    }))
+}
+
+async fn counters(State(state): State<AdminState>) -> impl IntoResponse {
+    axum::Json(state.runtime.metrics().snapshot())
+}
+
+#[derive(Debug, Deserialize)]
+struct SendQuery {
+    producer: Option<String>,
+}
+
+async fn send(
+    State(state): State<AdminState>,
+    Path(message_type): Path<String>,
+    Query(query): Query<SendQuery>,
+    body: axum::body::Bytes,
+) -> Response {
+    let payload: serde_json::Value = match serde_json::from_slice(&body) {
+        Ok(payload) => payload,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("the payload is not JSON: {e}")),
+    };
+    let producer = query.producer.unwrap_or_else(|| "arcade-admin".into());
+    match state.runtime.send(&message_type, payload, &producer).await {
+        Ok(envelope) => (StatusCode::ACCEPTED, axum::Json(envelope)).into_response(),
+        Err(e @ (SendError::Invalid(_) | SendError::Unroutable { .. })) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e @ SendError::Bus(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    }
+}
+
+fn error(status: StatusCode, message: String) -> Response {
+    (status, axum::Json(json!({ "error": message }))).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+struct StreamQuery {
+    pattern: Option<String>,
+}
+
+async fn stream(State(state): State<AdminState>, Query(query): Query<StreamQuery>) -> Response {
+    let pattern = query.pattern.unwrap_or_else(|| "#".into());
+    let spec = SubscriptionSpec::temporary(format!("tap.{}", uuid::Uuid::new_v4().simple()), vec![pattern]);
+    let consumer = match state.runtime.bus().subscribe(&spec).await {
+        Ok(consumer) => consumer,
+        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    };
+    // The consumer lives as long as the response: when the client goes, the queue goes.
+    let lines = futures::stream::unfold(consumer, |mut consumer| async move {
+        let delivery = consumer.next().await.ok()?;
+        let mut line = serde_json::to_vec(&lossy_envelope(&delivery.message)).unwrap_or_default();
+        line.push(b'\n');
+        let _ = delivery.ack().await;
+        Some((Ok::<_, std::convert::Infallible>(line), consumer))
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .body(Body::from_stream(lines))
+        .unwrap_or_else(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}

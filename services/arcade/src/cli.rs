@@ -1,0 +1,102 @@
+//! The command line: subcommands, flags and their environment fallbacks.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Arcade: independent game services that talk only through versioned JSON events.
+#[derive(Debug, Parser)]
+#[command(name = "arcade", version, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Host services in this process: on the embedded bus (default) or on RabbitMQ (--amqp).
+    Run(RunArgs),
+    /// Print every message whose type matches a topic pattern, one JSON line each.
+    Tap(TapArgs),
+    /// Validate a payload against its message type's schema and publish it.
+    Send(SendArgs),
+    /// A scripted showcase of every service on a fresh temporary data dir; exits by itself.
+    Demo(DemoArgs),
+    /// List the message types of the contract, or print one's schema or example.
+    Types(TypesArgs),
+}
+
+/// Where to reach the services: a broker, or the admin endpoint of `arcade run`.
+#[derive(Debug, Clone, Args)]
+pub struct Connection {
+    /// RabbitMQ URL (amqp:// or amqps://). Absent: the embedded transport of `arcade run`.
+    #[arg(long = "amqp", env = "ARCADE_AMQP_URL", value_name = "URL")]
+    pub amqp: Option<String>,
+    /// Address of the admin endpoint that `arcade run` serves on loopback.
+    #[arg(long, env = "ARCADE_ADMIN_ADDR", default_value = "127.0.0.1:7878", value_name = "ADDR")]
+    pub admin: SocketAddr,
+}
+
+/// `arcade run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Directory of the services' data (one sled database each).
+    #[arg(long = "data", env = "ARCADE_DATA_DIR", default_value = "./data", value_name = "DIR")]
+    pub data: PathBuf,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+/// `arcade tap`.
+#[derive(Debug, Args)]
+pub struct TapArgs {
+    /// Topic pattern over message types: `*` is one word, `#` zero or more (`game.#`, `#`).
+    #[arg(default_value = "#")]
+    pub pattern: String,
+    /// Stop after this many messages.
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+/// `arcade send`.
+#[derive(Debug, Args)]
+pub struct SendArgs {
+    /// Message type, e.g. `game.session.completed.v1`.
+    #[arg(value_name = "TYPE")]
+    pub message_type: String,
+    /// File holding the JSON payload, or `-` for standard input.
+    #[arg(value_name = "FILE|-")]
+    pub file: String,
+    /// Producer name the message carries (AMQP app_id).
+    #[arg(long, default_value = "arcade-cli")]
+    pub producer: String,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+/// `arcade demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Keep the demo's data here instead of a temporary directory.
+    #[arg(long = "data", value_name = "DIR")]
+    pub data: Option<PathBuf>,
+}
+
+/// `arcade types`.
+#[derive(Debug, Args)]
+pub struct TypesArgs {
+    /// Print this type's JSON Schema.
+    #[arg(long, value_name = "TYPE", conflicts_with = "example")]
+    pub schema: Option<String>,
+    /// Print this type's example payload.
+    #[arg(long, value_name = "TYPE")]
+    pub example: Option<String>,
+}

@@ -1,0 +1,141 @@
+//! `arcade tap`, `arcade send` and `arcade types`: tools that reach running services, through
+//! the admin endpoint of `arcade run` (embedded transport) or through RabbitMQ directly.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use arcade_contracts::Catalog;
+use arcade_runtime::inbound::lossy_envelope;
+use arcade_runtime::{Runtime, SubscriptionSpec};
+use serde_json::Value;
+
+use crate::cli::{Connection, SendArgs, TapArgs, TypesArgs};
+use crate::host::connect_amqp;
+
+/// Exit code of a refused input (bad payload, unknown type).
+const INVALID: u8 = 2;
+
+fn admin_url(connection: &Connection, path: &str) -> String {
+    format!("http://{}{path}", connection.admin)
+}
+
+fn unreachable(connection: &Connection, error: &reqwest::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "no `arcade run` answers at {} ({error}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ",
+        connection.admin
+    )
+}
+
+pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let mut printed = 0u64;
+    let limit = args.count.unwrap_or(u64::MAX);
+    if let Some(url) = &args.connection.amqp {
+        let bus = connect_amqp(url).await?;
+        let spec = SubscriptionSpec::temporary(format!("tap.{}", uuid::Uuid::new_v4().simple()), vec![args.pattern.clone()]);
+        let mut consumer = bus.subscribe(&spec).await?;
+        eprintln!("tapping {} on {}", args.pattern, bus.name());
+        while printed < limit {
+            let delivery = consumer.next().await?;
+            serde_json::to_writer(&mut stdout, &lossy_envelope(&delivery.message))?;
+            writeln!(stdout)?;
+            stdout.flush()?;
+            delivery.ack().await?;
+            printed += 1;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let client = reqwest::Client::new();
+    let mut response = client
+        .get(admin_url(&args.connection, "/stream"))
+        .query(&[("pattern", &args.pattern)])
+        .send()
+        .await
+        .map_err(|e| unreachable(&args.connection, &e))?
+        .error_for_status()?;
+    eprintln!("tapping {} on {}", args.pattern, args.connection.admin);
+    let mut pending = Vec::new();
+    while printed < limit {
+        let Some(chunk) = response.chunk().await? else { break };
+        pending.extend_from_slice(&chunk);
+        while let Some(end) = pending.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = pending.drain(..=end).collect();
+            stdout.write_all(&line)?;
+            stdout.flush()?;
+            printed += 1;
+            if printed >= limit {
+                break;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_payload(file: &str) -> anyhow::Result<String> {
+    let mut text = String::new();
+    if file == "-" {
+        std::io::stdin().read_to_string(&mut text)?;
+    } else {
+        text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+    }
+    Ok(text)
+}
+
+pub async fn send(args: SendArgs) -> anyhow::Result<ExitCode> {
+    let text = read_payload(&args.file)?;
+    let payload: Value = match serde_json::from_str(&text) {
+        Ok(payload) => payload,
+        Err(e) => {
+            eprintln!("error: {}: not JSON: {e}", args.file);
+            return Ok(ExitCode::from(INVALID));
+        }
+    };
+    // Refuse locally first: nothing invalid is ever published.
+    if let Err(e) = Catalog::new().validate(&args.message_type, &payload) {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(INVALID));
+    }
+    let envelope = if let Some(url) = &args.connection.amqp {
+        let runtime = Runtime::new(connect_amqp(url).await?);
+        runtime.send(&args.message_type, payload, &args.producer).await?
+    } else {
+        let response = reqwest::Client::new()
+            .post(admin_url(&args.connection, &format!("/messages/{}", args.message_type)))
+            .query(&[("producer", &args.producer)])
+            .json(&payload)
+            .send()
+            .await
+            .map_err(|e| unreachable(&args.connection, &e))?;
+        let status = response.status();
+        let body: Value = response.json().await?;
+        if !status.is_success() {
+            let message = body["error"].as_str().unwrap_or("refused").to_string();
+            eprintln!("error: {message}");
+            return Ok(ExitCode::from(if status.is_client_error() { INVALID } else { 1 }));
+        }
+        serde_json::from_value(body)?
+    };
+    println!("{}", serde_json::to_string(&envelope)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn types(args: TypesArgs) -> anyhow::Result<ExitCode> {
+    let catalog = Catalog::new();
+    let lookup = |name: &str| {
+        catalog.get(name).cloned().ok_or_else(|| anyhow::anyhow!("unknown message type \"{name}\""))
+    };
+    if let Some(name) = args.schema {
+        println!("{}", serde_json::to_string_pretty(&lookup(&name)?.schema())?);
+    } else if let Some(name) = args.example {
+        println!("{}", serde_json::to_string_pretty(&lookup(&name)?.example())?);
+    } else {
+        for t in catalog.types() {
+            let kind = match t.kind {
+                arcade_contracts::MessageKind::Event => "event",
+                arcade_contracts::MessageKind::Command => "command",
+            };
+            println!("{:<40} {kind}", t.name);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

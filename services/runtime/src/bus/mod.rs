@@ -1,0 +1,176 @@
+//! The bus: what every transport offers the runtime, with the guarantees of a durable RabbitMQ
+//! queue. A publication returns only once the bus has confirmed every message durable; a
+//! subscription is a named queue bound to topic patterns, consumed with manual acks and a
+//! bounded prefetch; an unacked message is redelivered; a poison message goes to the dead
+//! letters with its reason.
+//!
+//! Two transports implement it: [`embedded`] (one process, sled-backed) and RabbitMQ (lapin).
+
+pub mod embedded;
+pub mod pattern;
+
+use async_trait::async_trait;
+
+use crate::wire::WireMessage;
+
+/// Name of the topic exchange every event is published on.
+pub const EVENTS_EXCHANGE: &str = "arcade.events";
+/// Name of the dead-letter exchange and of the queue that keeps dead letters.
+pub const DEAD_LETTERS: &str = "arcade.dead";
+
+/// Where a publication goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// The topic exchange, routed by the message type.
+    Topic,
+    /// One named queue (a command addressed to one service instance).
+    Queue(String),
+}
+
+/// A message to publish and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Publication {
+    /// Topic or queue.
+    pub destination: Destination,
+    /// The message.
+    pub message: WireMessage,
+}
+
+/// A named queue and what it is bound to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionSpec {
+    /// Queue name: a service's own queue, e.g. `bingo` or `referee.table-3`.
+    pub queue: String,
+    /// Topic patterns (`*` one word, `#` zero or more) bound on the events exchange.
+    pub bindings: Vec<String>,
+    /// Durable queues survive restarts and keep messages while nobody consumes; a non-durable
+    /// one (a tap) lives as long as its consumer.
+    pub durable: bool,
+    /// At most this many unacked deliveries per consumer.
+    pub prefetch: u16,
+}
+
+impl SubscriptionSpec {
+    /// A durable service queue with its bindings.
+    pub fn durable(queue: impl Into<String>, bindings: Vec<String>) -> Self {
+        SubscriptionSpec { queue: queue.into(), bindings, durable: true, prefetch: 256 }
+    }
+
+    /// A temporary queue (for `arcade tap`), deleted when its consumer goes.
+    pub fn temporary(queue: impl Into<String>, bindings: Vec<String>) -> Self {
+        SubscriptionSpec { queue: queue.into(), bindings, durable: false, prefetch: 256 }
+    }
+}
+
+/// Errors of a transport.
+#[derive(Debug, thiserror::Error)]
+pub enum BusError {
+    /// The broker cannot be reached now; retry later (the caller keeps its data).
+    #[error("broker unavailable: {0}")]
+    Unavailable(String),
+    /// The broker refused the publication (negative confirm, access refused).
+    #[error("broker refused the message: {0}")]
+    Refused(String),
+    /// The bus is shutting down or the consumer was closed.
+    #[error("the bus is closed")]
+    Closed,
+    /// Local storage of the embedded bus failed.
+    #[error("bus storage failed: {0}")]
+    Storage(String),
+}
+
+impl From<sled::Error> for BusError {
+    fn from(error: sled::Error) -> Self {
+        BusError::Storage(error.to_string())
+    }
+}
+
+/// A transport.
+#[async_trait]
+pub trait Bus: Send + Sync + 'static {
+    /// Publishes messages in order. Returns only when every one is confirmed durable (or routed
+    /// nowhere, as AMQP drops a topic message no queue is bound for). On error, none may be
+    /// taken as sent: the caller publishes them again (consumers deduplicate).
+    async fn publish(&self, messages: &[Publication]) -> Result<(), BusError>;
+
+    /// Declares the queue and its bindings (idempotent) and starts consuming it. Several
+    /// consumers of one queue compete: each message goes to one of them.
+    async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError>;
+
+    /// A short name of the transport, for logs.
+    fn name(&self) -> &'static str;
+
+    /// The queue holding dead letters (subscribe to it to read or replay them).
+    fn dead_letter_queue(&self) -> String {
+        DEAD_LETTERS.to_string()
+    }
+}
+
+/// A consumer of one queue.
+#[async_trait]
+pub trait Consumer: Send {
+    /// Waits for the next delivery. `Err(Closed)` when the bus shuts down.
+    async fn next(&mut self) -> Result<Delivery, BusError>;
+
+    /// The next delivery if one is ready now, without waiting (used to build batches).
+    fn try_next(&mut self) -> Option<Delivery>;
+}
+
+/// How a delivery is settled. Exactly one of these is called, once.
+#[async_trait]
+pub trait Acker: Send + Sync {
+    /// The consumer committed the message's effect: remove it from the queue.
+    async fn ack(self: Box<Self>) -> Result<(), BusError>;
+    /// Put it back to be delivered again (to this or another consumer).
+    async fn requeue(self: Box<Self>) -> Result<(), BusError>;
+    /// Move it to the dead letters with the reason, and remove it from the queue.
+    async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError>;
+}
+
+/// One delivery of a message to a consumer.
+pub struct Delivery {
+    /// The message.
+    pub message: WireMessage,
+    /// Whether it was delivered before (and not acked).
+    pub redelivered: bool,
+    /// The queue it came from.
+    pub queue: String,
+    acker: Box<dyn Acker>,
+}
+
+impl std::fmt::Debug for Delivery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Delivery")
+            .field("message", &self.message)
+            .field("redelivered", &self.redelivered)
+            .field("queue", &self.queue)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Delivery {
+    /// A delivery settled through `acker`.
+    pub fn new(message: WireMessage, redelivered: bool, queue: String, acker: Box<dyn Acker>) -> Self {
+        Delivery { message, redelivered, queue, acker }
+    }
+
+    /// Splits the message from its settlement, so it can be settled after a batch commits.
+    pub fn into_parts(self) -> (WireMessage, Box<dyn Acker>) {
+        (self.message, self.acker)
+    }
+
+    /// Acks it.
+    pub async fn ack(self) -> Result<(), BusError> {
+        self.acker.ack().await
+    }
+
+    /// Requeues it.
+    pub async fn requeue(self) -> Result<(), BusError> {
+        self.acker.requeue().await
+    }
+
+    /// Dead-letters it with a reason.
+    pub async fn dead_letter(self, reason: &str) -> Result<(), BusError> {
+        self.acker.dead_letter(reason).await
+    }
+}

@@ -1,0 +1,87 @@
+//! Counters of what each service did with messages: consumed, published, deduplicated,
+//! dead-lettered, refused by the domain, ignored (not addressed to this instance).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+/// One service's counters.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Messages taken from the bus and settled (acked or dead-lettered).
+    pub consumed: AtomicU64,
+    /// Events confirmed by the bus.
+    pub published: AtomicU64,
+    /// Deliveries of a message already processed.
+    pub deduplicated: AtomicU64,
+    /// Messages moved to the dead letters.
+    pub dead_lettered: AtomicU64,
+    /// Inputs the domain refused (each answered by a `*.rejected.v1` where it was a request).
+    pub rejected: AtomicU64,
+    /// Valid messages addressed to another instance (another table, another game).
+    pub ignored: AtomicU64,
+    /// Events appended to the log.
+    pub appended: AtomicU64,
+}
+
+/// A copy of the counters at one moment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Snapshot {
+    /// See [`Counters::consumed`].
+    pub consumed: u64,
+    /// See [`Counters::published`].
+    pub published: u64,
+    /// See [`Counters::deduplicated`].
+    pub deduplicated: u64,
+    /// See [`Counters::dead_lettered`].
+    pub dead_lettered: u64,
+    /// See [`Counters::rejected`].
+    pub rejected: u64,
+    /// See [`Counters::ignored`].
+    pub ignored: u64,
+    /// See [`Counters::appended`].
+    pub appended: u64,
+}
+
+impl Counters {
+    /// Adds one to a counter.
+    pub fn inc(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The current values.
+    pub fn snapshot(&self) -> Snapshot {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        Snapshot {
+            consumed: get(&self.consumed),
+            published: get(&self.published),
+            deduplicated: get(&self.deduplicated),
+            dead_lettered: get(&self.dead_lettered),
+            rejected: get(&self.rejected),
+            ignored: get(&self.ignored),
+            appended: get(&self.appended),
+        }
+    }
+}
+
+/// The counters of every service in the process, by service name.
+#[derive(Debug, Default, Clone)]
+pub struct Metrics {
+    services: Arc<Mutex<BTreeMap<String, Arc<Counters>>>>,
+}
+
+impl Metrics {
+    /// The counters of a service, created on first use.
+    pub fn service(&self, name: &str) -> Arc<Counters> {
+        let mut services = self.services.lock().unwrap_or_else(|p| p.into_inner());
+        services.entry(name.to_string()).or_default().clone()
+    }
+
+    /// Every service's counters.
+    pub fn snapshot(&self) -> BTreeMap<String, Snapshot> {
+        let services = self.services.lock().unwrap_or_else(|p| p.into_inner());
+        services.iter().map(|(k, v)| (k.clone(), v.snapshot())).collect()
+    }
+}

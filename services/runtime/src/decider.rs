@@ -1,0 +1,140 @@
+//! The shape of every service: a **decider** (`decide` then `evolve`, pure) and a [`Service`]
+//! that says which messages it consumes and how its events look on the wire.
+//!
+//! `decide(&State, &Input) -> Result<Vec<Event>, Rejection>` holds all business logic;
+//! `evolve(&mut State, &Event)` only applies a fact. State is a fold of the service's own events,
+//! so replaying its log rebuilds it exactly.
+
+use std::fmt;
+
+use arcade_contracts::{Envelope, Message, Route};
+use serde_json::Value;
+
+/// What the host tells `decide` besides the state and the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Context {
+    /// Now, in milliseconds since the epoch, from the runtime's clock.
+    pub now_ms: u64,
+}
+
+/// Business logic: pure, deterministic, no I/O.
+pub trait Decider: Send + Sync + 'static {
+    /// A fold of the service's own events.
+    type State: Default + Send + Sync + 'static;
+    /// What the service reacts to: commands, others' events, timer ticks, local inputs.
+    type Input: Send + 'static;
+    /// The service's own facts; each becomes one contract message.
+    type Event: Send + Sync + 'static;
+    /// Why an input was refused.
+    type Rejection: fmt::Display + Send + 'static;
+
+    /// Decides what happens. Must not depend on anything but its arguments and `self`'s
+    /// configuration.
+    fn decide(
+        &self,
+        state: &Self::State,
+        input: &Self::Input,
+        ctx: &Context,
+    ) -> Result<Vec<Self::Event>, Self::Rejection>;
+
+    /// Applies one event.
+    fn evolve(state: &mut Self::State, event: &Self::Event);
+
+    /// When the host should next call `decide` with [`Service::tick`]'s input (ms since the
+    /// epoch); `None` when nothing is scheduled.
+    fn next_deadline(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
+}
+
+/// What the host should do with a valid incoming message.
+#[derive(Debug)]
+pub enum Decoded<I> {
+    /// Handle it.
+    Input(I),
+    /// It is valid but not for this instance (another table's command): ack it, count it.
+    Ignore(String),
+}
+
+/// An event as it goes on the wire.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outbound {
+    /// Its versioned type.
+    pub message_type: &'static str,
+    /// Its payload.
+    pub payload: Value,
+    /// Topic, or one instance's queue.
+    pub route: Route,
+}
+
+impl Outbound {
+    /// The wire form of a contract message.
+    pub fn of<M: Message>(message: &M) -> Self {
+        Outbound {
+            message_type: M::TYPE,
+            // A contract type always serializes: its fields are plain data.
+            payload: serde_json::to_value(message).unwrap_or(Value::Null),
+            route: message.route(),
+        }
+    }
+}
+
+/// Reads an envelope's payload as a contract type; the error names the type and the problem.
+pub fn payload_of<M: Message>(envelope: &Envelope) -> Result<M, String> {
+    if envelope.message_type != M::TYPE {
+        return Err(format!("expected {}, got {}", M::TYPE, envelope.message_type));
+    }
+    serde_json::from_value(envelope.payload.clone()).map_err(|e| format!("{}: {e}", M::TYPE))
+}
+
+/// Where a service sits on the bus and how its domain meets the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServiceSpec {
+    /// Instance name: the producer (`app_id`) of its events and the name of its data dir, e.g.
+    /// `bingo` or `referee.table-3`.
+    pub name: String,
+    /// Its queue (commands addressed to it arrive here).
+    pub queue: String,
+    /// Topic patterns of the events it consumes.
+    pub bindings: Vec<String>,
+}
+
+/// The thin shell around a decider: which messages it takes and how its events look.
+pub trait Service: Decider {
+    /// Name, queue and bindings.
+    fn spec(&self) -> ServiceSpec;
+
+    /// A valid incoming message as an input. `Err(reason)` dead-letters it.
+    fn input(&self, message: &Envelope) -> Result<Decoded<Self::Input>, String>;
+
+    /// The input for a timer that fired at `now_ms`.
+    fn tick(&self, _now_ms: u64) -> Option<Self::Input> {
+        None
+    }
+
+    /// The events that tell a refused request's sender why (a `*.rejected.v1`). Empty when the
+    /// input was not a request (the refusal is logged and counted).
+    fn refusal(&self, _input: &Self::Input, _rejection: &Self::Rejection) -> Vec<Self::Event> {
+        Vec::new()
+    }
+
+    /// An event on the wire.
+    fn encode(&self, event: &Self::Event) -> Outbound;
+
+    /// An event back from the log (replay). Must invert `encode`.
+    fn decode(&self, envelope: &Envelope) -> Result<Self::Event, String>;
+
+    /// The flow (game, race, session) an event belongs to, so that events a timer or a local
+    /// input produces later carry the same correlation id.
+    fn flow_of_event(&self, _event: &Self::Event) -> Option<String> {
+        None
+    }
+
+    /// The flow a timer or local input belongs to.
+    fn flow_of_input(&self, _input: &Self::Input) -> Option<String> {
+        None
+    }
+}
+
+/// What a service's `decide` returns.
+pub type Decided<S> = Result<Vec<<S as Decider>::Event>, <S as Decider>::Rejection>;

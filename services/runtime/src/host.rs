@@ -1,0 +1,398 @@
+//! The host: runs one service on a bus. For each batch of inputs it dedupes, decides, appends
+//! the events and records the input in one sled transaction per input, flushes once, and only
+//! then acks the batch. At start it replays the log to rebuild the state.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arcade_contracts::{Catalog, Envelope, Route};
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, warn};
+
+use crate::bus::{Acker, Delivery};
+use crate::clock::{Clock, rfc3339_ms};
+use crate::counters::Counters;
+use crate::decider::{Context, Decided, Decoded, Service, ServiceSpec};
+use crate::inbound::{self, Inbound};
+use crate::store::{Commit, LogRecord, Store, StoreError};
+use crate::telemetry;
+
+/// Why a host stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// Its store failed: the inputs in hand were not acked and will come again.
+    #[error("{service}: {source}")]
+    Store {
+        /// The service.
+        service: String,
+        /// What failed.
+        #[source]
+        source: StoreError,
+    },
+    /// An event of its own log no longer decodes: the state cannot be rebuilt.
+    #[error("{service}: cannot replay log entry {seq}: {reason}")]
+    Replay {
+        /// The service.
+        service: String,
+        /// The entry.
+        seq: u64,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Sizes of the host's batches.
+#[derive(Debug, Clone, Copy)]
+pub struct HostConfig {
+    /// Most inputs handled between two flushes.
+    pub batch: usize,
+    /// Unacked deliveries the bus may hand the host at once.
+    pub prefetch: u16,
+    /// Most events the relay publishes in one confirmed publication.
+    pub relay_batch: usize,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig { batch: 512, prefetch: 1024, relay_batch: 512 }
+    }
+}
+
+struct Flow {
+    correlation: String,
+    last: String,
+}
+
+/// A service with its store and its state.
+pub struct Host<S: Service> {
+    service: Arc<S>,
+    spec: ServiceSpec,
+    store: Arc<Store>,
+    state: S::State,
+    flows: HashMap<String, Flow>,
+    catalog: Arc<Catalog>,
+    counters: Arc<Counters>,
+    clock: Clock,
+    config: HostConfig,
+    durable_end: watch::Sender<u64>,
+    last_fired: Option<u64>,
+}
+
+impl<S: Service> std::fmt::Debug for Host<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host").field("spec", &self.spec).finish_non_exhaustive()
+    }
+}
+
+#[derive(Default)]
+struct Batch {
+    acks: Vec<Box<dyn Acker>>,
+    dirty: bool,
+    inputs: usize,
+}
+
+impl<S: Service> Host<S> {
+    /// Opens a host on `store` and replays its log into the state.
+    pub fn open(
+        service: Arc<S>,
+        store: Arc<Store>,
+        catalog: Arc<Catalog>,
+        counters: Arc<Counters>,
+        clock: Clock,
+        config: HostConfig,
+    ) -> Result<Self, HostError> {
+        let spec = service.spec();
+        let (durable_end, _) = watch::channel(store.end());
+        let mut host = Host {
+            service,
+            spec,
+            store,
+            state: S::State::default(),
+            flows: HashMap::new(),
+            catalog,
+            counters,
+            clock,
+            config,
+            durable_end,
+            last_fired: None,
+        };
+        host.replay()?;
+        Ok(host)
+    }
+
+    fn replay(&mut self) -> Result<(), HostError> {
+        let name = self.spec.name.clone();
+        let store = self.store.clone();
+        for item in store.replay() {
+            let (seq, record) = item.map_err(|source| HostError::Store { service: name.clone(), source })?;
+            let event = self
+                .service
+                .decode(&record.envelope)
+                .map_err(|reason| HostError::Replay { service: name.clone(), seq, reason })?;
+            S::evolve(&mut self.state, &event);
+            self.remember_flow(&event, &record.envelope);
+        }
+        Ok(())
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &S::State {
+        &self.state
+    }
+
+    /// The service's name, queue and bindings.
+    pub fn spec(&self) -> &ServiceSpec {
+        &self.spec
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    /// The end of the durable part of the log, for the relay.
+    pub(crate) fn durable_end(&self) -> watch::Receiver<u64> {
+        self.durable_end.subscribe()
+    }
+
+    fn remember_flow(&mut self, event: &S::Event, envelope: &Envelope) {
+        if let Some(flow) = self.service.flow_of_event(event) {
+            self.flows.insert(
+                flow,
+                Flow { correlation: envelope.correlation_id.clone(), last: envelope.message_id.clone() },
+            );
+        }
+    }
+
+    fn store_error(&self, source: StoreError) -> HostError {
+        HostError::Store { service: self.spec.name.clone(), source }
+    }
+
+    /// Handles inputs until `cancel`: deliveries from the bus, local inputs, timers. Returns the
+    /// host after its last batch is flushed and acked.
+    pub async fn run(
+        mut self,
+        mut deliveries: mpsc::Receiver<Delivery>,
+        mut local: mpsc::Receiver<S::Input>,
+        cancel: CancellationToken,
+    ) -> Result<Self, HostError> {
+        let mut local_open = true;
+        let mut deliveries_open = true;
+        loop {
+            let deadline = self.service.next_deadline(&self.state).filter(|d| Some(*d) != self.last_fired);
+            let wake = deadline.map(|d| self.clock.instant_at(d));
+            let mut batch = Batch::default();
+            tokio::select! {
+                biased;
+                () = cancel.cancelled() => break,
+                delivery = deliveries.recv(), if deliveries_open => match delivery {
+                    Some(delivery) => self.on_delivery(delivery, &mut batch).await?,
+                    None => deliveries_open = false,
+                },
+                input = local.recv(), if local_open => match input {
+                    Some(input) => self.on_local(input, &mut batch)?,
+                    None => local_open = false,
+                },
+                () = sleep_until(wake), if wake.is_some() => {
+                    self.last_fired = deadline;
+                    let now = self.clock.now_ms();
+                    if let Some(input) = self.service.tick(now) {
+                        self.on_local(input, &mut batch)?;
+                    }
+                }
+            }
+            while batch.inputs < self.config.batch {
+                if let Ok(delivery) = deliveries.try_recv() {
+                    self.on_delivery(delivery, &mut batch).await?;
+                } else if let Ok(input) = local.try_recv() {
+                    self.on_local(input, &mut batch)?;
+                } else {
+                    break;
+                }
+            }
+            self.finish(batch).await?;
+            if !deliveries_open && !local_open && deadline.is_none() {
+                break;
+            }
+        }
+        self.store.flush().await.map_err(|e| self.store_error(e))?;
+        Ok(self)
+    }
+
+    async fn on_delivery(&mut self, delivery: Delivery, batch: &mut Batch) -> Result<(), HostError> {
+        batch.inputs += 1;
+        Counters::inc(&self.counters.consumed);
+        let (wire, acker) = delivery.into_parts();
+        let inbound = match inbound::decode(&wire, &self.catalog, self.clock.now_ms()) {
+            Ok(inbound) => inbound,
+            Err(reason) => return self.dead_letter(acker, &reason).await,
+        };
+        let span = telemetry::process_span(
+            &inbound.envelope.message_type,
+            &inbound.envelope.message_id,
+            inbound.traceparent.as_deref(),
+        );
+        let outcome = span.in_scope(|| self.on_inbound(&inbound, batch));
+        match outcome {
+            Ok(()) => {
+                batch.acks.push(acker);
+                Ok(())
+            }
+            Err(Refused::Poison(reason)) => self.dead_letter(acker, &reason).await,
+            Err(Refused::Store(e)) => Err(self.store_error(e)),
+        }
+    }
+
+    fn on_inbound(&mut self, inbound: &Inbound, batch: &mut Batch) -> Result<(), Refused> {
+        if self.store.is_processed(&inbound.dedupe_key)? {
+            Counters::inc(&self.counters.deduplicated);
+            debug!(message_id = %inbound.envelope.message_id, "duplicate delivery absorbed");
+            return Ok(());
+        }
+        let input = match self.service.input(&inbound.envelope).map_err(|reason| {
+            Refused::Poison(format!("{}: {reason}", inbound.envelope.message_type))
+        })? {
+            Decoded::Input(input) => input,
+            Decoded::Ignore(why) => {
+                Counters::inc(&self.counters.ignored);
+                debug!(%why, "ignored");
+                return Ok(());
+            }
+        };
+        batch.dirty = true;
+        self.apply(Some(inbound), input)?;
+        Ok(())
+    }
+
+    fn on_local(&mut self, input: S::Input, batch: &mut Batch) -> Result<(), HostError> {
+        batch.inputs += 1;
+        batch.dirty = true;
+        self.apply(None, input).map_err(|e| match e {
+            Refused::Store(e) => self.store_error(e),
+            Refused::Poison(reason) => self.store_error(StoreError::Corrupt { seq: 0, reason }),
+        })
+    }
+
+    async fn dead_letter(&mut self, acker: Box<dyn Acker>, reason: &str) -> Result<(), HostError> {
+        warn!(service = %self.spec.name, %reason, "message dead-lettered");
+        Counters::inc(&self.counters.dead_lettered);
+        if let Err(error) = acker.dead_letter(reason).await {
+            // The message was not moved; it stays unacked and comes back, to be refused again.
+            warn!(service = %self.spec.name, %error, "could not dead-letter; it will be redelivered");
+        }
+        Ok(())
+    }
+
+    /// Decides on one input and commits the outcome; `cause` is the message it came in, if any.
+    fn apply(&mut self, cause: Option<&Inbound>, input: S::Input) -> Result<(), Refused> {
+        let ctx = Context { now_ms: self.clock.now_ms() };
+        let events = match self.service.decide(&self.state, &input, &ctx) {
+            Ok(events) => events,
+            Err(rejection) => {
+                Counters::inc(&self.counters.rejected);
+                debug!(service = %self.spec.name, %rejection, "input refused");
+                self.service.refusal(&input, &rejection)
+            }
+        };
+        let input_flow = self.service.flow_of_input(&input);
+        let traceparent = telemetry::current_traceparent();
+        let records: Vec<LogRecord> = events
+            .iter()
+            .map(|event| self.record(event, cause, input_flow.as_deref(), &ctx, traceparent.clone()))
+            .collect();
+        match self.store.commit(cause.map(|c| c.dedupe_key.as_slice()), &records)? {
+            Commit::Duplicate => {
+                Counters::inc(&self.counters.deduplicated);
+                return Ok(());
+            }
+            Commit::Appended { .. } => {}
+        }
+        for (event, record) in events.iter().zip(&records) {
+            S::evolve(&mut self.state, event);
+            self.remember_flow(event, &record.envelope);
+            Counters::inc(&self.counters.appended);
+        }
+        Ok(())
+    }
+
+    fn record(
+        &self,
+        event: &S::Event,
+        cause: Option<&Inbound>,
+        input_flow: Option<&str>,
+        ctx: &Context,
+        traceparent: Option<String>,
+    ) -> LogRecord {
+        let outbound = self.service.encode(event);
+        let message_id = uuid::Uuid::now_v7().to_string();
+        let (correlation_id, causation_id) = match cause {
+            Some(cause) => (cause.envelope.correlation_id.clone(), Some(cause.envelope.message_id.clone())),
+            None => {
+                let flow = self.service.flow_of_event(event);
+                match flow.as_deref().or(input_flow).and_then(|f| self.flows.get(f)) {
+                    Some(flow) => (flow.correlation.clone(), Some(flow.last.clone())),
+                    None => (message_id.clone(), None),
+                }
+            }
+        };
+        LogRecord {
+            envelope: Envelope {
+                message_id,
+                message_type: outbound.message_type.to_string(),
+                correlation_id,
+                causation_id,
+                producer: self.spec.name.clone(),
+                occurred_at: rfc3339_ms(ctx.now_ms),
+                payload: outbound.payload,
+            },
+            queue: match outbound.route {
+                Route::Topic => None,
+                Route::Queue(queue) => Some(queue),
+            },
+            traceparent,
+        }
+    }
+
+    async fn finish(&mut self, batch: Batch) -> Result<(), HostError> {
+        if batch.dirty || !batch.acks.is_empty() {
+            self.store.flush().await.map_err(|e| self.store_error(e))?;
+            self.durable_end.send_replace(self.store.end());
+        }
+        for acker in batch.acks {
+            if let Err(error) = acker.ack().await {
+                debug!(service = %self.spec.name, %error, "ack lost; the message will be redelivered and deduplicated");
+            }
+        }
+        Ok(())
+    }
+
+    /// Decides on one input now, outside `run` (tests and tools). Not flushed.
+    pub fn handle_local(&mut self, input: S::Input) -> Result<(), HostError> {
+        let mut batch = Batch::default();
+        self.on_local(input, &mut batch)
+    }
+
+    /// What `decide` would say, without committing anything.
+    pub fn preview(&self, input: &S::Input) -> Decided<S> {
+        self.service.decide(&self.state, input, &Context { now_ms: self.clock.now_ms() })
+    }
+}
+
+enum Refused {
+    Poison(String),
+    Store(StoreError),
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Self {
+        Refused::Store(e)
+    }
+}
+
+async fn sleep_until(wake: Option<tokio::time::Instant>) {
+    match wake {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

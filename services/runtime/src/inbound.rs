@@ -1,0 +1,152 @@
+//! The boundary: a message from the bus becomes an [`Envelope`] only if it has a known type and
+//! a JSON payload valid against that type's schema. Anything else is refused with a reason a
+//! person can act on, and the host sends it to the dead letters.
+
+use arcade_contracts::{Catalog, Envelope};
+use sha2::{Digest, Sha256};
+
+use crate::clock::rfc3339_ms;
+use crate::wire::WireMessage;
+
+/// The largest payload accepted, in bytes. Arcade's own messages are a few hundred bytes; a
+/// bigger one is a mistake or an attack, and is dead-lettered rather than parsed.
+pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024;
+
+/// A message accepted at the boundary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inbound {
+    /// The envelope, its payload valid against its schema.
+    pub envelope: Envelope,
+    /// The inbox key: the message id, or for a message without one (Symfony's interop
+    /// serializer sends none) an id derived from a hash of its type and body.
+    pub dedupe_key: Vec<u8>,
+    /// Whether the message id was derived rather than sent.
+    pub derived_id: bool,
+    /// The trace context it came with.
+    pub traceparent: Option<String>,
+}
+
+/// Decodes and validates a message. `now_ms` stands in for a missing time.
+pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbound, String> {
+    let message_type = wire
+        .message_type
+        .as_deref()
+        .filter(|t| !t.is_empty())
+        .ok_or("no message type: neither the `type` property nor the `type` header is set")?;
+    if wire.body.len() > MAX_PAYLOAD_BYTES {
+        return Err(format!(
+            "{message_type}: payload of {} bytes exceeds the limit of {MAX_PAYLOAD_BYTES} bytes",
+            wire.body.len()
+        ));
+    }
+    if catalog.get(message_type).is_none() {
+        return Err(format!("unknown message type \"{message_type}\""));
+    }
+    let payload: serde_json::Value = serde_json::from_slice(&wire.body)
+        .map_err(|e| format!("{message_type}: body is not JSON: {e}"))?;
+    catalog.validate(message_type, &payload).map_err(|e| e.to_string())?;
+
+    let (message_id, derived_id) = match wire.message_id.as_deref().filter(|id| !id.is_empty()) {
+        Some(id) => (id.to_string(), false),
+        None => (derived_id(message_type, &wire.body), true),
+    };
+    let occurred_at = match (&wire.occurred_at, wire.timestamp) {
+        (Some(at), _) => at.clone(),
+        (None, Some(seconds)) => rfc3339_ms(seconds.saturating_mul(1000)),
+        (None, None) => rfc3339_ms(now_ms),
+    };
+    let envelope = Envelope {
+        correlation_id: wire.correlation_id.clone().unwrap_or_else(|| message_id.clone()),
+        causation_id: wire.causation_id.clone(),
+        producer: wire.app_id.clone().unwrap_or_else(|| "unknown".into()),
+        message_type: message_type.to_string(),
+        occurred_at,
+        payload,
+        message_id,
+    };
+    Ok(Inbound {
+        dedupe_key: envelope.message_id.as_bytes().to_vec(),
+        envelope,
+        derived_id,
+        traceparent: wire.traceparent.clone(),
+    })
+}
+
+/// An envelope for whatever arrived, valid or not, for display (`arcade tap`): the payload is
+/// the body as JSON, or as a string when it is not JSON; missing fields are empty.
+pub fn lossy_envelope(wire: &WireMessage) -> Envelope {
+    let message_type = wire.message_type.clone().unwrap_or_default();
+    let payload = serde_json::from_slice(&wire.body)
+        .unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(&wire.body).into_owned()));
+    let message_id = wire.message_id.clone().unwrap_or_else(|| derived_id(&message_type, &wire.body));
+    Envelope {
+        correlation_id: wire.correlation_id.clone().unwrap_or_else(|| message_id.clone()),
+        causation_id: wire.causation_id.clone(),
+        producer: wire.app_id.clone().unwrap_or_default(),
+        occurred_at: wire
+            .occurred_at
+            .clone()
+            .or_else(|| wire.timestamp.map(|s| rfc3339_ms(s.saturating_mul(1000))))
+            .unwrap_or_default(),
+        message_type,
+        message_id,
+        payload,
+    }
+}
+
+/// The id of a message that came without one: a UUID (version 8) from the SHA-256 of its type
+/// and body, so the same message sent twice is deduplicated.
+pub fn derived_id(message_type: &str, body: &[u8]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(message_type.as_bytes());
+    hasher.update([0u8]);
+    hasher.update(body);
+    let digest = hasher.finalize();
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Uuid::new_v8(bytes).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wire(message_type: Option<&str>, body: &[u8]) -> WireMessage {
+        WireMessage { message_type: message_type.map(Into::into), body: body.to_vec(), ..Default::default() }
+    }
+
+    const GOOD: &[u8] = br#"{"gameId":"g","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
+
+    #[test]
+    fn accepts_a_bare_message_and_derives_a_stable_id() {
+        let catalog = Catalog::new();
+        let a = decode(&wire(Some("game.session.completed.v1"), GOOD), &catalog, 0).unwrap();
+        let b = decode(&wire(Some("game.session.completed.v1"), GOOD), &catalog, 5).unwrap();
+        assert!(a.derived_id);
+        assert_eq!(a.dedupe_key, b.dedupe_key);
+        assert_eq!(a.envelope.correlation_id, a.envelope.message_id);
+        assert_eq!(a.envelope.producer, "unknown");
+        let other = br#"{"gameId":"h","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
+        let c = decode(&wire(Some("game.session.completed.v1"), other), &catalog, 0).unwrap();
+        assert_ne!(a.dedupe_key, c.dedupe_key);
+    }
+
+    #[test]
+    fn refuses_with_reasons() {
+        let catalog = Catalog::new();
+        let cases: [(Option<&str>, &[u8], &str); 5] = [
+            (None, GOOD, "no message type"),
+            (Some("game.session.exploded.v1"), GOOD, "unknown message type \"game.session.exploded.v1\""),
+            (Some("game.session.completed.v1"), b"{\"gameId\":", "body is not JSON"),
+            (Some("game.session.completed.v1"), br#"{"gameId":"g","seed":1,"stage":9,"outcome":"won","turns":3,"durationMs":10}"#, "/stage"),
+            (Some("game.session.completed.v1"), &[0xff, 0xfe, 0x00], "body is not JSON"),
+        ];
+        for (t, body, expected) in cases {
+            let reason = decode(&wire(t, body), &catalog, 0).unwrap_err();
+            assert!(reason.contains(expected), "{reason} should contain {expected}");
+        }
+        let huge = vec![b' '; MAX_PAYLOAD_BYTES + 1];
+        let reason = decode(&wire(Some("game.session.completed.v1"), &huge), &catalog, 0).unwrap_err();
+        assert!(reason.contains("exceeds the limit"), "{reason}");
+    }
+}

@@ -1,0 +1,408 @@
+//! A process's runtime: the bus, the catalog, the clock, the counters and where data lives. It
+//! starts services (each a host, a receiver and a relay task) and sends validated messages from
+//! outside (`arcade send`, the admin endpoint).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arcade_contracts::{Catalog, Envelope, Route, ValidationError};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tracing::{error, info, warn};
+
+use crate::backoff::Backoff;
+use crate::bus::{Bus, BusError, Delivery, Destination, Publication, SubscriptionSpec};
+use crate::clock::{Clock, rfc3339_ms};
+use crate::counters::Metrics;
+use crate::decider::Service;
+use crate::host::{Host, HostConfig, HostError};
+use crate::relay;
+use crate::store::{Store, StoreError};
+use crate::wire::WireMessage;
+
+/// Why a message from outside was not sent.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    /// Its type is unknown or its payload breaks the schema: nothing was published.
+    #[error(transparent)]
+    Invalid(#[from] ValidationError),
+    /// The payload is valid against the schema but cannot be addressed.
+    #[error("{message_type}: cannot address the message: {reason}")]
+    Unroutable {
+        /// The type.
+        message_type: String,
+        /// Why.
+        reason: String,
+    },
+    /// The bus did not confirm it.
+    #[error(transparent)]
+    Bus(#[from] BusError),
+}
+
+/// Everything services of one process share.
+#[derive(Clone)]
+pub struct Runtime {
+    bus: Arc<dyn Bus>,
+    catalog: Arc<Catalog>,
+    metrics: Metrics,
+    clock: Clock,
+    data_dir: Option<PathBuf>,
+    config: HostConfig,
+    fatal: watch::Sender<Option<String>>,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime")
+            .field("bus", &self.bus.name())
+            .field("data_dir", &self.data_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Runtime {
+    /// A runtime on `bus` with the system clock and temporary stores.
+    pub fn new(bus: Arc<dyn Bus>) -> Self {
+        Runtime {
+            bus,
+            catalog: Arc::new(Catalog::new()),
+            metrics: Metrics::default(),
+            clock: Clock::system(),
+            data_dir: None,
+            config: HostConfig::default(),
+            fatal: watch::channel(None).0,
+        }
+    }
+
+    /// Keeps each service's store in `dir/<service name>`.
+    pub fn with_data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.data_dir = Some(dir.into());
+        self
+    }
+
+    /// Uses another clock (tests start it at a fixed time).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Uses another catalog (tests with their own message types).
+    pub fn with_catalog(mut self, catalog: Catalog) -> Self {
+        self.catalog = Arc::new(catalog);
+        self
+    }
+
+    /// Uses other batch sizes.
+    pub fn with_config(mut self, config: HostConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The bus.
+    pub fn bus(&self) -> &Arc<dyn Bus> {
+        &self.bus
+    }
+
+    /// The message catalog.
+    pub fn catalog(&self) -> &Arc<Catalog> {
+        &self.catalog
+    }
+
+    /// Every service's counters.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> Clock {
+        self.clock
+    }
+
+    /// Resolves when a service stops on an error, with that error.
+    pub async fn failure(&self) -> String {
+        let mut fatal = self.fatal.subscribe();
+        loop {
+            if let Some(reason) = fatal.borrow_and_update().clone() {
+                return reason;
+            }
+            if fatal.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+
+    /// Opens the store of a service.
+    pub fn open_store(&self, name: &str) -> Result<Arc<Store>, StoreError> {
+        Ok(Arc::new(match &self.data_dir {
+            Some(dir) => Store::open(&dir.join(name))?,
+            None => Store::temporary()?,
+        }))
+    }
+
+    /// Opens a service's store, replays its log, and starts consuming, deciding and relaying.
+    pub fn start<S: Service>(&self, service: S) -> Result<HostHandle<S>, HostError> {
+        let service = Arc::new(service);
+        let spec = service.spec();
+        let store = self
+            .open_store(&spec.name)
+            .map_err(|source| HostError::Store { service: spec.name.clone(), source })?;
+        let counters = self.metrics.service(&spec.name);
+        let host = Host::open(
+            service,
+            store.clone(),
+            self.catalog.clone(),
+            counters.clone(),
+            self.clock,
+            self.config,
+        )?;
+        let durable_end = host.durable_end();
+        let durable_watch = host.durable_end();
+        let cancel = CancellationToken::new();
+        let relay_stop = CancellationToken::new();
+        let (delivery_tx, delivery_rx) = mpsc::channel(self.config.batch.max(1));
+        let (local_tx, local_rx) = mpsc::channel(1024);
+        let subscription = SubscriptionSpec {
+            queue: spec.queue.clone(),
+            bindings: spec.bindings.clone(),
+            durable: true,
+            prefetch: self.config.prefetch,
+        };
+        let receive = tokio::spawn(receive(self.bus.clone(), subscription, delivery_tx, cancel.clone()));
+        let fatal = self.fatal.clone();
+        let host_cancel = cancel.clone();
+        let host = tokio::spawn(async move {
+            let result = host.run(delivery_rx, local_rx, host_cancel).await;
+            if let Err(e) = &result {
+                error!(error = %e, "service stopped");
+                fatal.send_replace(Some(e.to_string()));
+            }
+            result
+        });
+        let relay = tokio::spawn(relay::run(
+            spec.name.clone(),
+            store.clone(),
+            self.bus.clone(),
+            counters,
+            durable_end,
+            self.config.relay_batch,
+            relay_stop.clone(),
+        ));
+        info!(service = %spec.name, queue = %spec.queue, bus = self.bus.name(), "service started");
+        Ok(HostHandle {
+            name: spec.name,
+            local: local_tx,
+            cancel,
+            relay_stop,
+            receive,
+            host,
+            relay,
+            store,
+            durable: durable_watch,
+        })
+    }
+
+    /// Validates a payload against its type's schema and publishes it as a flow's first message
+    /// from `producer`. Nothing is published when it is invalid.
+    pub async fn send(
+        &self,
+        message_type: &str,
+        payload: serde_json::Value,
+        producer: &str,
+    ) -> Result<Envelope, SendError> {
+        let entry = self.catalog.validate(message_type, &payload)?;
+        let route = entry.route(&payload).map_err(|reason| SendError::Unroutable {
+            message_type: message_type.to_string(),
+            reason,
+        })?;
+        let message_id = uuid::Uuid::now_v7().to_string();
+        let envelope = Envelope {
+            correlation_id: message_id.clone(),
+            message_id,
+            message_type: message_type.to_string(),
+            causation_id: None,
+            producer: producer.to_string(),
+            occurred_at: rfc3339_ms(self.clock.now_ms()),
+            payload,
+        };
+        let publication = Publication {
+            destination: match route {
+                Route::Topic => Destination::Topic,
+                Route::Queue(queue) => Destination::Queue(queue),
+            },
+            message: WireMessage::from_envelope(&envelope, crate::telemetry::current_traceparent()),
+        };
+        self.bus.publish(&[publication]).await?;
+        Ok(envelope)
+    }
+}
+
+/// A running service of any type, for a process that hosts several.
+#[async_trait::async_trait]
+pub trait Running: Send {
+    /// The service's name.
+    fn name(&self) -> &str;
+    /// Stops it cleanly (see [`HostHandle::stop`]).
+    async fn stop_boxed(self: Box<Self>, drain: Duration) -> Result<(), HostError>;
+}
+
+#[async_trait::async_trait]
+impl<S: Service> Running for HostHandle<S> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    async fn stop_boxed(self: Box<Self>, drain: Duration) -> Result<(), HostError> {
+        self.stop(drain).await.map(|_| ())
+    }
+}
+
+/// A running service.
+pub struct HostHandle<S: Service> {
+    name: String,
+    local: mpsc::Sender<S::Input>,
+    cancel: CancellationToken,
+    relay_stop: CancellationToken,
+    receive: JoinHandle<()>,
+    host: JoinHandle<Result<Host<S>, HostError>>,
+    relay: JoinHandle<Result<(), StoreError>>,
+    store: Arc<Store>,
+    durable: watch::Receiver<u64>,
+}
+
+impl<S: Service> std::fmt::Debug for HostHandle<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostHandle").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl<S: Service> HostHandle<S> {
+    /// The service's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A sender of local inputs (a table's goal sensors, a timer of the shell).
+    pub fn local(&self) -> mpsc::Sender<S::Input> {
+        self.local.clone()
+    }
+
+    /// The service's store.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    /// One past the last durable (flushed) entry of the service's log, as it changes.
+    pub fn durable_end(&self) -> watch::Receiver<u64> {
+        self.durable.clone()
+    }
+
+    /// Waits until the service's log holds `count` durable events.
+    pub async fn wait_for_events(&self, count: u64) {
+        let mut durable = self.durable.clone();
+        let _ = durable.wait_for(|end| end.saturating_sub(1) >= count).await;
+    }
+
+    /// Stops cleanly: finishes the batch in hand, flushes, acks, lets the relay publish what it
+    /// can within `drain`, and returns the host (its state).
+    pub async fn stop(self, drain: Duration) -> Result<Host<S>, HostError> {
+        self.cancel.cancel();
+        let host = match self.host.await {
+            Ok(result) => result?,
+            Err(join) => {
+                return Err(HostError::Replay { service: self.name, seq: 0, reason: format!("host task failed: {join}") });
+            }
+        };
+        let _ = self.receive.await;
+        self.relay_stop.cancel();
+        let mut relay = self.relay;
+        match tokio::time::timeout(drain, &mut relay).await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(source))) => return Err(HostError::Store { service: self.name, source }),
+            Ok(Err(join)) => warn!(service = %self.name, %join, "relay task failed"),
+            Err(_) => {
+                relay.abort();
+                warn!(service = %self.name, "relay could not drain in time; the rest goes out at next start");
+            }
+        }
+        self.store.flush().await.map_err(|source| HostError::Store { service: self.name.clone(), source })?;
+        info!(service = %self.name, "service stopped");
+        Ok(host)
+    }
+
+    /// Stops abruptly, as a crash would: every task is aborted where it stands, nothing more is
+    /// flushed or acked. Returns once the tasks are gone (so the store can be opened again).
+    pub async fn crash(self) {
+        self.receive.abort();
+        self.host.abort();
+        self.relay.abort();
+        let _ = self.receive.await;
+        let _ = self.host.await;
+        let _ = self.relay.await;
+    }
+}
+
+/// Subscribes (again after any loss, with backoff) and forwards deliveries to the host.
+async fn receive(
+    bus: Arc<dyn Bus>,
+    spec: SubscriptionSpec,
+    deliveries: mpsc::Sender<Delivery>,
+    cancel: CancellationToken,
+) {
+    let mut backoff = Backoff::default();
+    let mut warned = false;
+    'subscribe: loop {
+        let subscribed = tokio::select! {
+            () = cancel.cancelled() => break,
+            subscribed = bus.subscribe(&spec) => subscribed,
+        };
+        let mut consumer = match subscribed {
+            Ok(consumer) => {
+                if warned {
+                    info!(queue = %spec.queue, "subscribed again");
+                }
+                backoff.reset();
+                warned = false;
+                consumer
+            }
+            Err(BusError::Closed) => break,
+            Err(error) => {
+                if !warned {
+                    warn!(queue = %spec.queue, %error, "cannot subscribe; retrying with backoff");
+                    warned = true;
+                }
+                tokio::select! {
+                    () = cancel.cancelled() => break,
+                    () = tokio::time::sleep(backoff.next_delay()) => continue,
+                }
+            }
+        };
+        loop {
+            let next = tokio::select! {
+                () = cancel.cancelled() => {
+                    // Keep the consumer (and so the deliveries in hand) until the host is done.
+                    deliveries.closed().await;
+                    break 'subscribe;
+                }
+                next = consumer.next() => next,
+            };
+            match next {
+                Ok(delivery) => {
+                    tokio::select! {
+                        sent = deliveries.send(delivery) => if sent.is_err() { break 'subscribe },
+                        () = cancel.cancelled() => {
+                            deliveries.closed().await;
+                            break 'subscribe;
+                        }
+                    }
+                }
+                Err(BusError::Closed) => break 'subscribe,
+                Err(error) => {
+                    warn!(queue = %spec.queue, %error, "consumer lost; subscribing again");
+                    continue 'subscribe;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Two small services that exercise the protocol, for the runtime's tests and benchmarks (and
+//! the transports' contract tests): an **emitter** that numbers items per producer, and a
+//! **tally** that consumes them and records, for every (producer, n), how many times its
+//! effect was applied and whether it came in order. Enabled by the `testkit` feature.
+
+use std::collections::BTreeMap;
+
+use arcade_contracts::{Catalog, Envelope, Message, MessageKind, MessageType};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};
+
+/// `test.item.emitted.v1`: the emitter's n-th item of a producer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemEmitted {
+    /// Which stream.
+    pub producer: String,
+    /// Position in the stream, from 1.
+    #[schemars(range(min = 1))]
+    pub n: u64,
+    /// Free bytes to make messages of a realistic size.
+    #[serde(default)]
+    pub note: String,
+}
+
+impl Message for ItemEmitted {
+    const TYPE: &'static str = "test.item.emitted.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        ItemEmitted { producer: "p".into(), n: 1, note: String::new() }
+    }
+}
+
+/// `test.item.tallied.v1`: the tally applied an item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemTallied {
+    /// Which stream.
+    pub producer: String,
+    /// Position in the stream.
+    pub n: u64,
+    /// Whether it came right after the previous one of its stream.
+    pub in_order: bool,
+}
+
+impl Message for ItemTallied {
+    const TYPE: &'static str = "test.item.tallied.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        ItemTallied { producer: "p".into(), n: 1, in_order: true }
+    }
+}
+
+/// The catalog of the contract's types plus the test types.
+pub fn catalog() -> Catalog {
+    let mut types = arcade_contracts::catalog::all_types();
+    types.push(MessageType::of::<ItemEmitted>());
+    types.push(MessageType::of::<ItemTallied>());
+    Catalog::from_types(types)
+}
+
+/// Emits the next item of a producer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Emit {
+    /// Which stream.
+    pub producer: String,
+    /// Padding, in bytes.
+    pub note: String,
+}
+
+/// Numbers items per producer.
+#[derive(Debug, Clone)]
+pub struct Emitter {
+    /// Its name (and queue).
+    pub name: String,
+}
+
+/// Emitter state: the last n per producer.
+pub type EmitterState = BTreeMap<String, u64>;
+
+impl Decider for Emitter {
+    type State = EmitterState;
+    type Input = Emit;
+    type Event = ItemEmitted;
+    type Rejection = String;
+
+    fn decide(&self, state: &EmitterState, input: &Emit, _: &Context) -> Decided<Self> {
+        let n = state.get(&input.producer).copied().unwrap_or(0) + 1;
+        Ok(vec![ItemEmitted { producer: input.producer.clone(), n, note: input.note.clone() }])
+    }
+
+    fn evolve(state: &mut EmitterState, event: &ItemEmitted) {
+        state.insert(event.producer.clone(), event.n);
+    }
+}
+
+impl Service for Emitter {
+    fn spec(&self) -> ServiceSpec {
+        ServiceSpec { name: self.name.clone(), queue: self.name.clone(), bindings: Vec::new() }
+    }
+
+    fn input(&self, message: &Envelope) -> Result<Decoded<Emit>, String> {
+        Err(format!("{} takes no messages", message.message_type))
+    }
+
+    fn encode(&self, event: &ItemEmitted) -> Outbound {
+        Outbound::of(event)
+    }
+
+    fn decode(&self, envelope: &Envelope) -> Result<ItemEmitted, String> {
+        payload_of(envelope)
+    }
+}
+
+/// Applies items: counts every effect.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    /// Its name (and queue).
+    pub name: String,
+}
+
+/// What the tally applied.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TallyState {
+    /// Times each (producer, n) was applied: exactly once each, if the protocol holds.
+    pub applied: BTreeMap<(String, u64), u32>,
+    /// Last n applied per producer.
+    pub last: BTreeMap<String, u64>,
+    /// Items that came out of order.
+    pub out_of_order: u64,
+}
+
+impl TallyState {
+    /// Items applied more than once.
+    pub fn applied_twice(&self) -> Vec<(String, u64)> {
+        self.applied.iter().filter(|(_, c)| **c > 1).map(|(k, _)| k.clone()).collect()
+    }
+}
+
+impl Decider for Tally {
+    type State = TallyState;
+    type Input = ItemEmitted;
+    type Event = ItemTallied;
+    type Rejection = String;
+
+    fn decide(&self, state: &TallyState, input: &ItemEmitted, _: &Context) -> Decided<Self> {
+        let last = state.last.get(&input.producer).copied().unwrap_or(0);
+        Ok(vec![ItemTallied { producer: input.producer.clone(), n: input.n, in_order: input.n == last + 1 }])
+    }
+
+    fn evolve(state: &mut TallyState, event: &ItemTallied) {
+        *state.applied.entry((event.producer.clone(), event.n)).or_default() += 1;
+        if !event.in_order {
+            state.out_of_order += 1;
+        }
+        state.last.insert(event.producer.clone(), event.n);
+    }
+}
+
+impl Service for Tally {
+    fn spec(&self) -> ServiceSpec {
+        ServiceSpec {
+            name: self.name.clone(),
+            queue: self.name.clone(),
+            bindings: vec![ItemEmitted::TYPE.to_string()],
+        }
+    }
+
+    fn input(&self, message: &Envelope) -> Result<Decoded<ItemEmitted>, String> {
+        payload_of(message).map(Decoded::Input)
+    }
+
+    fn encode(&self, event: &ItemTallied) -> Outbound {
+        Outbound::of(event)
+    }
+
+    fn decode(&self, envelope: &Envelope) -> Result<ItemTallied, String> {
+        payload_of(envelope)
+    }
+}

@@ -1,0 +1,72 @@
+//! The transport-level message: the AMQP 0-9-1 properties and headers Arcade uses around a
+//! JSON body, the same on every transport. Decoding it into an [`Envelope`] (and refusing it
+//! with a reason) is the host's job, not the bus's.
+
+use std::collections::BTreeMap;
+
+use arcade_contracts::Envelope;
+use serde::{Deserialize, Serialize};
+
+/// Header carrying the reason a message was dead-lettered.
+pub const HEADER_DEAD_REASON: &str = "x-arcade-dead-reason";
+/// Header carrying the queue a dead letter was taken from.
+pub const HEADER_DEAD_QUEUE: &str = "x-arcade-dead-queue";
+/// Header carrying the routing key a dead letter was first published with.
+pub const HEADER_DEAD_ROUTING_KEY: &str = "x-arcade-dead-routing-key";
+
+/// A message as it travels: properties, headers and the body bytes, all optional but the body,
+/// because producers outside Arcade (a plain AMQP client, Symfony Messenger) send less.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireMessage {
+    /// AMQP `type` property, or the `type` header when the property is absent.
+    pub message_type: Option<String>,
+    /// AMQP `message_id` property.
+    pub message_id: Option<String>,
+    /// AMQP `correlation_id` property.
+    pub correlation_id: Option<String>,
+    /// `causation_id` header.
+    pub causation_id: Option<String>,
+    /// AMQP `app_id` property: the producing service instance.
+    pub app_id: Option<String>,
+    /// AMQP `timestamp` property, seconds since the epoch.
+    pub timestamp: Option<u64>,
+    /// `occurred_at` header, RFC 3339 with milliseconds.
+    pub occurred_at: Option<String>,
+    /// `traceparent` header (W3C trace context).
+    pub traceparent: Option<String>,
+    /// Other string headers (dead-letter reason and origin).
+    pub headers: BTreeMap<String, String>,
+    /// The JSON payload, as bytes: it may be anything when it comes from outside.
+    pub body: Vec<u8>,
+}
+
+impl WireMessage {
+    /// The wire form of an envelope produced by Arcade.
+    pub fn from_envelope(envelope: &Envelope, traceparent: Option<String>) -> Self {
+        let timestamp = chrono::DateTime::parse_from_rfc3339(&envelope.occurred_at)
+            .ok()
+            .and_then(|t| u64::try_from(t.timestamp()).ok());
+        WireMessage {
+            message_type: Some(envelope.message_type.clone()),
+            message_id: Some(envelope.message_id.clone()),
+            correlation_id: Some(envelope.correlation_id.clone()),
+            causation_id: envelope.causation_id.clone(),
+            app_id: Some(envelope.producer.clone()),
+            timestamp,
+            occurred_at: Some(envelope.occurred_at.clone()),
+            traceparent,
+            headers: BTreeMap::new(),
+            body: serde_json::to_vec(&envelope.payload).unwrap_or_default(),
+        }
+    }
+
+    /// The routing key a topic publication of this message uses: its type.
+    pub fn routing_key(&self) -> &str {
+        self.message_type.as_deref().unwrap_or("")
+    }
+
+    /// The reason it was dead-lettered, if it is a dead letter.
+    pub fn dead_reason(&self) -> Option<&str> {
+        self.headers.get(HEADER_DEAD_REASON).map(String::as_str)
+    }
+}

@@ -1,0 +1,223 @@
+//! The transport contract, written once against the `Bus` trait.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arcade_runtime::wire::HEADER_DEAD_REASON;
+use arcade_runtime::{Bus, Delivery, Destination, Publication, SubscriptionSpec, WireMessage};
+
+/// A transport under test. `bus` gives a fresh, isolated bus, or `None` when the backend is not
+/// available here (the test then says it was skipped).
+pub trait Backend {
+    async fn bus(&self) -> Option<Arc<dyn Bus>>;
+}
+
+/// A unique name, so tests sharing a broker never see each other's queues.
+pub fn unique(name: &str) -> String {
+    format!("{name}.{}", uuid::Uuid::new_v4().simple())
+}
+
+pub fn durable_spec(queue: &str, bindings: &[&str]) -> SubscriptionSpec {
+    let mut spec = SubscriptionSpec::durable(queue, bindings.iter().map(|b| b.to_string()).collect());
+    spec.prefetch = 16;
+    spec
+}
+
+/// `count` events of each type, numbered per producer in the body.
+pub fn events(types: &[&str], producer: &str, count: u64) -> Vec<Publication> {
+    let mut out = Vec::new();
+    for n in 1..=count {
+        for t in types {
+            out.push(Publication {
+                destination: Destination::Topic,
+                message: WireMessage {
+                    message_type: Some(t.to_string()),
+                    message_id: Some(format!("{producer}-{t}-{n}")),
+                    app_id: Some(producer.to_string()),
+                    body: format!(r#"{{"producer":"{producer}","n":{n}}}"#).into_bytes(),
+                    ..Default::default()
+                },
+            });
+        }
+    }
+    out
+}
+
+pub fn seq_of(delivery: &Delivery) -> u64 {
+    let body: serde_json::Value = serde_json::from_slice(&delivery.message.body).unwrap();
+    body["n"].as_u64().unwrap()
+}
+
+async fn next(consumer: &mut Box<dyn arcade_runtime::bus::Consumer>) -> Delivery {
+    tokio::time::timeout(Duration::from_secs(10), consumer.next())
+        .await
+        .expect("a delivery within 10 s")
+        .expect("the consumer is open")
+}
+
+/// Takes every message that arrives until `quiet` passes with nothing, acking each.
+async fn drain(consumer: &mut Box<dyn arcade_runtime::bus::Consumer>, quiet: Duration) -> Vec<String> {
+    let mut types = Vec::new();
+    while let Ok(Ok(d)) = tokio::time::timeout(quiet, consumer.next()).await {
+        types.push(d.message.message_type.clone().unwrap_or_default());
+        d.ack().await.unwrap();
+    }
+    types
+}
+
+macro_rules! bus_or_skip {
+    ($backend:expr) => {
+        match $backend.bus().await {
+            Some(bus) => bus,
+            None => {
+                eprintln!("skipped: this backend is not available (set ARCADE_AMQP_URL)");
+                return;
+            }
+        }
+    };
+}
+
+pub async fn routes_by_topic_with_wildcards(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let games = unique("games");
+    let scored = unique("scored");
+    let all = unique("all");
+    let mut game_consumer = bus.subscribe(&durable_spec(&games, &["game.#"])).await.unwrap();
+    let mut scored_consumer = bus.subscribe(&durable_spec(&scored, &["table.*.scored.v1", "bingo.card.won.v1"])).await.unwrap();
+    let mut all_consumer = bus.subscribe(&durable_spec(&all, &["#"])).await.unwrap();
+    let types = ["game.session.completed.v1", "table.goal.scored.v1", "table.goal.scored.v2", "bingo.card.won.v1", "race.turn.started.v1"];
+    bus.publish(&events(&types, "p", 1)).await.unwrap();
+    let quiet = Duration::from_millis(300);
+    assert_eq!(drain(&mut game_consumer, quiet).await, vec!["game.session.completed.v1"]);
+    assert_eq!(drain(&mut scored_consumer, quiet).await, vec!["table.goal.scored.v1", "bingo.card.won.v1"]);
+    assert_eq!(drain(&mut all_consumer, quiet).await, types.to_vec());
+}
+
+pub async fn competing_consumers_share_a_queue(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("workers");
+    let spec = durable_spec(&queue, &["work.item.done.v1"]);
+    let mut a = bus.subscribe(&spec).await.unwrap();
+    let mut b = bus.subscribe(&spec).await.unwrap();
+    bus.publish(&events(&["work.item.done.v1"], "p", 40)).await.unwrap();
+    let mut seen: BTreeMap<u64, u32> = BTreeMap::new();
+    let (mut by_a, mut by_b) = (0, 0);
+    // Hold every delivery unacked until all 40 are out: each consumer can hold at most its
+    // prefetch (16), so both must have taken a share.
+    let mut held = Vec::new();
+    while held.len() < 40 {
+        tokio::select! {
+            d = next(&mut a) => { by_a += 1; held.push(d) }
+            d = next(&mut b) => { by_b += 1; held.push(d) }
+        }
+    }
+    for d in held {
+        *seen.entry(seq_of(&d)).or_default() += 1;
+        d.ack().await.unwrap();
+    }
+    assert_eq!(seen.len(), 40, "every message delivered");
+    assert!(seen.values().all(|c| *c == 1), "no message delivered to both");
+    assert!(by_a > 0 && by_b > 0, "both consumers got work: a {by_a}, b {by_b}");
+}
+
+pub async fn unacked_messages_are_redelivered(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("redelivery");
+    let spec = durable_spec(&queue, &["work.item.done.v1"]);
+    let mut first = bus.subscribe(&spec).await.unwrap();
+    bus.publish(&events(&["work.item.done.v1"], "p", 3)).await.unwrap();
+    let one = next(&mut first).await;
+    let two = next(&mut first).await;
+    assert_eq!((seq_of(&one), seq_of(&two)), (1, 2));
+    assert!(!one.redelivered);
+    one.ack().await.unwrap();
+    two.requeue().await.unwrap();
+    let again = next(&mut first).await;
+    assert_eq!(seq_of(&again), 2);
+    assert!(again.redelivered, "a requeued message is flagged redelivered");
+    // A consumer that goes away with a message in hand gives it back.
+    drop(again);
+    drop(first);
+    let mut second = bus.subscribe(&spec).await.unwrap();
+    let mut got = vec![next(&mut second).await, next(&mut second).await];
+    got.sort_by_key(seq_of);
+    assert_eq!(got.iter().map(seq_of).collect::<Vec<_>>(), vec![2, 3]);
+    assert!(got[0].redelivered);
+    for d in got {
+        d.ack().await.unwrap();
+    }
+}
+
+pub async fn poison_goes_to_the_dead_letters_with_its_reason(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("poisoned");
+    let mut consumer = bus.subscribe(&durable_spec(&queue, &["work.item.done.v1"])).await.unwrap();
+    let mut dead = bus.subscribe(&durable_spec(&bus.dead_letter_queue(), &[])).await.unwrap();
+    let marker = unique("poison");
+    let mut poison = events(&["work.item.done.v1"], &marker, 1);
+    poison[0].message.body = b"not json".to_vec();
+    bus.publish(&poison).await.unwrap();
+    let d = next(&mut consumer).await;
+    d.dead_letter("body is not JSON: expected value at line 1 column 1").await.unwrap();
+    // The dead-letter queue is shared: find ours among others' letters.
+    loop {
+        let letter = next(&mut dead).await;
+        let ours = letter.message.message_id.as_deref() == Some(&format!("{marker}-work.item.done.v1-1"));
+        if ours {
+            assert_eq!(letter.message.body, b"not json");
+            assert_eq!(
+                letter.message.headers.get(HEADER_DEAD_REASON).map(String::as_str),
+                Some("body is not JSON: expected value at line 1 column 1")
+            );
+            letter.ack().await.unwrap();
+            break;
+        }
+        letter.requeue().await.unwrap();
+    }
+    assert!(tokio::time::timeout(Duration::from_millis(300), consumer.next()).await.is_err(), "the poison is gone from its queue");
+}
+
+pub async fn order_per_producer_is_kept(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("ordered");
+    let mut consumer = bus.subscribe(&durable_spec(&queue, &["work.#"])).await.unwrap();
+    let a = events(&["work.item.done.v1"], "a", 200);
+    let b = events(&["work.item.done.v1"], "b", 200);
+    let (bus_a, bus_b) = (bus.clone(), bus.clone());
+    let pa = tokio::spawn(async move {
+        for chunk in a.chunks(7) {
+            bus_a.publish(chunk).await.unwrap();
+        }
+    });
+    let pb = tokio::spawn(async move {
+        for chunk in b.chunks(11) {
+            bus_b.publish(chunk).await.unwrap();
+        }
+    });
+    let mut last: BTreeMap<String, u64> = BTreeMap::new();
+    for _ in 0..400 {
+        let d = next(&mut consumer).await;
+        let producer = d.message.app_id.clone().unwrap();
+        let n = seq_of(&d);
+        let previous = last.insert(producer.clone(), n).unwrap_or(0);
+        assert_eq!(n, previous + 1, "{producer}: {n} came after {previous}");
+        d.ack().await.unwrap();
+    }
+    pa.await.unwrap();
+    pb.await.unwrap();
+}
+
+pub async fn commands_reach_their_queue_only(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let table_3 = unique("referee.table-3");
+    let table_4 = unique("referee.table-4");
+    let mut three = bus.subscribe(&durable_spec(&table_3, &[])).await.unwrap();
+    let mut four = bus.subscribe(&durable_spec(&table_4, &[])).await.unwrap();
+    let mut command = events(&["table.game.start.v1"], "p", 1).remove(0);
+    command.destination = Destination::Queue(table_3.clone());
+    bus.publish(&[command]).await.unwrap();
+    let quiet = Duration::from_millis(300);
+    assert_eq!(drain(&mut three, quiet).await, vec!["table.game.start.v1"]);
+    assert!(drain(&mut four, quiet).await.is_empty());
+}
