@@ -43,6 +43,12 @@ pub struct Connection {
 /// `arcade run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// Services to host (default: all). Several processes may each host some, on one broker.
+    #[arg(value_enum, value_name = "SERVICE")]
+    pub services: Vec<crate::services::ServiceName>,
+    /// Settings of the services.
+    #[command(flatten)]
+    pub settings: crate::services::ServiceArgs,
     /// Directory of the services' data (one sled database each).
     #[arg(long = "data", env = "ARCADE_DATA_DIR", default_value = "./data", value_name = "DIR")]
     pub data: PathBuf,

@@ -33,11 +33,6 @@ pub fn prepare_data_dir(dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The services this process hosts, started on `runtime`.
-pub fn start_services(_runtime: &Runtime) -> anyhow::Result<Vec<Box<dyn Running>>> {
-    Ok(Vec::new())
-}
-
 /// Stops every service, the bus and the admin endpoint.
 pub async fn stop_all(services: Vec<Box<dyn Running>>) -> bool {
     let mut clean = true;
@@ -80,10 +75,11 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let runtime = Runtime::new(bus).with_data_dir(&args.data);
-    let services = start_services(&runtime)?;
+    let services = crate::services::start(&runtime, &args.services, &args.settings)?;
     let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
     let shutdown = CancellationToken::new();
-    let router = admin::router(AdminState { runtime: runtime.clone(), services: names.clone() });
+    let router = admin::router(AdminState { runtime: runtime.clone(), services: names.clone() })
+        .merge(crate::services::routes(&runtime));
     let (addr, admin_task) = admin::serve(args.connection.admin, router, shutdown.clone()).await?;
     info!(
         admin = %addr,

@@ -5,6 +5,7 @@ mod cli;
 mod client;
 mod demo;
 mod host;
+mod services;
 
 use std::process::ExitCode;
 

@@ -1,0 +1,67 @@
+//! The services the `arcade` binary hosts, their settings (flags with environment fallbacks)
+//! and the extra admin routes they serve. Each service's wiring lives in its own module here;
+//! the service crates themselves know nothing of each other.
+
+pub mod bingo;
+pub mod puzzle;
+pub mod race;
+pub mod referee;
+
+use arcade_runtime::{Running, Runtime};
+use clap::{Args, ValueEnum};
+
+/// A service this binary can host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
+pub enum ServiceName {
+    /// The foosball table referee (one per table).
+    Referee,
+    /// The bingo service.
+    Bingo,
+    /// The race master.
+    RaceMaster,
+    /// The puzzle telemetry service.
+    PuzzleTelemetry,
+}
+
+impl ServiceName {
+    /// Every service, in start order.
+    pub const ALL: [ServiceName; 4] =
+        [ServiceName::PuzzleTelemetry, ServiceName::Bingo, ServiceName::RaceMaster, ServiceName::Referee];
+}
+
+/// Settings of every service.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ServiceArgs {
+    /// Referee settings.
+    #[command(flatten)]
+    pub referee: referee::RefereeArgs,
+    /// Bingo settings.
+    #[command(flatten)]
+    pub bingo: bingo::BingoArgs,
+    /// Race master settings.
+    #[command(flatten)]
+    pub race: race::RaceArgs,
+    /// Puzzle telemetry settings.
+    #[command(flatten)]
+    pub puzzle: puzzle::PuzzleArgs,
+}
+
+/// Starts the named services (all when `names` is empty).
+pub fn start(runtime: &Runtime, names: &[ServiceName], args: &ServiceArgs) -> anyhow::Result<Vec<Box<dyn Running>>> {
+    let names: Vec<ServiceName> = if names.is_empty() { ServiceName::ALL.to_vec() } else { names.to_vec() };
+    let mut running: Vec<Box<dyn Running>> = Vec::new();
+    for name in names {
+        match name {
+            ServiceName::Referee => running.extend(referee::start(runtime, &args.referee)?),
+            ServiceName::Bingo => running.extend(bingo::start(runtime, &args.bingo)?),
+            ServiceName::RaceMaster => running.extend(race::start(runtime, &args.race)?),
+            ServiceName::PuzzleTelemetry => running.extend(puzzle::start(runtime, &args.puzzle)?),
+        }
+    }
+    Ok(running)
+}
+
+/// Admin routes the services add (merged into the admin endpoint).
+pub fn routes(runtime: &Runtime) -> axum::Router {
+    axum::Router::new().merge(puzzle::routes(runtime))
+}
