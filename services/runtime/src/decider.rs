@@ -134,6 +134,14 @@ pub trait Service: Decider {
     fn flow_of_input(&self, _input: &Self::Input) -> Option<String> {
         None
     }
+
+    /// Acts on the world once an event is durable (a referee locks a ball return). Called in
+    /// log order, after the batch's flush, with the state after the batch; never on replay.
+    fn effect(&self, _state: &Self::State, _event: &Self::Event) {}
+
+    /// Brings the world in line with the state rebuilt at start (a referee re-applies its
+    /// locks), before any input is handled.
+    fn resume(&self, _state: &Self::State) {}
 }
 
 /// What a service's `decide` returns.

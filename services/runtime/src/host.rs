@@ -85,11 +85,17 @@ impl<S: Service> std::fmt::Debug for Host<S> {
     }
 }
 
-#[derive(Default)]
-struct Batch {
+struct Batch<E> {
     acks: Vec<Box<dyn Acker>>,
     dirty: bool,
     inputs: usize,
+    events: Vec<E>,
+}
+
+impl<E> Default for Batch<E> {
+    fn default() -> Self {
+        Batch { acks: Vec::new(), dirty: false, inputs: 0, events: Vec::new() }
+    }
 }
 
 impl<S: Service> Host<S> {
@@ -177,6 +183,7 @@ impl<S: Service> Host<S> {
         mut local: mpsc::Receiver<S::Input>,
         cancel: CancellationToken,
     ) -> Result<Self, HostError> {
+        self.service.resume(&self.state);
         let mut local_open = true;
         let mut deliveries_open = true;
         loop {
@@ -220,7 +227,7 @@ impl<S: Service> Host<S> {
         Ok(self)
     }
 
-    async fn on_delivery(&mut self, delivery: Delivery, batch: &mut Batch) -> Result<(), HostError> {
+    async fn on_delivery(&mut self, delivery: Delivery, batch: &mut Batch<S::Event>) -> Result<(), HostError> {
         batch.inputs += 1;
         Counters::inc(&self.counters.consumed);
         let (wire, acker) = delivery.into_parts();
@@ -244,7 +251,7 @@ impl<S: Service> Host<S> {
         }
     }
 
-    fn on_inbound(&mut self, inbound: &Inbound, batch: &mut Batch) -> Result<(), Refused> {
+    fn on_inbound(&mut self, inbound: &Inbound, batch: &mut Batch<S::Event>) -> Result<(), Refused> {
         if self.store.is_processed(&inbound.dedupe_key)? {
             Counters::inc(&self.counters.deduplicated);
             debug!(message_id = %inbound.envelope.message_id, "duplicate delivery absorbed");
@@ -261,14 +268,14 @@ impl<S: Service> Host<S> {
             }
         };
         batch.dirty = true;
-        self.apply(Some(inbound), input)?;
+        self.apply(Some(inbound), input, &mut batch.events)?;
         Ok(())
     }
 
-    fn on_local(&mut self, input: S::Input, batch: &mut Batch) -> Result<(), HostError> {
+    fn on_local(&mut self, input: S::Input, batch: &mut Batch<S::Event>) -> Result<(), HostError> {
         batch.inputs += 1;
         batch.dirty = true;
-        self.apply(None, input).map_err(|e| match e {
+        self.apply(None, input, &mut batch.events).map_err(|e| match e {
             Refused::Store(e) => self.store_error(e),
             Refused::Poison(reason) => self.store_error(StoreError::Corrupt { seq: 0, reason }),
         })
@@ -285,7 +292,7 @@ impl<S: Service> Host<S> {
     }
 
     /// Decides on one input and commits the outcome; `cause` is the message it came in, if any.
-    fn apply(&mut self, cause: Option<&Inbound>, input: S::Input) -> Result<(), Refused> {
+    fn apply(&mut self, cause: Option<&Inbound>, input: S::Input, done: &mut Vec<S::Event>) -> Result<(), Refused> {
         let ctx = Context { now_ms: self.clock.now_ms() };
         let events = match self.service.decide(&self.state, &input, &ctx) {
             Ok(events) => events,
@@ -313,6 +320,7 @@ impl<S: Service> Host<S> {
             self.remember_flow(event, &record.envelope);
             Counters::inc(&self.counters.appended);
         }
+        done.extend(events);
         Ok(())
     }
 
@@ -354,10 +362,13 @@ impl<S: Service> Host<S> {
         }
     }
 
-    async fn finish(&mut self, batch: Batch) -> Result<(), HostError> {
+    async fn finish(&mut self, batch: Batch<S::Event>) -> Result<(), HostError> {
         if batch.dirty || !batch.acks.is_empty() {
             self.store.flush().await.map_err(|e| self.store_error(e))?;
             self.durable_end.send_replace(self.store.end());
+        }
+        for event in &batch.events {
+            self.service.effect(&self.state, event);
         }
         for acker in batch.acks {
             if let Err(error) = acker.ack().await {
