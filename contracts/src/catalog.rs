@@ -145,11 +145,20 @@ impl Catalog {
         let entries = types
             .into_iter()
             .map(|message_type| {
-                let validator = jsonschema::validator_for(&message_type.schema())
-                    .unwrap_or_else(|e| {
-                        panic!("the generated schema of {} compiles: {e}", message_type.name)
+                let validator =
+                    jsonschema::validator_for(&message_type.schema()).unwrap_or_else(|e| {
+                        panic!(
+                            "the generated schema of {} compiles: {e}",
+                            message_type.name
+                        )
                     });
-                (message_type.name, Entry { message_type, validator })
+                (
+                    message_type.name,
+                    Entry {
+                        message_type,
+                        validator,
+                    },
+                )
             })
             .collect();
         Catalog { entries }
@@ -176,14 +185,21 @@ impl Catalog {
             .iter_errors(payload)
             .map(|error| {
                 let path = error.instance_path().to_string();
-                let path = if path.is_empty() { "/".to_string() } else { path };
+                let path = if path.is_empty() {
+                    "/".to_string()
+                } else {
+                    path
+                };
                 format!("{path}: {error}")
             })
             .collect();
         if problems.is_empty() {
             Ok(&entry.message_type)
         } else {
-            Err(ValidationError::Schema { message_type: name.to_string(), problems })
+            Err(ValidationError::Schema {
+                message_type: name.to_string(),
+                problems,
+            })
         }
     }
 }

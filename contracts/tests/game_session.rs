@@ -9,7 +9,9 @@ fn valid() -> serde_json::Value {
 
 #[test]
 fn accepts_the_source_payload() {
-    Catalog::new().validate("game.session.completed.v1", &valid()).unwrap();
+    Catalog::new()
+        .validate("game.session.completed.v1", &valid())
+        .unwrap();
 }
 
 #[test]
@@ -27,18 +29,28 @@ fn refuses_each_broken_field_and_names_it() {
     for (field, value, pointer) in cases {
         let mut payload = valid();
         payload[field] = value.clone();
-        let err = catalog.validate("game.session.completed.v1", &payload).unwrap_err();
+        let err = catalog
+            .validate("game.session.completed.v1", &payload)
+            .unwrap_err();
         let text = err.to_string();
         assert!(text.contains(pointer), "{field}={value}: {text}");
     }
     let mut missing = valid();
     missing.as_object_mut().unwrap().remove("durationMs");
-    let text = catalog.validate("game.session.completed.v1", &missing).unwrap_err().to_string();
+    let text = catalog
+        .validate("game.session.completed.v1", &missing)
+        .unwrap_err()
+        .to_string();
     assert!(text.contains("durationMs"), "{text}");
 }
 
 #[test]
 fn refuses_unknown_types() {
-    let err = Catalog::new().validate("game.session.completed.v9", &valid()).unwrap_err();
-    assert_eq!(err, ValidationError::UnknownType("game.session.completed.v9".into()));
+    let err = Catalog::new()
+        .validate("game.session.completed.v9", &valid())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        ValidationError::UnknownType("game.session.completed.v9".into())
+    );
 }

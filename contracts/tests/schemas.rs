@@ -26,8 +26,14 @@ fn pretty(value: &serde_json::Value) -> String {
 fn generated() -> Vec<(PathBuf, String)> {
     let mut files = Vec::new();
     for t in all_types() {
-        files.push((PathBuf::from(format!("{}.json", t.name)), pretty(&t.schema())));
-        files.push((PathBuf::from(format!("examples/{}.json", t.name)), pretty(&t.example())));
+        files.push((
+            PathBuf::from(format!("{}.json", t.name)),
+            pretty(&t.schema()),
+        ));
+        files.push((
+            PathBuf::from(format!("examples/{}.json", t.name)),
+            pretty(&t.example()),
+        ));
     }
     files
 }
@@ -59,7 +65,11 @@ fn committed_schemas_match_the_contracts() {
             }
         }
     }
-    assert!(stale.is_empty(), "{}\nrefresh them with:\n    {REFRESH}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "{}\nrefresh them with:\n    {REFRESH}",
+        stale.join("\n")
+    );
 }
 
 #[test]
@@ -73,7 +83,8 @@ fn committed_examples_are_valid_and_decode() {
         catalog
             .validate(t.name, &value)
             .unwrap_or_else(|e| panic!("example of {}: {e}", t.name));
-        t.route(&value).unwrap_or_else(|e| panic!("example of {} does not decode: {e}", t.name));
+        t.route(&value)
+            .unwrap_or_else(|e| panic!("example of {} does not decode: {e}", t.name));
     }
 }
 
@@ -89,7 +100,9 @@ fn type_names_are_versioned() {
             t.name
         );
         assert!(
-            t.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '_'),
+            t.name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '_'),
             "{} has characters a routing key should not",
             t.name
         );

@@ -50,7 +50,8 @@ pub async fn serve(
         .map_err(|e| anyhow::anyhow!("--admin {addr}: cannot listen: {e}"))?;
     let bound = listener.local_addr()?;
     let task = tokio::spawn(async move {
-        let server = axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned());
+        let server =
+            axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned());
         if let Err(error) = server.await {
             tracing::error!(%error, "admin endpoint stopped");
         }
@@ -83,12 +84,19 @@ async fn send(
 ) -> Response {
     let payload: serde_json::Value = match serde_json::from_slice(&body) {
         Ok(payload) => payload,
-        Err(e) => return error(StatusCode::BAD_REQUEST, format!("the payload is not JSON: {e}")),
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("the payload is not JSON: {e}"),
+            );
+        }
     };
     let producer = query.producer.unwrap_or_else(|| "arcade-admin".into());
     match state.runtime.send(&message_type, payload, &producer).await {
         Ok(envelope) => (StatusCode::ACCEPTED, axum::Json(envelope)).into_response(),
-        Err(e @ (SendError::Invalid(_) | SendError::Unroutable { .. })) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e @ (SendError::Invalid(_) | SendError::Unroutable { .. })) => {
+            error(StatusCode::BAD_REQUEST, e.to_string())
+        }
         Err(e @ SendError::Bus(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     }
 }
@@ -104,7 +112,10 @@ struct StreamQuery {
 
 async fn stream(State(state): State<AdminState>, Query(query): Query<StreamQuery>) -> Response {
     let pattern = query.pattern.unwrap_or_else(|| "#".into());
-    let spec = SubscriptionSpec::temporary(format!("tap.{}", uuid::Uuid::new_v4().simple()), vec![pattern]);
+    let spec = SubscriptionSpec::temporary(
+        format!("tap.{}", uuid::Uuid::new_v4().simple()),
+        vec![pattern],
+    );
     let consumer = match state.runtime.bus().subscribe(&spec).await {
         Ok(consumer) => consumer,
         Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),

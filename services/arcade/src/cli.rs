@@ -27,6 +27,18 @@ pub enum Command {
     Demo(DemoArgs),
     /// List the message types of the contract, or print one's schema or example.
     Types(TypesArgs),
+    /// Table referee tools: replay a script against rules, check a rules document.
+    #[command(subcommand)]
+    Referee(arcade_referee::cli::Command),
+    /// Bingo tools: print a batch of cards.
+    #[command(subcommand)]
+    Bingo(arcade_bingo::cli::Command),
+    /// Race master tools: simulate a whole race in process.
+    #[command(subcommand)]
+    Race(arcade_race_master::cli::Command),
+    /// Strata Relay puzzle tools: generate puzzles.
+    #[command(subcommand)]
+    Puzzle(arcade_puzzle_telemetry::cli::Command),
 }
 
 /// Where to reach the services: a broker, or the admin endpoint of `arcade run`.
@@ -36,7 +48,12 @@ pub struct Connection {
     #[arg(long = "amqp", env = "ARCADE_AMQP_URL", value_name = "URL")]
     pub amqp: Option<String>,
     /// Address of the admin endpoint that `arcade run` serves on loopback.
-    #[arg(long, env = "ARCADE_ADMIN_ADDR", default_value = "127.0.0.1:7878", value_name = "ADDR")]
+    #[arg(
+        long,
+        env = "ARCADE_ADMIN_ADDR",
+        default_value = "127.0.0.1:7878",
+        value_name = "ADDR"
+    )]
     pub admin: SocketAddr,
 }
 
@@ -50,7 +67,12 @@ pub struct RunArgs {
     #[command(flatten)]
     pub settings: crate::services::ServiceArgs,
     /// Directory of the services' data (one sled database each).
-    #[arg(long = "data", env = "ARCADE_DATA_DIR", default_value = "./data", value_name = "DIR")]
+    #[arg(
+        long = "data",
+        env = "ARCADE_DATA_DIR",
+        default_value = "./data",
+        value_name = "DIR"
+    )]
     pub data: PathBuf,
     /// Broker and admin endpoint.
     #[command(flatten)]

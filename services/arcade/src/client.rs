@@ -32,7 +32,10 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
     let limit = args.count.unwrap_or(u64::MAX);
     if let Some(url) = &args.connection.amqp {
         let bus = connect_amqp(url).await?;
-        let spec = SubscriptionSpec::temporary(format!("tap.{}", uuid::Uuid::new_v4().simple()), vec![args.pattern.clone()]);
+        let spec = SubscriptionSpec::temporary(
+            format!("tap.{}", uuid::Uuid::new_v4().simple()),
+            vec![args.pattern.clone()],
+        );
         let mut consumer = bus.subscribe(&spec).await?;
         eprintln!("tapping {} on {}", args.pattern, bus.name());
         while printed < limit {
@@ -56,7 +59,9 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
     eprintln!("tapping {} on {}", args.pattern, args.connection.admin);
     let mut pending = Vec::new();
     while printed < limit {
-        let Some(chunk) = response.chunk().await? else { break };
+        let Some(chunk) = response.chunk().await? else {
+            break;
+        };
         pending.extend_from_slice(&chunk);
         while let Some(end) = pending.iter().position(|b| *b == b'\n') {
             let line: Vec<u8> = pending.drain(..=end).collect();
@@ -97,10 +102,15 @@ pub async fn send(args: SendArgs) -> anyhow::Result<ExitCode> {
     }
     let envelope = if let Some(url) = &args.connection.amqp {
         let runtime = Runtime::new(connect_amqp(url).await?);
-        runtime.send(&args.message_type, payload, &args.producer).await?
+        runtime
+            .send(&args.message_type, payload, &args.producer)
+            .await?
     } else {
         let response = reqwest::Client::new()
-            .post(admin_url(&args.connection, &format!("/messages/{}", args.message_type)))
+            .post(admin_url(
+                &args.connection,
+                &format!("/messages/{}", args.message_type),
+            ))
             .query(&[("producer", &args.producer)])
             .json(&payload)
             .send()
@@ -111,7 +121,11 @@ pub async fn send(args: SendArgs) -> anyhow::Result<ExitCode> {
         if !status.is_success() {
             let message = body["error"].as_str().unwrap_or("refused").to_string();
             eprintln!("error: {message}");
-            return Ok(ExitCode::from(if status.is_client_error() { INVALID } else { 1 }));
+            return Ok(ExitCode::from(if status.is_client_error() {
+                INVALID
+            } else {
+                1
+            }));
         }
         serde_json::from_value(body)?
     };
@@ -122,12 +136,21 @@ pub async fn send(args: SendArgs) -> anyhow::Result<ExitCode> {
 pub fn types(args: TypesArgs) -> anyhow::Result<ExitCode> {
     let catalog = Catalog::new();
     let lookup = |name: &str| {
-        catalog.get(name).cloned().ok_or_else(|| anyhow::anyhow!("unknown message type \"{name}\""))
+        catalog
+            .get(name)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("unknown message type \"{name}\""))
     };
     if let Some(name) = args.schema {
-        println!("{}", serde_json::to_string_pretty(&lookup(&name)?.schema())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&lookup(&name)?.schema())?
+        );
     } else if let Some(name) = args.example {
-        println!("{}", serde_json::to_string_pretty(&lookup(&name)?.example())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&lookup(&name)?.example())?
+        );
     } else {
         for t in catalog.types() {
             let kind = match t.kind {

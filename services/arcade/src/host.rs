@@ -24,12 +24,21 @@ pub async fn connect_amqp(url: &str) -> anyhow::Result<Arc<dyn Bus>> {
 
 /// Opens the data directory, creating it; the error names the setting.
 pub fn prepare_data_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("--data / ARCADE_DATA_DIR {}: cannot create it: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        anyhow::anyhow!(
+            "--data / ARCADE_DATA_DIR {}: cannot create it: {e}",
+            dir.display()
+        )
+    })?;
     let probe = dir.join(".arcade-write-test");
     std::fs::write(&probe, b"")
         .and_then(|()| std::fs::remove_file(&probe))
-        .map_err(|e| anyhow::anyhow!("--data / ARCADE_DATA_DIR {}: not writable: {e}", dir.display()))?;
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "--data / ARCADE_DATA_DIR {}: not writable: {e}",
+                dir.display()
+            )
+        })?;
     Ok(())
 }
 
@@ -49,10 +58,11 @@ pub async fn stop_all(services: Vec<Box<dyn Running>>) -> bool {
 async fn terminated() {
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(term) => term,
-            Err(_) => return std::future::pending().await,
-        };
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => return std::future::pending().await,
+            };
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = term.recv() => {}
@@ -69,8 +79,9 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &args.connection.amqp {
         Some(url) => (connect_amqp(url).await?, None),
         None => {
-            let bus = EmbeddedBus::open(&args.data.join("bus"))
-                .map_err(|e| anyhow::anyhow!("{}: cannot open the embedded bus: {e}", args.data.display()))?;
+            let bus = EmbeddedBus::open(&args.data.join("bus")).map_err(|e| {
+                anyhow::anyhow!("{}: cannot open the embedded bus: {e}", args.data.display())
+            })?;
             (Arc::new(bus.clone()), Some(bus))
         }
     };
@@ -78,8 +89,11 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let services = crate::services::start(&runtime, &args.services, &args.settings)?;
     let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
     let shutdown = CancellationToken::new();
-    let router = admin::router(AdminState { runtime: runtime.clone(), services: names.clone() })
-        .merge(crate::services::routes(&runtime));
+    let router = admin::router(AdminState {
+        runtime: runtime.clone(),
+        services: names.clone(),
+    })
+    .merge(crate::services::routes(&runtime));
     let (addr, admin_task) = admin::serve(args.connection.admin, router, shutdown.clone()).await?;
     info!(
         admin = %addr,

@@ -15,7 +15,10 @@ use crate::cli::{Cli, Command};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("error: cannot start the async runtime: {error}");
@@ -48,5 +51,32 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Send(args) => client::send(args).await,
         Command::Demo(args) => demo::run(args).await,
         Command::Types(args) => client::types(args),
+        Command::Referee(command) => {
+            Ok(tool(|out, err| arcade_referee::cli::run(command, out, err)))
+        }
+        Command::Bingo(command) => Ok(tool(|out, err| arcade_bingo::cli::run(command, out, err))),
+        Command::Race(command) => Ok(tool(|out, err| {
+            arcade_race_master::cli::run(command, out, err)
+        })),
+        Command::Puzzle(command) => Ok(tool(|out, err| {
+            arcade_puzzle_telemetry::cli::run(command, out, err)
+        })),
+    }
+}
+
+/// Runs a pure command-line tool of a service crate on the process's stdout and stderr.
+fn tool(run: impl FnOnce(&mut dyn std::io::Write, &mut dyn std::io::Write) -> u8) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut err = std::io::stderr();
+    let code = run(&mut out, &mut err);
+    match std::io::Write::flush(&mut out) {
+        Ok(()) => ExitCode::from(code),
+        // A closed pipe (`| head`) is the reader's choice, not a failure of the tool.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: writing the output: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -32,14 +32,29 @@ fn start() -> Pipeline {
         .with_data_dir(dir.path())
         .with_catalog(testkit::catalog())
         .with_config(HostConfig::default());
-    let tally = runtime.start(Tally { name: "tally".into() }).unwrap();
-    let emitter = runtime.start(Emitter { name: "emitter".into() }).unwrap();
-    Pipeline { _dir: dir, emitter, tally }
+    let tally = runtime
+        .start(Tally {
+            name: "tally".into(),
+        })
+        .unwrap();
+    let emitter = runtime
+        .start(Emitter {
+            name: "emitter".into(),
+        })
+        .unwrap();
+    Pipeline {
+        _dir: dir,
+        emitter,
+        tally,
+    }
 }
 
 fn emit() -> Emit {
     // About the size of a real event payload.
-    Emit { producer: "bench".into(), note: "n".repeat(96) }
+    Emit {
+        producer: "bench".into(),
+        note: "n".repeat(96),
+    }
 }
 
 async fn saturate(messages: u64) -> Duration {
@@ -63,7 +78,8 @@ async fn paced(rate: u64, seconds: u64) -> Vec<Duration> {
     let pipeline = start();
     let total = rate * seconds;
     let local = pipeline.emitter.local();
-    let sent: Arc<std::sync::Mutex<Vec<Instant>>> = Arc::new(std::sync::Mutex::new(Vec::with_capacity(total as usize)));
+    let sent: Arc<std::sync::Mutex<Vec<Instant>>> =
+        Arc::new(std::sync::Mutex::new(Vec::with_capacity(total as usize)));
     let sent_by_feeder = sent.clone();
     let feeder = tokio::spawn(async move {
         let tick = Duration::from_millis(1);
@@ -93,7 +109,10 @@ async fn paced(rate: u64, seconds: u64) -> Vec<Duration> {
     pipeline.emitter.stop(Duration::from_secs(5)).await.unwrap();
     pipeline.tally.stop(Duration::from_secs(5)).await.unwrap();
     let sent = sent.lock().unwrap();
-    sent.iter().zip(&committed_at).map(|(s, c)| c.saturating_duration_since(*s)).collect()
+    sent.iter()
+        .zip(&committed_at)
+        .map(|(s, c)| c.saturating_duration_since(*s))
+        .collect()
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -102,7 +121,11 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn pipeline(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
     let mut group = c.benchmark_group("embedded_pipeline");
     group.sample_size(10);
     group.throughput(Throughput::Elements(MESSAGES));

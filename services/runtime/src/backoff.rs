@@ -17,14 +17,20 @@ pub struct Backoff {
 impl Backoff {
     /// A backoff from `base` doubling up to `cap`.
     pub fn new(base: Duration, cap: Duration) -> Self {
-        Backoff { base, cap, attempt: 0 }
+        Backoff {
+            base,
+            cap,
+            attempt: 0,
+        }
     }
 
     /// The delay before the next attempt.
     pub fn next_delay(&mut self) -> Duration {
         let ceiling = self.ceiling();
         self.attempt = self.attempt.saturating_add(1);
-        let millis = u64::try_from(ceiling.as_millis()).unwrap_or(u64::MAX).max(1);
+        let millis = u64::try_from(ceiling.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
         Duration::from_millis(rand::rng().random_range(millis / 2..=millis))
     }
 
@@ -57,7 +63,10 @@ mod tests {
         for _ in 0..8 {
             let ceiling = backoff.ceiling();
             let delay = backoff.next_delay();
-            assert!(delay <= ceiling && delay >= ceiling / 2, "{delay:?} vs {ceiling:?}");
+            assert!(
+                delay <= ceiling && delay >= ceiling / 2,
+                "{delay:?} vs {ceiling:?}"
+            );
             ceilings.push(ceiling.as_millis());
         }
         assert_eq!(ceilings, vec![100, 200, 400, 800, 1000, 1000, 1000, 1000]);

@@ -23,7 +23,10 @@ impl Clock {
 
     /// Starts at a given time (tests, replays).
     pub fn starting_at(base_ms: u64) -> Self {
-        Clock { base_ms, base: Instant::now() }
+        Clock {
+            base_ms,
+            base: Instant::now(),
+        }
     }
 
     /// Now, in milliseconds since the epoch.
@@ -56,7 +59,10 @@ mod tests {
         assert_eq!(clock.now_ms(), 1_000);
         tokio::time::advance(std::time::Duration::from_millis(1_500)).await;
         assert_eq!(clock.now_ms(), 2_500);
-        assert_eq!(clock.instant_at(3_000), clock.instant_at(2_500) + std::time::Duration::from_millis(500));
+        assert_eq!(
+            clock.instant_at(3_000),
+            clock.instant_at(2_500) + std::time::Duration::from_millis(500)
+        );
     }
 
     #[test]

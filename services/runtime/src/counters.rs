@@ -82,6 +82,9 @@ impl Metrics {
     /// Every service's counters.
     pub fn snapshot(&self) -> BTreeMap<String, Snapshot> {
         let services = self.services.lock().unwrap_or_else(|p| p.into_inner());
-        services.iter().map(|(k, v)| (k.clone(), v.snapshot())).collect()
+        services
+            .iter()
+            .map(|(k, v)| (k.clone(), v.snapshot()))
+            .collect()
     }
 }

@@ -82,7 +82,11 @@ impl Outbound {
 /// Reads an envelope's payload as a contract type; the error names the type and the problem.
 pub fn payload_of<M: Message>(envelope: &Envelope) -> Result<M, String> {
     if envelope.message_type != M::TYPE {
-        return Err(format!("expected {}, got {}", M::TYPE, envelope.message_type));
+        return Err(format!(
+            "expected {}, got {}",
+            M::TYPE,
+            envelope.message_type
+        ));
     }
     serde_json::from_value(envelope.payload.clone()).map_err(|e| format!("{}: {e}", M::TYPE))
 }

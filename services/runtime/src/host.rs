@@ -55,7 +55,11 @@ pub struct HostConfig {
 
 impl Default for HostConfig {
     fn default() -> Self {
-        HostConfig { batch: 512, prefetch: 1024, relay_batch: 512 }
+        HostConfig {
+            batch: 512,
+            prefetch: 1024,
+            relay_batch: 512,
+        }
     }
 }
 
@@ -81,7 +85,9 @@ pub struct Host<S: Service> {
 
 impl<S: Service> std::fmt::Debug for Host<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Host").field("spec", &self.spec).finish_non_exhaustive()
+        f.debug_struct("Host")
+            .field("spec", &self.spec)
+            .finish_non_exhaustive()
     }
 }
 
@@ -94,7 +100,12 @@ struct Batch<E> {
 
 impl<E> Default for Batch<E> {
     fn default() -> Self {
-        Batch { acks: Vec::new(), dirty: false, inputs: 0, events: Vec::new() }
+        Batch {
+            acks: Vec::new(),
+            dirty: false,
+            inputs: 0,
+            events: Vec::new(),
+        }
     }
 }
 
@@ -131,11 +142,18 @@ impl<S: Service> Host<S> {
         let name = self.spec.name.clone();
         let store = self.store.clone();
         for item in store.replay() {
-            let (seq, record) = item.map_err(|source| HostError::Store { service: name.clone(), source })?;
-            let event = self
-                .service
-                .decode(&record.envelope)
-                .map_err(|reason| HostError::Replay { service: name.clone(), seq, reason })?;
+            let (seq, record) = item.map_err(|source| HostError::Store {
+                service: name.clone(),
+                source,
+            })?;
+            let event =
+                self.service
+                    .decode(&record.envelope)
+                    .map_err(|reason| HostError::Replay {
+                        service: name.clone(),
+                        seq,
+                        reason,
+                    })?;
             S::evolve(&mut self.state, &event);
             self.remember_flow(&event, &record.envelope);
         }
@@ -166,13 +184,19 @@ impl<S: Service> Host<S> {
         if let Some(flow) = self.service.flow_of_event(event) {
             self.flows.insert(
                 flow,
-                Flow { correlation: envelope.correlation_id.clone(), last: envelope.message_id.clone() },
+                Flow {
+                    correlation: envelope.correlation_id.clone(),
+                    last: envelope.message_id.clone(),
+                },
             );
         }
     }
 
     fn store_error(&self, source: StoreError) -> HostError {
-        HostError::Store { service: self.spec.name.clone(), source }
+        HostError::Store {
+            service: self.spec.name.clone(),
+            source,
+        }
     }
 
     /// Handles inputs until `cancel`: deliveries from the bus, local inputs, timers. Returns the
@@ -187,7 +211,10 @@ impl<S: Service> Host<S> {
         let mut local_open = true;
         let mut deliveries_open = true;
         loop {
-            let deadline = self.service.next_deadline(&self.state).filter(|d| Some(*d) != self.last_fired);
+            let deadline = self
+                .service
+                .next_deadline(&self.state)
+                .filter(|d| Some(*d) != self.last_fired);
             let wake = deadline.map(|d| self.clock.instant_at(d));
             let mut batch = Batch::default();
             tokio::select! {
@@ -227,7 +254,11 @@ impl<S: Service> Host<S> {
         Ok(self)
     }
 
-    async fn on_delivery(&mut self, delivery: Delivery, batch: &mut Batch<S::Event>) -> Result<(), HostError> {
+    async fn on_delivery(
+        &mut self,
+        delivery: Delivery,
+        batch: &mut Batch<S::Event>,
+    ) -> Result<(), HostError> {
         batch.inputs += 1;
         Counters::inc(&self.counters.consumed);
         let (wire, acker) = delivery.into_parts();
@@ -251,7 +282,11 @@ impl<S: Service> Host<S> {
         }
     }
 
-    fn on_inbound(&mut self, inbound: &Inbound, batch: &mut Batch<S::Event>) -> Result<(), Refused> {
+    fn on_inbound(
+        &mut self,
+        inbound: &Inbound,
+        batch: &mut Batch<S::Event>,
+    ) -> Result<(), Refused> {
         if self.store.is_processed(&inbound.dedupe_key)? {
             Counters::inc(&self.counters.deduplicated);
             debug!(message_id = %inbound.envelope.message_id, "duplicate delivery absorbed");
@@ -275,10 +310,11 @@ impl<S: Service> Host<S> {
     fn on_local(&mut self, input: S::Input, batch: &mut Batch<S::Event>) -> Result<(), HostError> {
         batch.inputs += 1;
         batch.dirty = true;
-        self.apply(None, input, &mut batch.events).map_err(|e| match e {
-            Refused::Store(e) => self.store_error(e),
-            Refused::Poison(reason) => self.store_error(StoreError::Corrupt { seq: 0, reason }),
-        })
+        self.apply(None, input, &mut batch.events)
+            .map_err(|e| match e {
+                Refused::Store(e) => self.store_error(e),
+                Refused::Poison(reason) => self.store_error(StoreError::Corrupt { seq: 0, reason }),
+            })
     }
 
     async fn dead_letter(&mut self, acker: Box<dyn Acker>, reason: &str) -> Result<(), HostError> {
@@ -292,8 +328,15 @@ impl<S: Service> Host<S> {
     }
 
     /// Decides on one input and commits the outcome; `cause` is the message it came in, if any.
-    fn apply(&mut self, cause: Option<&Inbound>, input: S::Input, done: &mut Vec<S::Event>) -> Result<(), Refused> {
-        let ctx = Context { now_ms: self.clock.now_ms() };
+    fn apply(
+        &mut self,
+        cause: Option<&Inbound>,
+        input: S::Input,
+        done: &mut Vec<S::Event>,
+    ) -> Result<(), Refused> {
+        let ctx = Context {
+            now_ms: self.clock.now_ms(),
+        };
         let events = match self.service.decide(&self.state, &input, &ctx) {
             Ok(events) => events,
             Err(rejection) => {
@@ -306,9 +349,20 @@ impl<S: Service> Host<S> {
         let traceparent = telemetry::current_traceparent();
         let records: Vec<LogRecord> = events
             .iter()
-            .map(|event| self.record(event, cause, input_flow.as_deref(), &ctx, traceparent.clone()))
+            .map(|event| {
+                self.record(
+                    event,
+                    cause,
+                    input_flow.as_deref(),
+                    &ctx,
+                    traceparent.clone(),
+                )
+            })
             .collect();
-        match self.store.commit(cause.map(|c| c.dedupe_key.as_slice()), &records)? {
+        match self
+            .store
+            .commit(cause.map(|c| c.dedupe_key.as_slice()), &records)?
+        {
             Commit::Duplicate => {
                 Counters::inc(&self.counters.deduplicated);
                 return Ok(());
@@ -335,10 +389,17 @@ impl<S: Service> Host<S> {
         let outbound = self.service.encode(event);
         let message_id = uuid::Uuid::now_v7().to_string();
         let (correlation_id, causation_id) = match cause {
-            Some(cause) => (cause.envelope.correlation_id.clone(), Some(cause.envelope.message_id.clone())),
+            Some(cause) => (
+                cause.envelope.correlation_id.clone(),
+                Some(cause.envelope.message_id.clone()),
+            ),
             None => {
                 let flow = self.service.flow_of_event(event);
-                match flow.as_deref().or(input_flow).and_then(|f| self.flows.get(f)) {
+                match flow
+                    .as_deref()
+                    .or(input_flow)
+                    .and_then(|f| self.flows.get(f))
+                {
                     Some(flow) => (flow.correlation.clone(), Some(flow.last.clone())),
                     None => (message_id.clone(), None),
                 }
@@ -386,7 +447,13 @@ impl<S: Service> Host<S> {
 
     /// What `decide` would say, without committing anything.
     pub fn preview(&self, input: &S::Input) -> Decided<S> {
-        self.service.decide(&self.state, input, &Context { now_ms: self.clock.now_ms() })
+        self.service.decide(
+            &self.state,
+            input,
+            &Context {
+                now_ms: self.clock.now_ms(),
+            },
+        )
     }
 }
 

@@ -44,7 +44,9 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
     }
     let payload: serde_json::Value = serde_json::from_slice(&wire.body)
         .map_err(|e| format!("{message_type}: body is not JSON: {e}"))?;
-    catalog.validate(message_type, &payload).map_err(|e| e.to_string())?;
+    catalog
+        .validate(message_type, &payload)
+        .map_err(|e| e.to_string())?;
 
     let (message_id, derived_id) = match wire.message_id.as_deref().filter(|id| !id.is_empty()) {
         Some(id) => (id.to_string(), false),
@@ -56,7 +58,10 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
         (None, None) => rfc3339_ms(now_ms),
     };
     let envelope = Envelope {
-        correlation_id: wire.correlation_id.clone().unwrap_or_else(|| message_id.clone()),
+        correlation_id: wire
+            .correlation_id
+            .clone()
+            .unwrap_or_else(|| message_id.clone()),
         causation_id: wire.causation_id.clone(),
         producer: wire.app_id.clone().unwrap_or_else(|| "unknown".into()),
         message_type: message_type.to_string(),
@@ -76,11 +81,18 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
 /// the body as JSON, or as a string when it is not JSON; missing fields are empty.
 pub fn lossy_envelope(wire: &WireMessage) -> Envelope {
     let message_type = wire.message_type.clone().unwrap_or_default();
-    let payload = serde_json::from_slice(&wire.body)
-        .unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(&wire.body).into_owned()));
-    let message_id = wire.message_id.clone().unwrap_or_else(|| derived_id(&message_type, &wire.body));
+    let payload = serde_json::from_slice(&wire.body).unwrap_or_else(|_| {
+        serde_json::Value::String(String::from_utf8_lossy(&wire.body).into_owned())
+    });
+    let message_id = wire
+        .message_id
+        .clone()
+        .unwrap_or_else(|| derived_id(&message_type, &wire.body));
     Envelope {
-        correlation_id: wire.correlation_id.clone().unwrap_or_else(|| message_id.clone()),
+        correlation_id: wire
+            .correlation_id
+            .clone()
+            .unwrap_or_else(|| message_id.clone()),
         causation_id: wire.causation_id.clone(),
         producer: wire.app_id.clone().unwrap_or_default(),
         occurred_at: wire
@@ -112,10 +124,15 @@ mod tests {
     use super::*;
 
     fn wire(message_type: Option<&str>, body: &[u8]) -> WireMessage {
-        WireMessage { message_type: message_type.map(Into::into), body: body.to_vec(), ..Default::default() }
+        WireMessage {
+            message_type: message_type.map(Into::into),
+            body: body.to_vec(),
+            ..Default::default()
+        }
     }
 
-    const GOOD: &[u8] = br#"{"gameId":"g","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
+    const GOOD: &[u8] =
+        br#"{"gameId":"g","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
 
     #[test]
     fn accepts_a_bare_message_and_derives_a_stable_id() {
@@ -126,7 +143,8 @@ mod tests {
         assert_eq!(a.dedupe_key, b.dedupe_key);
         assert_eq!(a.envelope.correlation_id, a.envelope.message_id);
         assert_eq!(a.envelope.producer, "unknown");
-        let other = br#"{"gameId":"h","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
+        let other =
+            br#"{"gameId":"h","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
         let c = decode(&wire(Some("game.session.completed.v1"), other), &catalog, 0).unwrap();
         assert_ne!(a.dedupe_key, c.dedupe_key);
     }
@@ -136,17 +154,37 @@ mod tests {
         let catalog = Catalog::new();
         let cases: [(Option<&str>, &[u8], &str); 5] = [
             (None, GOOD, "no message type"),
-            (Some("game.session.exploded.v1"), GOOD, "unknown message type \"game.session.exploded.v1\""),
-            (Some("game.session.completed.v1"), b"{\"gameId\":", "body is not JSON"),
-            (Some("game.session.completed.v1"), br#"{"gameId":"g","seed":1,"stage":9,"outcome":"won","turns":3,"durationMs":10}"#, "/stage"),
-            (Some("game.session.completed.v1"), &[0xff, 0xfe, 0x00], "body is not JSON"),
+            (
+                Some("game.session.exploded.v1"),
+                GOOD,
+                "unknown message type \"game.session.exploded.v1\"",
+            ),
+            (
+                Some("game.session.completed.v1"),
+                b"{\"gameId\":",
+                "body is not JSON",
+            ),
+            (
+                Some("game.session.completed.v1"),
+                br#"{"gameId":"g","seed":1,"stage":9,"outcome":"won","turns":3,"durationMs":10}"#,
+                "/stage",
+            ),
+            (
+                Some("game.session.completed.v1"),
+                &[0xff, 0xfe, 0x00],
+                "body is not JSON",
+            ),
         ];
         for (t, body, expected) in cases {
             let reason = decode(&wire(t, body), &catalog, 0).unwrap_err();
-            assert!(reason.contains(expected), "{reason} should contain {expected}");
+            assert!(
+                reason.contains(expected),
+                "{reason} should contain {expected}"
+            );
         }
         let huge = vec![b' '; MAX_PAYLOAD_BYTES + 1];
-        let reason = decode(&wire(Some("game.session.completed.v1"), &huge), &catalog, 0).unwrap_err();
+        let reason =
+            decode(&wire(Some("game.session.completed.v1"), &huge), &catalog, 0).unwrap_err();
         assert!(reason.contains("exceeds the limit"), "{reason}");
     }
 }

@@ -56,15 +56,22 @@ pub async fn run(
             }
             continue;
         }
-        let limit = usize::try_from(end - cursor).unwrap_or(usize::MAX).min(batch.max(1));
+        let limit = usize::try_from(end - cursor)
+            .unwrap_or(usize::MAX)
+            .min(batch.max(1));
         let records = store.read_from(cursor, limit)?;
-        let Some(&(last, _)) = records.last() else { break };
+        let Some(&(last, _)) = records.last() else {
+            break;
+        };
         let publications: Vec<Publication> = records.iter().map(|(_, r)| publication(r)).collect();
         match bus.publish(&publications).await {
             Ok(()) => {
                 cursor = last + 1;
                 store.set_cursor(RELAY_CURSOR, cursor)?;
-                counters.published.fetch_add(publications.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                counters.published.fetch_add(
+                    publications.len() as u64,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
                 backoff.reset();
                 if failing {
                     info!(service = %name, cursor, "bus is back; relay resumed");

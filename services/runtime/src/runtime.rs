@@ -147,7 +147,10 @@ impl Runtime {
         let spec = service.spec();
         let store = self
             .open_store(&spec.name)
-            .map_err(|source| HostError::Store { service: spec.name.clone(), source })?;
+            .map_err(|source| HostError::Store {
+                service: spec.name.clone(),
+                source,
+            })?;
         let counters = self.metrics.service(&spec.name);
         let host = Host::open(
             service,
@@ -169,7 +172,12 @@ impl Runtime {
             durable: true,
             prefetch: self.config.prefetch,
         };
-        let receive = tokio::spawn(receive(self.bus.clone(), subscription, delivery_tx, cancel.clone()));
+        let receive = tokio::spawn(receive(
+            self.bus.clone(),
+            subscription,
+            delivery_tx,
+            cancel.clone(),
+        ));
         let fatal = self.fatal.clone();
         let host_cancel = cancel.clone();
         let host = tokio::spawn(async move {
@@ -212,10 +220,12 @@ impl Runtime {
         producer: &str,
     ) -> Result<Envelope, SendError> {
         let entry = self.catalog.validate(message_type, &payload)?;
-        let route = entry.route(&payload).map_err(|reason| SendError::Unroutable {
-            message_type: message_type.to_string(),
-            reason,
-        })?;
+        let route = entry
+            .route(&payload)
+            .map_err(|reason| SendError::Unroutable {
+                message_type: message_type.to_string(),
+                reason,
+            })?;
         let message_id = uuid::Uuid::now_v7().to_string();
         let envelope = Envelope {
             correlation_id: message_id.clone(),
@@ -273,7 +283,9 @@ pub struct HostHandle<S: Service> {
 
 impl<S: Service> std::fmt::Debug for HostHandle<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HostHandle").field("name", &self.name).finish_non_exhaustive()
+        f.debug_struct("HostHandle")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -311,7 +323,11 @@ impl<S: Service> HostHandle<S> {
         let host = match self.host.await {
             Ok(result) => result?,
             Err(join) => {
-                return Err(HostError::Replay { service: self.name, seq: 0, reason: format!("host task failed: {join}") });
+                return Err(HostError::Replay {
+                    service: self.name,
+                    seq: 0,
+                    reason: format!("host task failed: {join}"),
+                });
             }
         };
         let _ = self.receive.await;
@@ -319,14 +335,25 @@ impl<S: Service> HostHandle<S> {
         let mut relay = self.relay;
         match tokio::time::timeout(drain, &mut relay).await {
             Ok(Ok(Ok(()))) => {}
-            Ok(Ok(Err(source))) => return Err(HostError::Store { service: self.name, source }),
+            Ok(Ok(Err(source))) => {
+                return Err(HostError::Store {
+                    service: self.name,
+                    source,
+                });
+            }
             Ok(Err(join)) => warn!(service = %self.name, %join, "relay task failed"),
             Err(_) => {
                 relay.abort();
                 warn!(service = %self.name, "relay could not drain in time; the rest goes out at next start");
             }
         }
-        self.store.flush().await.map_err(|source| HostError::Store { service: self.name.clone(), source })?;
+        self.store
+            .flush()
+            .await
+            .map_err(|source| HostError::Store {
+                service: self.name.clone(),
+                source,
+            })?;
         info!(service = %self.name, "service stopped");
         Ok(host)
     }

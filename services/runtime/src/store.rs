@@ -71,7 +71,12 @@ pub struct Store {
 impl Store {
     /// Opens (or creates) the store in `dir`.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
-        Self::with_db(sled::Config::new().path(dir).cache_capacity(32 << 20).open()?)
+        Self::with_db(
+            sled::Config::new()
+                .path(dir)
+                .cache_capacity(32 << 20)
+                .open()?,
+        )
     }
 
     /// A store in a temporary directory, removed when dropped.
@@ -87,7 +92,13 @@ impl Store {
             Some((key, _)) => seq_of(&key)? + 1,
             None => 1,
         };
-        Ok(Store { db, log, inbox, cursors, next_seq: AtomicU64::new(next) })
+        Ok(Store {
+            db,
+            log,
+            inbox,
+            cursors,
+            next_seq: AtomicU64::new(next),
+        })
     }
 
     /// Whether an input with this deduplication key was processed.
@@ -98,7 +109,11 @@ impl Store {
     /// In one transaction: unless `inbox_key` is already in the inbox, append `records` and
     /// record `inbox_key`. Without a key (a timer or a local input) the records are appended.
     /// Only one task may commit to a store at a time (its host).
-    pub fn commit(&self, inbox_key: Option<&[u8]>, records: &[LogRecord]) -> Result<Commit, StoreError> {
+    pub fn commit(
+        &self,
+        inbox_key: Option<&[u8]>,
+        records: &[LogRecord],
+    ) -> Result<Commit, StoreError> {
         let first = self.next_seq.load(Ordering::SeqCst);
         let mut encoded = Vec::with_capacity(records.len());
         for record in records {
@@ -143,7 +158,11 @@ impl Store {
 
     /// Up to `limit` records from `from` on, in order.
     pub fn read_from(&self, from: u64, limit: usize) -> Result<Vec<(u64, LogRecord)>, StoreError> {
-        self.log.range(from.to_be_bytes()..).take(limit).map(decode_entry).collect()
+        self.log
+            .range(from.to_be_bytes()..)
+            .take(limit)
+            .map(decode_entry)
+            .collect()
     }
 
     /// Every record in order, for replay.
@@ -176,14 +195,21 @@ fn seq_of(bytes: &[u8]) -> Result<u64, StoreError> {
     bytes
         .try_into()
         .map(u64::from_be_bytes)
-        .map_err(|_| StoreError::Corrupt { seq: 0, reason: "a key is not a sequence number".into() })
+        .map_err(|_| StoreError::Corrupt {
+            seq: 0,
+            reason: "a key is not a sequence number".into(),
+        })
 }
 
-fn decode_entry(item: sled::Result<(sled::IVec, sled::IVec)>) -> Result<(u64, LogRecord), StoreError> {
+fn decode_entry(
+    item: sled::Result<(sled::IVec, sled::IVec)>,
+) -> Result<(u64, LogRecord), StoreError> {
     let (key, value) = item?;
     let seq = seq_of(&key)?;
-    let record = serde_json::from_slice(&value)
-        .map_err(|e| StoreError::Corrupt { seq, reason: e.to_string() })?;
+    let record = serde_json::from_slice(&value).map_err(|e| StoreError::Corrupt {
+        seq,
+        reason: e.to_string(),
+    })?;
     Ok((seq, record))
 }
 
@@ -210,9 +236,20 @@ mod tests {
     #[test]
     fn a_processed_input_appends_nothing_the_second_time() {
         let store = Store::temporary().unwrap();
-        assert_eq!(store.commit(Some(b"in-1"), &[record(1), record(2)]).unwrap(), Commit::Appended { first: 1, end: 3 });
-        assert_eq!(store.commit(Some(b"in-1"), &[record(9)]).unwrap(), Commit::Duplicate);
-        assert_eq!(store.commit(None, &[record(3)]).unwrap(), Commit::Appended { first: 3, end: 4 });
+        assert_eq!(
+            store
+                .commit(Some(b"in-1"), &[record(1), record(2)])
+                .unwrap(),
+            Commit::Appended { first: 1, end: 3 }
+        );
+        assert_eq!(
+            store.commit(Some(b"in-1"), &[record(9)]).unwrap(),
+            Commit::Duplicate
+        );
+        assert_eq!(
+            store.commit(None, &[record(3)]).unwrap(),
+            Commit::Appended { first: 3, end: 4 }
+        );
         let all: Vec<u64> = store.replay().map(|r| r.unwrap().0).collect();
         assert_eq!(all, vec![1, 2, 3]);
         assert_eq!(store.read_from(2, 10).unwrap()[0].1, record(2));
@@ -233,6 +270,9 @@ mod tests {
         assert_eq!(store.end(), 2);
         assert_eq!(store.cursor("relay").unwrap(), 2);
         assert_eq!(store.cursor("other").unwrap(), 0);
-        assert_eq!(store.commit(Some(b"a"), &[record(1)]).unwrap(), Commit::Duplicate);
+        assert_eq!(
+            store.commit(Some(b"a"), &[record(1)]).unwrap(),
+            Commit::Duplicate
+        );
     }
 }

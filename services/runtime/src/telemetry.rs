@@ -44,12 +44,13 @@ pub enum TelemetryError {
 /// Installs the global subscriber for a process named `service`.
 pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
     let filter = match std::env::var("RUST_LOG") {
-        Ok(value) if !value.is_empty() => {
-            EnvFilter::try_new(&value).map_err(|e| TelemetryError::Filter(format!("{value:?}: {e}")))?
-        }
+        Ok(value) if !value.is_empty() => EnvFilter::try_new(&value)
+            .map_err(|e| TelemetryError::Filter(format!("{value:?}: {e}")))?,
         _ => EnvFilter::new("info"),
     };
-    let resource = opentelemetry_sdk::Resource::builder().with_service_name(service.to_string()).build();
+    let resource = opentelemetry_sdk::Resource::builder()
+        .with_service_name(service.to_string())
+        .build();
     let mut builder = SdkTracerProvider::builder().with_resource(resource);
     if std::env::var_os("OTEL_EXPORTER_OTLP_ENDPOINT").is_some() {
         use opentelemetry_otlp::WithExportConfig as _;
@@ -65,10 +66,12 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
     opentelemetry::global::set_tracer_provider(provider.clone());
     let tracer = provider.tracer("arcade");
     tracing_subscriber::registry()
-        .with(tracing_subscriber::fmt::layer()
+        .with(
+            tracing_subscriber::fmt::layer()
                 .with_writer(std::io::stderr)
                 .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-                .with_filter(filter),)
+                .with_filter(filter),
+        )
         .with(
             tracing_opentelemetry::layer()
                 .with_tracer(tracer)
@@ -80,7 +83,11 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
 }
 
 /// The span of one handled message, child of the trace it came with.
-pub fn process_span(message_type: &str, message_id: &str, traceparent: Option<&str>) -> tracing::Span {
+pub fn process_span(
+    message_type: &str,
+    message_id: &str,
+    traceparent: Option<&str>,
+) -> tracing::Span {
     let span = tracing::info_span!(
         "process",
         otel.name = %format!("process {message_type}"),

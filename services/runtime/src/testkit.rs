@@ -9,7 +9,9 @@ use arcade_contracts::{Catalog, Envelope, Message, MessageKind, MessageType};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};
+use crate::decider::{
+    Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of,
+};
 
 /// `test.item.emitted.v1`: the emitter's n-th item of a producer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -29,7 +31,11 @@ impl Message for ItemEmitted {
     const TYPE: &'static str = "test.item.emitted.v1";
     const KIND: MessageKind = MessageKind::Event;
     fn example() -> Self {
-        ItemEmitted { producer: "p".into(), n: 1, note: String::new() }
+        ItemEmitted {
+            producer: "p".into(),
+            n: 1,
+            note: String::new(),
+        }
     }
 }
 
@@ -49,7 +55,11 @@ impl Message for ItemTallied {
     const TYPE: &'static str = "test.item.tallied.v1";
     const KIND: MessageKind = MessageKind::Event;
     fn example() -> Self {
-        ItemTallied { producer: "p".into(), n: 1, in_order: true }
+        ItemTallied {
+            producer: "p".into(),
+            n: 1,
+            in_order: true,
+        }
     }
 }
 
@@ -88,7 +98,11 @@ impl Decider for Emitter {
 
     fn decide(&self, state: &EmitterState, input: &Emit, _: &Context) -> Decided<Self> {
         let n = state.get(&input.producer).copied().unwrap_or(0) + 1;
-        Ok(vec![ItemEmitted { producer: input.producer.clone(), n, note: input.note.clone() }])
+        Ok(vec![ItemEmitted {
+            producer: input.producer.clone(),
+            n,
+            note: input.note.clone(),
+        }])
     }
 
     fn evolve(state: &mut EmitterState, event: &ItemEmitted) {
@@ -98,7 +112,11 @@ impl Decider for Emitter {
 
 impl Service for Emitter {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec { name: self.name.clone(), queue: self.name.clone(), bindings: Vec::new() }
+        ServiceSpec {
+            name: self.name.clone(),
+            queue: self.name.clone(),
+            bindings: Vec::new(),
+        }
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<Emit>, String> {
@@ -135,7 +153,11 @@ pub struct TallyState {
 impl TallyState {
     /// Items applied more than once.
     pub fn applied_twice(&self) -> Vec<(String, u64)> {
-        self.applied.iter().filter(|(_, c)| **c > 1).map(|(k, _)| k.clone()).collect()
+        self.applied
+            .iter()
+            .filter(|(_, c)| **c > 1)
+            .map(|(k, _)| k.clone())
+            .collect()
     }
 }
 
@@ -147,11 +169,18 @@ impl Decider for Tally {
 
     fn decide(&self, state: &TallyState, input: &ItemEmitted, _: &Context) -> Decided<Self> {
         let last = state.last.get(&input.producer).copied().unwrap_or(0);
-        Ok(vec![ItemTallied { producer: input.producer.clone(), n: input.n, in_order: input.n == last + 1 }])
+        Ok(vec![ItemTallied {
+            producer: input.producer.clone(),
+            n: input.n,
+            in_order: input.n == last + 1,
+        }])
     }
 
     fn evolve(state: &mut TallyState, event: &ItemTallied) {
-        *state.applied.entry((event.producer.clone(), event.n)).or_default() += 1;
+        *state
+            .applied
+            .entry((event.producer.clone(), event.n))
+            .or_default() += 1;
         if !event.in_order {
             state.out_of_order += 1;
         }

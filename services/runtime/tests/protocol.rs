@@ -19,11 +19,20 @@ fn runtime(bus: Arc<EmbeddedBus>, dir: &std::path::Path) -> Runtime {
     Runtime::new(bus)
         .with_data_dir(dir)
         .with_catalog(testkit::catalog())
-        .with_config(HostConfig { batch: 64, prefetch: 128, relay_batch: 64 })
+        .with_config(HostConfig {
+            batch: 64,
+            prefetch: 128,
+            relay_batch: 64,
+        })
 }
 
 fn item(producer: &str, n: u64) -> WireMessage {
-    let body = serde_json::to_vec(&ItemEmitted { producer: producer.into(), n, note: String::new() }).unwrap();
+    let body = serde_json::to_vec(&ItemEmitted {
+        producer: producer.into(),
+        n,
+        note: String::new(),
+    })
+    .unwrap();
     WireMessage {
         message_type: Some(ItemEmitted::TYPE.into()),
         message_id: Some(format!("{producer}-{n}")),
@@ -33,7 +42,10 @@ fn item(producer: &str, n: u64) -> WireMessage {
 }
 
 fn to_tally(message: WireMessage) -> Publication {
-    Publication { destination: Destination::Queue("tally".into()), message }
+    Publication {
+        destination: Destination::Queue("tally".into()),
+        message,
+    }
 }
 
 async fn within<T>(what: &str, future: impl std::future::Future<Output = T>) -> T {
@@ -43,7 +55,11 @@ async fn within<T>(what: &str, future: impl std::future::Future<Output = T>) -> 
 }
 
 fn assert_exactly_once(state: &TallyState, expected: &BTreeMap<String, u64>) {
-    assert!(state.applied_twice().is_empty(), "applied twice: {:?}", state.applied_twice());
+    assert!(
+        state.applied_twice().is_empty(),
+        "applied twice: {:?}",
+        state.applied_twice()
+    );
     assert_eq!(state.out_of_order, 0, "items came out of order");
     let total: u64 = expected.values().sum();
     assert_eq!(state.applied.len() as u64, total, "items lost");
@@ -59,14 +75,29 @@ async fn crashes_at_many_points_lose_nothing_and_apply_nothing_twice() {
     for round in 0..=CRASHES {
         let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
         let runtime = runtime(bus.clone(), dir.path());
-        let tally = runtime.start(Tally { name: "tally".into() }).unwrap();
-        let emitter = runtime.start(Emitter { name: "emitter".into() }).unwrap();
+        let tally = runtime
+            .start(Tally {
+                name: "tally".into(),
+            })
+            .unwrap();
+        let emitter = runtime
+            .start(Emitter {
+                name: "emitter".into(),
+            })
+            .unwrap();
         let emitted = emitter.store().end() - 1;
         let local = emitter.local();
         let feeder = tokio::spawn(async move {
             for k in emitted..TOTAL {
                 let producer = PRODUCERS[(k % 3) as usize].to_string();
-                if local.send(Emit { producer, note: "x".repeat(64) }).await.is_err() {
+                if local
+                    .send(Emit {
+                        producer,
+                        note: "x".repeat(64),
+                    })
+                    .await
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -90,8 +121,11 @@ async fn crashes_at_many_points_lose_nothing_and_apply_nothing_twice() {
             feeder.await.unwrap();
             let tally_host = tally.stop(Duration::from_secs(5)).await.unwrap();
             emitter.stop(Duration::from_secs(5)).await.unwrap();
-            let expected: BTreeMap<String, u64> =
-                PRODUCERS.iter().enumerate().map(|(i, p)| (p.to_string(), (TOTAL + 2 - i as u64) / 3)).collect();
+            let expected: BTreeMap<String, u64> = PRODUCERS
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.to_string(), (TOTAL + 2 - i as u64) / 3))
+                .collect();
             assert_exactly_once(tally_host.state(), &expected);
             assert_eq!(bus.depth("tally"), 0, "every delivery acked");
             assert!(bus.dead_letters().is_empty());
@@ -104,7 +138,11 @@ async fn duplicate_deliveries_are_absorbed() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
     let runtime = runtime(bus.clone(), dir.path());
-    let tally = runtime.start(Tally { name: "tally".into() }).unwrap();
+    let tally = runtime
+        .start(Tally {
+            name: "tally".into(),
+        })
+        .unwrap();
     let mut publications = Vec::new();
     for n in 1..=100 {
         publications.push(to_tally(item("a", n)));
@@ -129,10 +167,16 @@ async fn a_message_without_id_is_deduplicated_on_its_type_and_body() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
     let runtime = runtime(bus.clone(), dir.path());
-    let tally = runtime.start(Tally { name: "tally".into() }).unwrap();
+    let tally = runtime
+        .start(Tally {
+            name: "tally".into(),
+        })
+        .unwrap();
     let mut bare = item("symfony", 1);
     bare.message_id = None;
-    bus.publish(&[to_tally(bare.clone()), to_tally(bare)]).await.unwrap();
+    bus.publish(&[to_tally(bare.clone()), to_tally(bare)])
+        .await
+        .unwrap();
     let mut second = item("symfony", 2);
     second.message_id = None;
     bus.publish(&[to_tally(second)]).await.unwrap();
@@ -157,11 +201,19 @@ fn malformed(rng: &mut impl Rng, k: usize) -> (WireMessage, &'static str) {
             (typed(bytes), "body is not JSON")
         }
         1 => {
-            let full = serde_json::to_vec(&ItemEmitted { producer: "z".into(), n: 5, note: String::new() }).unwrap();
+            let full = serde_json::to_vec(&ItemEmitted {
+                producer: "z".into(),
+                n: 5,
+                note: String::new(),
+            })
+            .unwrap();
             let cut = rng.random_range(1..full.len() - 1);
             (typed(full[..cut].to_vec()), "body is not JSON")
         }
-        2 => (typed(br#"{"producer":5,"n":"seven"}"#.to_vec()), "/producer"),
+        2 => (
+            typed(br#"{"producer":5,"n":"seven"}"#.to_vec()),
+            "/producer",
+        ),
         3 => {
             let mut m = typed(b"{}".to_vec());
             m.message_type = Some(format!("test.item.vanished.v{k}"));
@@ -182,7 +234,11 @@ async fn malformed_messages_go_to_the_dead_letters_and_good_ones_all_pass() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
     let runtime = runtime(bus.clone(), dir.path());
-    let tally = runtime.start(Tally { name: "tally".into() }).unwrap();
+    let tally = runtime
+        .start(Tally {
+            name: "tally".into(),
+        })
+        .unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     let mut expected_reasons = Vec::new();
     let mut publications = Vec::new();
@@ -202,7 +258,10 @@ async fn malformed_messages_go_to_the_dead_letters_and_good_ones_all_pass() {
     assert_eq!(dead.len(), 1000);
     for (letter, expected) in dead.iter().zip(&expected_reasons) {
         let reason = letter.headers.get(HEADER_DEAD_REASON).expect("a reason");
-        assert!(reason.contains(expected), "{reason:?} should say {expected:?}");
+        assert!(
+            reason.contains(expected),
+            "{reason:?} should say {expected:?}"
+        );
     }
     assert_eq!(runtime.metrics().snapshot()["tally"].dead_lettered, 1000);
 }

@@ -54,7 +54,11 @@ impl Tap {
     }
 
     /// Messages until one of type `message_type` satisfying `matches` comes; returns it.
-    pub async fn until(&mut self, message_type: &str, matches: impl Fn(&Value) -> bool) -> anyhow::Result<Envelope> {
+    pub async fn until(
+        &mut self,
+        message_type: &str,
+        matches: impl Fn(&Value) -> bool,
+    ) -> anyhow::Result<Envelope> {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
             let envelope = tokio::time::timeout_at(deadline, self.next())
@@ -81,13 +85,20 @@ impl Demo {
     /// Starts collecting messages whose type matches `pattern`.
     pub async fn tap(&self, pattern: &str) -> anyhow::Result<Tap> {
         let queue = format!("demo.tap.{}", uuid::Uuid::new_v4().simple());
-        let consumer = self.runtime.bus().subscribe(&SubscriptionSpec::temporary(queue, vec![pattern.into()])).await?;
+        let consumer = self
+            .runtime
+            .bus()
+            .subscribe(&SubscriptionSpec::temporary(queue, vec![pattern.into()]))
+            .await?;
         Ok(Tap { consumer })
     }
 
     /// Validates and publishes a message, as `arcade send` does.
     pub async fn send(&self, message_type: &str, payload: Value) -> anyhow::Result<Envelope> {
-        Ok(self.runtime.send(message_type, payload, "arcade-demo").await?)
+        Ok(self
+            .runtime
+            .send(message_type, payload, "arcade-demo")
+            .await?)
     }
 }
 
@@ -102,10 +113,22 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     crate::host::prepare_data_dir(&data)?;
     let bus = EmbeddedBus::open(&data.join("bus"))?;
     let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(&data);
-    println!("Arcade demo — every service in one process on the embedded bus; data in {}", data.display());
+    println!(
+        "Arcade demo — every service in one process on the embedded bus; data in {}",
+        data.display()
+    );
     let running = services::start(&runtime, &[], &settings())?;
-    println!("services: {}", running.iter().map(|s| s.name().to_string()).collect::<Vec<_>>().join(", "));
-    let demo = Demo { runtime: runtime.clone() };
+    println!(
+        "services: {}",
+        running
+            .iter()
+            .map(|s| s.name().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let demo = Demo {
+        runtime: runtime.clone(),
+    };
 
     let outcome = acts(&demo).await;
 
@@ -113,13 +136,21 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     for (service, counters) in runtime.metrics().snapshot() {
         println!(
             "{service:<24} consumed {:>6}  published {:>6}  deduplicated {:>4}  dead-lettered {:>4}  refused {:>4}",
-            counters.consumed, counters.published, counters.deduplicated, counters.dead_lettered, counters.rejected
+            counters.consumed,
+            counters.published,
+            counters.deduplicated,
+            counters.dead_lettered,
+            counters.rejected
         );
     }
     let clean = stop_all(running).await;
     bus.close().await?;
     outcome?;
-    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 async fn acts(demo: &Demo) -> anyhow::Result<()> {
@@ -131,14 +162,21 @@ async fn acts(demo: &Demo) -> anyhow::Result<()> {
 async fn contract(demo: &Demo) -> anyhow::Result<()> {
     demo.act("contract: every payload is checked against its schema");
     let mut tap = demo.tap("game.#").await?;
-    let bad = json!({"gameId":"demo-0","seed":7,"stage":9,"outcome":"won","turns":3,"durationMs":1000});
+    let bad =
+        json!({"gameId":"demo-0","seed":7,"stage":9,"outcome":"won","turns":3,"durationMs":1000});
     match demo.send("game.session.completed.v1", bad).await {
         Ok(_) => anyhow::bail!("an invalid payload was accepted"),
         Err(e) => demo.say(format!("refused: {e}")),
     }
-    let good = json!({"gameId":"demo-0","seed":7,"stage":2,"outcome":"won","turns":3,"durationMs":1000});
+    let good =
+        json!({"gameId":"demo-0","seed":7,"stage":2,"outcome":"won","turns":3,"durationMs":1000});
     let sent = demo.send("game.session.completed.v1", good).await?;
-    let seen = tap.until("game.session.completed.v1", |p| p["gameId"] == "demo-0").await?;
-    demo.say(format!("sent {} {}; a tap on 'game.#' saw it: {}", sent.message_type, sent.message_id, seen.message_id));
+    let seen = tap
+        .until("game.session.completed.v1", |p| p["gameId"] == "demo-0")
+        .await?;
+    demo.say(format!(
+        "sent {} {}; a tap on 'game.#' saw it: {}",
+        sent.message_type, sent.message_id, seen.message_id
+    ));
     Ok(())
 }

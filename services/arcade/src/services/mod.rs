@@ -25,8 +25,12 @@ pub enum ServiceName {
 
 impl ServiceName {
     /// Every service, in start order.
-    pub const ALL: [ServiceName; 4] =
-        [ServiceName::PuzzleTelemetry, ServiceName::Bingo, ServiceName::RaceMaster, ServiceName::Referee];
+    pub const ALL: [ServiceName; 4] = [
+        ServiceName::PuzzleTelemetry,
+        ServiceName::Bingo,
+        ServiceName::RaceMaster,
+        ServiceName::Referee,
+    ];
 }
 
 /// Settings of every service.
@@ -47,8 +51,16 @@ pub struct ServiceArgs {
 }
 
 /// Starts the named services (all when `names` is empty).
-pub fn start(runtime: &Runtime, names: &[ServiceName], args: &ServiceArgs) -> anyhow::Result<Vec<Box<dyn Running>>> {
-    let names: Vec<ServiceName> = if names.is_empty() { ServiceName::ALL.to_vec() } else { names.to_vec() };
+pub fn start(
+    runtime: &Runtime,
+    names: &[ServiceName],
+    args: &ServiceArgs,
+) -> anyhow::Result<Vec<Box<dyn Running>>> {
+    let names: Vec<ServiceName> = if names.is_empty() {
+        ServiceName::ALL.to_vec()
+    } else {
+        names.to_vec()
+    };
     let mut running: Vec<Box<dyn Running>> = Vec::new();
     for name in names {
         match name {

@@ -13,9 +13,9 @@ use async_trait::async_trait;
 use sled::Transactional;
 use tokio::sync::Notify;
 
+use super::SubscriptionSpec;
 use super::pattern::Pattern;
 use super::{Acker, Bus, BusError, Consumer, DEAD_LETTERS, Delivery, Destination, Publication};
-use super::{SubscriptionSpec};
 use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
 
 const QUEUE_TREE_PREFIX: &str = "queue:";
@@ -70,7 +70,9 @@ struct Entry {
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic while holding one of these locks cannot leave the data half-changed (every
     // critical section is a few map operations), so a poisoned lock is still usable.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn encode(message: &WireMessage) -> Result<Vec<u8>, BusError> {
@@ -80,7 +82,10 @@ fn encode(message: &WireMessage) -> Result<Vec<u8>, BusError> {
 impl EmbeddedBus {
     /// Opens (or creates) the bus stored in `dir`, and reloads every message left in a queue.
     pub fn open(dir: &Path) -> Result<Self, BusError> {
-        let db = sled::Config::new().path(dir).cache_capacity(64 << 20).open()?;
+        let db = sled::Config::new()
+            .path(dir)
+            .cache_capacity(64 << 20)
+            .open()?;
         Self::with_db(db)
     }
 
@@ -95,26 +100,41 @@ impl EmbeddedBus {
         let mut topology = Topology::default();
         for name in db.tree_names() {
             let name = String::from_utf8_lossy(&name).into_owned();
-            let Some(queue_name) = name.strip_prefix(QUEUE_TREE_PREFIX) else { continue };
+            let Some(queue_name) = name.strip_prefix(QUEUE_TREE_PREFIX) else {
+                continue;
+            };
             let tree = db.open_tree(&name)?;
             let mut state = QueueState::default();
             for item in tree.iter() {
                 let (key, value) = item?;
                 let seq = u64::from_be_bytes(key.as_ref().try_into().map_err(|_| {
-                    BusError::Storage(format!("queue {queue_name}: a key is not a sequence number"))
+                    BusError::Storage(format!(
+                        "queue {queue_name}: a key is not a sequence number"
+                    ))
                 })?);
                 let message: WireMessage = postcard::from_bytes(&value).map_err(|e| {
                     BusError::Storage(format!("queue {queue_name}, message {seq}: {e}"))
                 })?;
-                state.ready.insert(seq, Entry { message: Arc::new(message), redelivered: true });
+                state.ready.insert(
+                    seq,
+                    Entry {
+                        message: Arc::new(message),
+                        redelivered: true,
+                    },
+                );
             }
-            topology.queues.insert(queue_name.to_string(), Arc::new(Queue::new(queue_name, Some(tree), state)));
+            topology.queues.insert(
+                queue_name.to_string(),
+                Arc::new(Queue::new(queue_name, Some(tree), state)),
+            );
         }
         for item in bindings.iter() {
             let (key, _) = item?;
             let key = String::from_utf8_lossy(&key).into_owned();
             if let Some((queue, pattern)) = key.split_once('\n') {
-                topology.bindings.push((Pattern::new(pattern), queue.to_string()));
+                topology
+                    .bindings
+                    .push((Pattern::new(pattern), queue.to_string()));
             }
         }
         let bus = EmbeddedBus {
@@ -137,7 +157,11 @@ impl EmbeddedBus {
             return Ok(queue.clone());
         }
         let tree = if durable {
-            Some(self.inner.db.open_tree(format!("{QUEUE_TREE_PREFIX}{name}"))?)
+            Some(
+                self.inner
+                    .db
+                    .open_tree(format!("{QUEUE_TREE_PREFIX}{name}"))?,
+            )
         } else {
             None
         };
@@ -148,13 +172,21 @@ impl EmbeddedBus {
 
     fn bind(&self, queue: &str, pattern: &str, durable: bool) -> Result<(), BusError> {
         let mut topology = lock(&self.inner.topology);
-        if topology.bindings.iter().any(|(p, q)| q == queue && p.as_str() == pattern) {
+        if topology
+            .bindings
+            .iter()
+            .any(|(p, q)| q == queue && p.as_str() == pattern)
+        {
             return Ok(());
         }
         if durable {
-            self.inner.bindings.insert(format!("{queue}\n{pattern}").as_bytes(), &[])?;
+            self.inner
+                .bindings
+                .insert(format!("{queue}\n{pattern}").as_bytes(), &[])?;
         }
-        topology.bindings.push((Pattern::new(pattern), queue.to_string()));
+        topology
+            .bindings
+            .push((Pattern::new(pattern), queue.to_string()));
         Ok(())
     }
 
@@ -176,23 +208,35 @@ impl EmbeddedBus {
     /// A copy of every dead letter, oldest first (each carries its reason in a header).
     pub fn dead_letters(&self) -> Vec<WireMessage> {
         let topology = lock(&self.inner.topology);
-        topology.queues.get(DEAD_LETTERS).map_or_else(Vec::new, |q| {
-            let state = lock(&q.state);
-            let mut all: Vec<(u64, Arc<WireMessage>)> = state
-                .ready
-                .iter()
-                .map(|(s, e)| (*s, e.message.clone()))
-                .chain(state.unacked.iter().map(|(s, (_, e))| (*s, e.message.clone())))
-                .collect();
-            all.sort_by_key(|(s, _)| *s);
-            all.into_iter().map(|(_, m)| (*m).clone()).collect()
-        })
+        topology
+            .queues
+            .get(DEAD_LETTERS)
+            .map_or_else(Vec::new, |q| {
+                let state = lock(&q.state);
+                let mut all: Vec<(u64, Arc<WireMessage>)> = state
+                    .ready
+                    .iter()
+                    .map(|(s, e)| (*s, e.message.clone()))
+                    .chain(
+                        state
+                            .unacked
+                            .iter()
+                            .map(|(s, (_, e))| (*s, e.message.clone())),
+                    )
+                    .collect();
+                all.sort_by_key(|(s, _)| *s);
+                all.into_iter().map(|(_, m)| (*m).clone()).collect()
+            })
     }
 
     /// Stops every consumer: their `next` returns `Closed`. Flushes the store.
     pub async fn close(&self) -> Result<(), BusError> {
         self.inner.closed.store(true, Ordering::SeqCst);
-        let queues: Vec<Arc<Queue>> = lock(&self.inner.topology).queues.values().cloned().collect();
+        let queues: Vec<Arc<Queue>> = lock(&self.inner.topology)
+            .queues
+            .values()
+            .cloned()
+            .collect();
         for queue in queues {
             queue.notify.notify_waiters();
         }
@@ -238,7 +282,10 @@ impl Bus for EmbeddedBus {
                         .collect();
                     names.sort();
                     names.dedup();
-                    names.into_iter().filter_map(|n| topology.queues.get(n).cloned()).collect()
+                    names
+                        .into_iter()
+                        .filter_map(|n| topology.queues.get(n).cloned())
+                        .collect()
                 }
                 Destination::Queue(name) => vec![self.declare(name, true)?],
             };
@@ -256,7 +303,13 @@ impl Bus for EmbeddedBus {
             self.inner.db.flush_async().await?;
         }
         for (queue, seq, message) in staged {
-            lock(&queue.state).ready.insert(seq, Entry { message, redelivered: false });
+            lock(&queue.state).ready.insert(
+                seq,
+                Entry {
+                    message,
+                    redelivered: false,
+                },
+            );
             queue.notify.notify_waiters();
         }
         Ok(())
@@ -349,8 +402,12 @@ impl Drop for EmbeddedConsumer {
     fn drop(&mut self) {
         // Like a closed AMQP channel: what this consumer had not settled goes back to the queue.
         let mut state = lock(&self.queue.state);
-        let mine: Vec<u64> =
-            state.unacked.iter().filter(|(_, (c, _))| *c == self.id).map(|(s, _)| *s).collect();
+        let mine: Vec<u64> = state
+            .unacked
+            .iter()
+            .filter(|(_, (c, _))| *c == self.id)
+            .map(|(s, _)| *s)
+            .collect();
         for seq in mine {
             if let Some((_, mut entry)) = state.unacked.remove(&seq) {
                 entry.redelivered = true;
@@ -378,9 +435,14 @@ impl EmbeddedAcker {
     /// Takes the message out of the unacked set; `None` if its consumer already went away (the
     /// message was requeued and will be delivered again, as with a closed AMQP channel).
     fn settle(&self) -> Option<Entry> {
-        let entry = lock(&self.queue.state).unacked.remove(&self.seq).map(|(_, e)| e);
+        let entry = lock(&self.queue.state)
+            .unacked
+            .remove(&self.seq)
+            .map(|(_, e)| e);
         if entry.is_some() {
-            let _ = self.in_flight.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+            let _ = self
+                .in_flight
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
         }
         self.queue.notify.notify_waiters();
         entry
@@ -400,7 +462,9 @@ impl Acker for EmbeddedAcker {
     }
 
     async fn requeue(self: Box<Self>) -> Result<(), BusError> {
-        let Some(mut entry) = self.settle() else { return Err(BusError::Closed) };
+        let Some(mut entry) = self.settle() else {
+            return Err(BusError::Closed);
+        };
         entry.redelivered = true;
         lock(&self.queue.state).ready.insert(self.seq, entry);
         self.queue.notify.notify_waiters();
@@ -408,11 +472,18 @@ impl Acker for EmbeddedAcker {
     }
 
     async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
-        let Some(entry) = self.settle() else { return Err(BusError::Closed) };
+        let Some(entry) = self.settle() else {
+            return Err(BusError::Closed);
+        };
         let mut dead = (*entry.message).clone();
-        dead.headers.insert(HEADER_DEAD_REASON.into(), reason.to_string());
-        dead.headers.insert(HEADER_DEAD_QUEUE.into(), self.queue.name.clone());
-        dead.headers.insert(HEADER_DEAD_ROUTING_KEY.into(), entry.message.routing_key().to_string());
+        dead.headers
+            .insert(HEADER_DEAD_REASON.into(), reason.to_string());
+        dead.headers
+            .insert(HEADER_DEAD_QUEUE.into(), self.queue.name.clone());
+        dead.headers.insert(
+            HEADER_DEAD_ROUTING_KEY.into(),
+            entry.message.routing_key().to_string(),
+        );
         let dead_queue = self.bus.declare(DEAD_LETTERS, true)?;
         let dead_tree = dead_queue.tree.clone().ok_or(BusError::Closed)?;
         let seq = self.bus.next_seq()?;
@@ -427,12 +498,20 @@ impl Acker for EmbeddedAcker {
                     dead_letters.insert(&seq.to_be_bytes(), bytes.as_slice())?;
                     Ok(())
                 })
-                .map_err(|e: sled::transaction::TransactionError<()>| BusError::Storage(format!("{e:?}")))?,
+                .map_err(|e: sled::transaction::TransactionError<()>| {
+                    BusError::Storage(format!("{e:?}"))
+                })?,
             None => {
                 dead_tree.insert(seq.to_be_bytes(), bytes)?;
             }
         }
-        lock(&dead_queue.state).ready.insert(seq, Entry { message: Arc::new(dead), redelivered: false });
+        lock(&dead_queue.state).ready.insert(
+            seq,
+            Entry {
+                message: Arc::new(dead),
+                redelivered: false,
+            },
+        );
         dead_queue.notify.notify_waiters();
         Ok(())
     }

@@ -53,12 +53,22 @@ pub struct SubscriptionSpec {
 impl SubscriptionSpec {
     /// A durable service queue with its bindings.
     pub fn durable(queue: impl Into<String>, bindings: Vec<String>) -> Self {
-        SubscriptionSpec { queue: queue.into(), bindings, durable: true, prefetch: 256 }
+        SubscriptionSpec {
+            queue: queue.into(),
+            bindings,
+            durable: true,
+            prefetch: 256,
+        }
     }
 
     /// A temporary queue (for `arcade tap`), deleted when its consumer goes.
     pub fn temporary(queue: impl Into<String>, bindings: Vec<String>) -> Self {
-        SubscriptionSpec { queue: queue.into(), bindings, durable: false, prefetch: 256 }
+        SubscriptionSpec {
+            queue: queue.into(),
+            bindings,
+            durable: false,
+            prefetch: 256,
+        }
     }
 }
 
@@ -150,8 +160,18 @@ impl std::fmt::Debug for Delivery {
 
 impl Delivery {
     /// A delivery settled through `acker`.
-    pub fn new(message: WireMessage, redelivered: bool, queue: String, acker: Box<dyn Acker>) -> Self {
-        Delivery { message, redelivered, queue, acker }
+    pub fn new(
+        message: WireMessage,
+        redelivered: bool,
+        queue: String,
+        acker: Box<dyn Acker>,
+    ) -> Self {
+        Delivery {
+            message,
+            redelivered,
+            queue,
+            acker,
+        }
     }
 
     /// Splits the message from its settlement, so it can be settled after a batch commits.

@@ -26,7 +26,10 @@ impl Pattern {
                 other => Word::Exact(other.to_string()),
             })
             .collect();
-        Pattern { text: text.to_string(), words }
+        Pattern {
+            text: text.to_string(),
+            words,
+        }
     }
 
     /// The pattern as written.
@@ -72,11 +75,23 @@ mod tests {
             ("#.v2", "bingo.card.won.v1", false),
             ("bingo.#.won.v1", "bingo.won.v1", true),
             ("bingo.#.won.v1", "bingo.card.won.v1", true),
-            ("game.session.completed.v1", "game.session.completed.v1", true),
-            ("game.session.completed.v1", "game.session.completed.v2", false),
+            (
+                "game.session.completed.v1",
+                "game.session.completed.v1",
+                true,
+            ),
+            (
+                "game.session.completed.v1",
+                "game.session.completed.v2",
+                false,
+            ),
         ];
         for (pattern, key, expected) in cases {
-            assert_eq!(Pattern::new(pattern).matches(key), expected, "{pattern} vs {key}");
+            assert_eq!(
+                Pattern::new(pattern).matches(key),
+                expected,
+                "{pattern} vs {key}"
+            );
         }
     }
 

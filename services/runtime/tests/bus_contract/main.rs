@@ -57,7 +57,9 @@ mod embedded {
         {
             let bus = EmbeddedBus::open(dir.path()).unwrap();
             let mut consumer = bus.subscribe(&spec).await.unwrap();
-            bus.publish(&suite::events(&["test.a.b.v1"], "p", 3)).await.unwrap();
+            bus.publish(&suite::events(&["test.a.b.v1"], "p", 3))
+                .await
+                .unwrap();
             // One is acked, one is in hand (unacked), one was never delivered.
             consumer.next().await.unwrap().ack().await.unwrap();
             let _in_hand = consumer.next().await.unwrap();
@@ -67,7 +69,10 @@ mod embedded {
         let mut consumer = bus.subscribe(&spec).await.unwrap();
         let first = consumer.next().await.unwrap();
         assert_eq!(suite::seq_of(&first), 2);
-        assert!(first.redelivered, "a message found on disk at start was delivered before");
+        assert!(
+            first.redelivered,
+            "a message found on disk at start was delivered before"
+        );
         first.ack().await.unwrap();
         let second = consumer.next().await.unwrap();
         assert_eq!(suite::seq_of(&second), 3);

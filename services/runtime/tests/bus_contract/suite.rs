@@ -19,7 +19,8 @@ pub fn unique(name: &str) -> String {
 }
 
 pub fn durable_spec(queue: &str, bindings: &[&str]) -> SubscriptionSpec {
-    let mut spec = SubscriptionSpec::durable(queue, bindings.iter().map(|b| b.to_string()).collect());
+    let mut spec =
+        SubscriptionSpec::durable(queue, bindings.iter().map(|b| b.to_string()).collect());
     spec.prefetch = 16;
     spec
 }
@@ -57,7 +58,10 @@ async fn next(consumer: &mut Box<dyn arcade_runtime::bus::Consumer>) -> Delivery
 }
 
 /// Takes every message that arrives until `quiet` passes with nothing, acking each.
-async fn drain(consumer: &mut Box<dyn arcade_runtime::bus::Consumer>, quiet: Duration) -> Vec<String> {
+async fn drain(
+    consumer: &mut Box<dyn arcade_runtime::bus::Consumer>,
+    quiet: Duration,
+) -> Vec<String> {
     let mut types = Vec::new();
     while let Ok(Ok(d)) = tokio::time::timeout(quiet, consumer.next()).await {
         types.push(d.message.message_type.clone().unwrap_or_default());
@@ -83,14 +87,35 @@ pub async fn routes_by_topic_with_wildcards(backend: &impl Backend) {
     let games = unique("games");
     let scored = unique("scored");
     let all = unique("all");
-    let mut game_consumer = bus.subscribe(&durable_spec(&games, &["game.#"])).await.unwrap();
-    let mut scored_consumer = bus.subscribe(&durable_spec(&scored, &["table.*.scored.v1", "bingo.card.won.v1"])).await.unwrap();
+    let mut game_consumer = bus
+        .subscribe(&durable_spec(&games, &["game.#"]))
+        .await
+        .unwrap();
+    let mut scored_consumer = bus
+        .subscribe(&durable_spec(
+            &scored,
+            &["table.*.scored.v1", "bingo.card.won.v1"],
+        ))
+        .await
+        .unwrap();
     let mut all_consumer = bus.subscribe(&durable_spec(&all, &["#"])).await.unwrap();
-    let types = ["game.session.completed.v1", "table.goal.scored.v1", "table.goal.scored.v2", "bingo.card.won.v1", "race.turn.started.v1"];
+    let types = [
+        "game.session.completed.v1",
+        "table.goal.scored.v1",
+        "table.goal.scored.v2",
+        "bingo.card.won.v1",
+        "race.turn.started.v1",
+    ];
     bus.publish(&events(&types, "p", 1)).await.unwrap();
     let quiet = Duration::from_millis(300);
-    assert_eq!(drain(&mut game_consumer, quiet).await, vec!["game.session.completed.v1"]);
-    assert_eq!(drain(&mut scored_consumer, quiet).await, vec!["table.goal.scored.v1", "bingo.card.won.v1"]);
+    assert_eq!(
+        drain(&mut game_consumer, quiet).await,
+        vec!["game.session.completed.v1"]
+    );
+    assert_eq!(
+        drain(&mut scored_consumer, quiet).await,
+        vec!["table.goal.scored.v1", "bingo.card.won.v1"]
+    );
     assert_eq!(drain(&mut all_consumer, quiet).await, types.to_vec());
 }
 
@@ -100,7 +125,9 @@ pub async fn competing_consumers_share_a_queue(backend: &impl Backend) {
     let spec = durable_spec(&queue, &["work.item.done.v1"]);
     let mut a = bus.subscribe(&spec).await.unwrap();
     let mut b = bus.subscribe(&spec).await.unwrap();
-    bus.publish(&events(&["work.item.done.v1"], "p", 40)).await.unwrap();
+    bus.publish(&events(&["work.item.done.v1"], "p", 40))
+        .await
+        .unwrap();
     let mut seen: BTreeMap<u64, u32> = BTreeMap::new();
     let (mut by_a, mut by_b) = (0, 0);
     // Hold every delivery unacked until all 40 are out: each consumer can hold at most its
@@ -117,8 +144,14 @@ pub async fn competing_consumers_share_a_queue(backend: &impl Backend) {
         d.ack().await.unwrap();
     }
     assert_eq!(seen.len(), 40, "every message delivered");
-    assert!(seen.values().all(|c| *c == 1), "no message delivered to both");
-    assert!(by_a > 0 && by_b > 0, "both consumers got work: a {by_a}, b {by_b}");
+    assert!(
+        seen.values().all(|c| *c == 1),
+        "no message delivered to both"
+    );
+    assert!(
+        by_a > 0 && by_b > 0,
+        "both consumers got work: a {by_a}, b {by_b}"
+    );
 }
 
 pub async fn unacked_messages_are_redelivered(backend: &impl Backend) {
@@ -126,7 +159,9 @@ pub async fn unacked_messages_are_redelivered(backend: &impl Backend) {
     let queue = unique("redelivery");
     let spec = durable_spec(&queue, &["work.item.done.v1"]);
     let mut first = bus.subscribe(&spec).await.unwrap();
-    bus.publish(&events(&["work.item.done.v1"], "p", 3)).await.unwrap();
+    bus.publish(&events(&["work.item.done.v1"], "p", 3))
+        .await
+        .unwrap();
     let one = next(&mut first).await;
     let two = next(&mut first).await;
     assert_eq!((seq_of(&one), seq_of(&two)), (1, 2));
@@ -135,7 +170,10 @@ pub async fn unacked_messages_are_redelivered(backend: &impl Backend) {
     two.requeue().await.unwrap();
     let again = next(&mut first).await;
     assert_eq!(seq_of(&again), 2);
-    assert!(again.redelivered, "a requeued message is flagged redelivered");
+    assert!(
+        again.redelivered,
+        "a requeued message is flagged redelivered"
+    );
     // A consumer that goes away with a message in hand gives it back.
     drop(again);
     drop(first);
@@ -152,22 +190,35 @@ pub async fn unacked_messages_are_redelivered(backend: &impl Backend) {
 pub async fn poison_goes_to_the_dead_letters_with_its_reason(backend: &impl Backend) {
     let bus = bus_or_skip!(backend);
     let queue = unique("poisoned");
-    let mut consumer = bus.subscribe(&durable_spec(&queue, &["work.item.done.v1"])).await.unwrap();
-    let mut dead = bus.subscribe(&durable_spec(&bus.dead_letter_queue(), &[])).await.unwrap();
+    let mut consumer = bus
+        .subscribe(&durable_spec(&queue, &["work.item.done.v1"]))
+        .await
+        .unwrap();
+    let mut dead = bus
+        .subscribe(&durable_spec(&bus.dead_letter_queue(), &[]))
+        .await
+        .unwrap();
     let marker = unique("poison");
     let mut poison = events(&["work.item.done.v1"], &marker, 1);
     poison[0].message.body = b"not json".to_vec();
     bus.publish(&poison).await.unwrap();
     let d = next(&mut consumer).await;
-    d.dead_letter("body is not JSON: expected value at line 1 column 1").await.unwrap();
+    d.dead_letter("body is not JSON: expected value at line 1 column 1")
+        .await
+        .unwrap();
     // The dead-letter queue is shared: find ours among others' letters.
     loop {
         let letter = next(&mut dead).await;
-        let ours = letter.message.message_id.as_deref() == Some(&format!("{marker}-work.item.done.v1-1"));
+        let ours =
+            letter.message.message_id.as_deref() == Some(&format!("{marker}-work.item.done.v1-1"));
         if ours {
             assert_eq!(letter.message.body, b"not json");
             assert_eq!(
-                letter.message.headers.get(HEADER_DEAD_REASON).map(String::as_str),
+                letter
+                    .message
+                    .headers
+                    .get(HEADER_DEAD_REASON)
+                    .map(String::as_str),
                 Some("body is not JSON: expected value at line 1 column 1")
             );
             letter.ack().await.unwrap();
@@ -175,13 +226,21 @@ pub async fn poison_goes_to_the_dead_letters_with_its_reason(backend: &impl Back
         }
         letter.requeue().await.unwrap();
     }
-    assert!(tokio::time::timeout(Duration::from_millis(300), consumer.next()).await.is_err(), "the poison is gone from its queue");
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), consumer.next())
+            .await
+            .is_err(),
+        "the poison is gone from its queue"
+    );
 }
 
 pub async fn order_per_producer_is_kept(backend: &impl Backend) {
     let bus = bus_or_skip!(backend);
     let queue = unique("ordered");
-    let mut consumer = bus.subscribe(&durable_spec(&queue, &["work.#"])).await.unwrap();
+    let mut consumer = bus
+        .subscribe(&durable_spec(&queue, &["work.#"]))
+        .await
+        .unwrap();
     let a = events(&["work.item.done.v1"], "a", 200);
     let b = events(&["work.item.done.v1"], "b", 200);
     let (bus_a, bus_b) = (bus.clone(), bus.clone());
