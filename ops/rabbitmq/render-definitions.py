@@ -150,6 +150,9 @@ def main(argv=None):
     parser.add_argument("--generate-missing", action="store_true",
                         help="generate missing passwords and append them to --env-file")
     parser.add_argument("-o", "--output", required=True, help="file to write, or - for stdout")
+    parser.add_argument("--file-mode", default="0600", type=lambda m: int(m, 8),
+                        help="permissions of the written file (default 0600; docker compose's "
+                        "broker runs as another uid and needs 0644)")
     args = parser.parse_args(argv)
 
     try:
@@ -182,6 +185,7 @@ def main(argv=None):
             fd = os.open(args.output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(text)
+            os.chmod(args.output, args.file_mode)
     except RenderError as error:
         print(f"render-definitions: {error}", file=sys.stderr)
         return 2
