@@ -36,3 +36,41 @@ pub fn load_secret(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FLAG: &str = "--bingo-secret-file";
+
+    #[test]
+    fn without_file_or_environment_the_error_names_both_settings() {
+        let error = load_secret(None, None, FLAG).unwrap_err();
+        assert!(error.contains(SECRET_ENV), "{error}");
+        assert!(error.contains(FLAG), "{error}");
+    }
+
+    #[test]
+    fn the_file_wins_over_the_environment_and_loses_its_trailing_line_break() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("secret");
+        std::fs::write(&path, b"a-secret-of-the-file\r\n").unwrap();
+        let from_file = load_secret(Some(&path), Some("another-secret-entirely".into()), FLAG);
+        let expected = Secret::new(*b"a-secret-of-the-file").unwrap();
+        let derive = |s: &Secret| crate::domain::Keys::new(s).label("g", 1);
+        assert_eq!(derive(&from_file.unwrap()), derive(&expected));
+    }
+
+    #[test]
+    fn a_short_secret_or_a_missing_file_is_refused_without_showing_the_secret() {
+        let error = load_secret(None, Some("tiny-secret".into()), FLAG).unwrap_err();
+        assert!(error.contains(SECRET_ENV) && error.contains("at least 16 bytes"));
+        assert!(!error.contains("tiny-secret"));
+        let missing = Path::new("/nonexistent/arcade/bingo.secret");
+        let error = load_secret(Some(missing), None, FLAG).unwrap_err();
+        assert!(
+            error.contains("/nonexistent/arcade/bingo.secret"),
+            "{error}"
+        );
+    }
+}

@@ -34,7 +34,12 @@ struct Rig {
 }
 
 fn start(dir: &Path) -> Rig {
-    let bus = Arc::new(EmbeddedBus::open(&dir.join("bus")).unwrap());
+    start_on(dir, "bus")
+}
+
+/// A runtime whose services keep their data in `dir` and whose bus lives in `dir/bus_dir`.
+fn start_on(dir: &Path, bus_dir: &str) -> Rig {
+    let bus = Arc::new(EmbeddedBus::open(&dir.join(bus_dir)).unwrap());
     let runtime = Runtime::new(bus.clone()).with_data_dir(dir);
     let (binder, bound) = Binder::spawn(bus.clone(), QUEUE);
     let service = BingoService::new(&Secret::new(SECRET).unwrap()).with_binder(binder);
@@ -449,28 +454,7 @@ async fn a_goal_of_the_referee_ticks_the_square_its_game_maps() {
     let dir = tempfile::tempdir().unwrap();
     let rig = start(dir.path());
     let mut tap = rig.tap("bingo.#").await;
-    let mut pool: Vec<Value> = (1..=7)
-        .map(|id| square(id, &format!("Talk #{id}"), "talk.*", None))
-        .collect();
-    pool.push(square(
-        8,
-        "Score a goal at table 3",
-        "table.goal",
-        Some("table-3"),
-    ));
-    let open = json!({
-        "gameId": "bar",
-        "grid": {"size": 3},
-        "pool": pool,
-        "patterns": [{"kind": "fullCard"}],
-        "activitySources": [{
-            "messageType": "table.goal.scored.v1",
-            "verb": "table.goal",
-            "memberField": "/side",
-            "objectField": "/tableId",
-        }],
-    });
-    rig.send("bingo.game.open.v1", open).await;
+    rig.send("bingo.game.open.v1", bar_game()).await;
     let opened = tap.expect("bingo.game.opened.v1").await;
     assert_eq!(
         opened["activitySources"][0]["messageType"],
@@ -479,14 +463,7 @@ async fn a_goal_of_the_referee_ticks_the_square_its_game_maps() {
     // The team on the hinge side plays bingo.
     rig.send("bingo.card.deal.v1", deal("bar", "hinge")).await;
     tap.expect("bingo.card.dealt.v1").await;
-    let mut bound = rig.bound.clone();
-    tokio::time::timeout(
-        PATIENCE,
-        bound.wait_for(|types| types.contains("table.goal.scored.v1")),
-    )
-    .await
-    .expect("the mapped type was not bound")
-    .unwrap();
+    wait_bound(&rig, "table.goal.scored.v1").await;
 
     let goal = |table: &str, id: &str| {
         let payload = json!({
@@ -507,6 +484,75 @@ async fn a_goal_of_the_referee_ticks_the_square_its_game_maps() {
     assert_eq!(tick["verb"], "table.goal");
     assert_eq!(tick["entryId"], "goal-b");
     assert!(rig.bus.dead_letters().is_empty());
+    rig.stop().await;
+}
+
+fn bar_game() -> Value {
+    let mut pool: Vec<Value> = (1..=7)
+        .map(|id| square(id, &format!("Talk #{id}"), "talk.*", None))
+        .collect();
+    pool.push(square(
+        8,
+        "Score a goal at table 3",
+        "table.goal",
+        Some("table-3"),
+    ));
+    json!({
+        "gameId": "bar",
+        "grid": {"size": 3},
+        "pool": pool,
+        "patterns": [{"kind": "fullCard"}],
+        "activitySources": [{
+            "messageType": "table.goal.scored.v1",
+            "verb": "table.goal",
+            "memberField": "/side",
+            "objectField": "/tableId",
+        }],
+    })
+}
+
+async fn wait_bound(rig: &Rig, message_type: &str) {
+    let mut bound = rig.bound.clone();
+    tokio::time::timeout(
+        PATIENCE,
+        bound.wait_for(|types| types.contains(message_type)),
+    )
+    .await
+    .expect("the mapped type was not bound")
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_start_the_types_of_the_games_in_the_log_are_bound_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let rig = start_on(dir.path(), "first-bus");
+    let mut tap = rig.tap("bingo.#").await;
+    rig.send("bingo.game.open.v1", bar_game()).await;
+    tap.expect("bingo.game.opened.v1").await;
+    rig.send("bingo.card.deal.v1", deal("bar", "hinge")).await;
+    tap.expect("bingo.card.dealt.v1").await;
+    drop(tap);
+    rig.stop().await;
+
+    // Same service data, a broker that never heard of the mapping: the replayed game binds it.
+    let rig = start_on(dir.path(), "second-bus");
+    wait_bound(&rig, "table.goal.scored.v1").await;
+    let mut tap = rig.tap("bingo.#").await;
+    let payload = json!({
+        "tableId": "table-3", "gameId": "t-game", "side": "hinge", "kind": "goal",
+        "counted": true, "score": {"hinge": 1, "lock": 0}, "phase": "default",
+        "ball": 1, "clockMs": 1000,
+    });
+    rig.publish(
+        Destination::Topic,
+        command("table.goal.scored.v1", "goal-1", &payload),
+    )
+    .await;
+    let tick = tap.expect("bingo.square.ticked.v1").await;
+    assert_eq!(
+        (&tick["player"], &tick["squareId"]),
+        (&json!("hinge"), &json!(8))
+    );
     rig.stop().await;
 }
 
