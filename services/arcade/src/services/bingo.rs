@@ -54,3 +54,44 @@ pub fn start(runtime: &Runtime, args: &BingoArgs) -> anyhow::Result<Vec<Box<dyn 
         .context("bingo: cannot start the service")?;
     Ok(vec![Box::new(handle)])
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Debug, Parser)]
+    struct Run {
+        #[command(flatten)]
+        bingo: BingoArgs,
+    }
+
+    #[test]
+    fn the_secret_file_flag_is_read_and_a_missing_file_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bingo.secret");
+        std::fs::write(&path, "a-secret-from-the-file\n").unwrap();
+        let flag = path.to_str().unwrap();
+        let run = Run::try_parse_from(["run", "--bingo-secret-file", flag]).unwrap();
+        assert!(run.bingo.secret().is_ok());
+        let missing = dir.path().join("absent");
+        let run =
+            Run::try_parse_from(["run", "--bingo-secret-file", missing.to_str().unwrap()]).unwrap();
+        let error = run.bingo.secret().unwrap_err().to_string();
+        assert!(
+            error.starts_with("bingo: cannot read the secret file") && error.contains("absent"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_secret_given_in_code_comes_first_and_is_never_shown() {
+        let args = BingoArgs {
+            secret: Secret::new(*b"a-secret-given-in-code").ok(),
+            secret_file: Some("/nonexistent/bingo.secret".into()),
+        };
+        assert!(args.secret().is_ok());
+        assert!(!format!("{args:?}").contains("a-secret-given-in-code"));
+    }
+}
