@@ -79,7 +79,9 @@ fn every_event_type_has_exactly_one_publisher_its_domain_owner() {
 #[test]
 fn each_service_reads_only_its_own_queue() {
     let definitions = committed_definitions().unwrap();
-    let others = ["arcade.dead", "race.team.red", "referee.t2"];
+    // `arcade.dead` is readable: the transport binds the dead-letter queue to the exchange of
+    // the same name at start, and RabbitMQ's regexes cannot tell the two apart.
+    let others = ["race.team.red", "referee.t2", "arcade.events.x"];
     for (user, own) in SERVICE_QUEUES {
         let read = regex(&permission(&definitions, user)["read"]);
         assert!(read.is_match(own), "{user} cannot read its own queue {own}");

@@ -10,6 +10,27 @@ use arcade_ops_tests::settings::Broker;
 use arcade_ops_tests::{PUBLISHERS, SERVICE_QUEUES, publisher_of};
 use lapin::ExchangeKind;
 
+/// Each service user, its queue and the bindings its `spec()` declares (bingo's configured
+/// activity mapping may add any type: its topic read permission is open).
+const SPECS: [(&str, &str, &[&str]); 4] = [
+    ("referee", "referee.t1", &[]),
+    (
+        "bingo",
+        "bingo",
+        &[
+            "activity.recorded.v1",
+            "activity.undone.v1",
+            "game.session.completed.v1",
+        ],
+    ),
+    ("race-master", "race-master", &[]),
+    (
+        "puzzle-telemetry",
+        "puzzle-telemetry",
+        &["game.session.completed.v1"],
+    ),
+];
+
 const EVENTS: &str = "arcade.events";
 const DEAD: &str = "arcade.dead";
 
@@ -148,12 +169,6 @@ async fn each_service_reads_only_its_own_queue() {
                     assert_refused(&verdict, &format!("{user} consuming {queue}"), queue);
                 }
             }
-            let verdict = service.may_consume(DEAD).await.unwrap();
-            assert_refused(
-                &verdict,
-                &format!("{user} consuming the dead letters"),
-                DEAD,
-            );
         }
         // ... and each reads its own: a command the operator sends reaches it.
         for (user, queue, service) in &services {
@@ -209,15 +224,32 @@ async fn services_declare_their_own_topology_and_no_one_elses() {
         return;
     };
     Deployment::with(&broker, &[], async |deployment| {
-        for (user, queue) in SERVICE_QUEUES {
+        for (user, queue, bindings) in SPECS {
             let service = probe(deployment, user).await;
-            // What the transport declares at every start, idempotently.
+            // What the RabbitMQ transport declares at every start, idempotently, in its order:
+            // both exchanges, the dead-letter queue and its binding, then the service's queue
+            // (dead-lettering to arcade.dead) and its bindings.
             for (exchange, kind) in [(EVENTS, ExchangeKind::Topic), (DEAD, ExchangeKind::Fanout)] {
                 let verdict = service.declare_exchange(exchange, kind).await.unwrap();
                 assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {exchange}");
             }
+            let verdict = service.declare_queue(DEAD, None).await.unwrap();
+            assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {DEAD}");
+            let verdict = service.bind(DEAD, DEAD, "").await.unwrap();
+            assert_eq!(verdict, Verdict::Allowed(()), "{user} binding {DEAD}");
             let verdict = service.declare_queue(queue, Some(DEAD)).await.unwrap();
             assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {queue}");
+            for binding in bindings {
+                let verdict = service.bind(queue, EVENTS, binding).await.unwrap();
+                assert_eq!(
+                    verdict,
+                    Verdict::Allowed(()),
+                    "{user} binding {queue} to {binding}"
+                );
+            }
+            // A poison message is republished to the dead letters with its original key.
+            let verdict = service.publish(DEAD, "some.poison.v1", b"{").await.unwrap();
+            assert_eq!(verdict, Verdict::Allowed(()), "{user} dead-lettering");
             // Another service's queue: neither declared nor bound.
             let (other_user, other) = SERVICE_QUEUES
                 .iter()
