@@ -12,6 +12,8 @@ use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Runtime, SubscriptionSpec};
 use serde_json::{Value, json};
 
+mod puzzle;
+
 use crate::cli::DemoArgs;
 use crate::host::stop_all;
 use crate::services::{self, ServiceArgs};
@@ -104,7 +106,9 @@ impl Demo {
 
 /// The settings the demo runs the services with.
 fn settings() -> ServiceArgs {
-    ServiceArgs::default()
+    let mut settings = ServiceArgs::default();
+    settings.puzzle.stats_every = Duration::from_millis(500);
+    settings
 }
 
 pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
@@ -155,6 +159,7 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
 
 async fn acts(demo: &Demo) -> anyhow::Result<()> {
     contract(demo).await?;
+    puzzle::act(demo).await?;
     Ok(())
 }
 
