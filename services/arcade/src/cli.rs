@@ -36,9 +36,9 @@ pub enum Command {
     /// Race master tools: simulate a whole race in process.
     #[command(subcommand)]
     Race(arcade_race_master::cli::Command),
-    /// Strata Relay puzzle tools: generate puzzles.
+    /// Strata Relay puzzle tools: generate puzzles, print the telemetry, simulate sessions.
     #[command(subcommand)]
-    Puzzle(arcade_puzzle_telemetry::cli::Command),
+    Puzzle(crate::tools::puzzle::PuzzleCommand),
 }
 
 /// Where to reach the services: a broker, or the admin endpoint of `arcade run`.

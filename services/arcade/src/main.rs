@@ -6,6 +6,7 @@ mod client;
 mod demo;
 mod host;
 mod services;
+mod tools;
 
 use std::process::ExitCode;
 
@@ -58,9 +59,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Race(command) => Ok(tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
         })),
-        Command::Puzzle(command) => Ok(tool(|out, err| {
-            arcade_puzzle_telemetry::cli::run(command, out, err)
-        })),
+        Command::Puzzle(command) => tools::puzzle::run(command).await,
     }
 }
 

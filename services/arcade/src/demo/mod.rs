@@ -14,6 +14,8 @@ use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Runtime, SubscriptionSpec};
 use serde_json::{Value, json};
 
+mod puzzle;
+
 use crate::cli::DemoArgs;
 use crate::host::stop_all;
 use crate::services::{self, ServiceArgs};
@@ -106,10 +108,12 @@ impl Demo {
 
 /// The settings the demo runs the services with.
 fn settings() -> ServiceArgs {
-    ServiceArgs {
+    let mut settings = ServiceArgs {
         bingo: bingo::settings(),
         ..ServiceArgs::default()
-    }
+    };
+    settings.puzzle.stats_every = Duration::from_millis(500);
+    settings
 }
 
 pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
@@ -160,6 +164,7 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
 
 async fn acts(demo: &Demo) -> anyhow::Result<()> {
     contract(demo).await?;
+    puzzle::act(demo).await?;
     bingo::act(demo).await?;
     Ok(())
 }
