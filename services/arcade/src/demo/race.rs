@@ -23,7 +23,7 @@ const TEAMS: [(&str, Strategy); 3] = [
     ("green", Strategy::Random),
 ];
 const CARS: usize = 2;
-const TURNS: u32 = 6;
+const TURNS: u32 = 8;
 
 pub async fn act(demo: &Demo) -> anyhow::Result<()> {
     demo.act("race: three car programs race through the bus only");
