@@ -188,3 +188,129 @@ async fn via_admin(args: &CarArgs, mut program: CarProgram) -> anyhow::Result<Ra
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arcade_contracts::race::RaceStart;
+    use arcade_race_master::service::RaceService;
+    use arcade_runtime::bus::embedded::EmbeddedBus;
+    use tokio_util::sync::CancellationToken;
+
+    use super::*;
+    use crate::admin::{self, AdminState};
+
+    /// Two `arcade car` programs play a whole race through the admin endpoint of a running
+    /// race master (embedded transport): they register, answer every question in time, report
+    /// their state truthfully, and both end with the master's `race.finished.v1`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn car_programs_play_a_race_through_the_admin_endpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
+        let runtime = Runtime::new(bus).with_data_dir(dir.path());
+        let master = runtime.start(RaceService::new(11)).unwrap();
+        let router = admin::router(AdminState {
+            runtime: runtime.clone(),
+            services: vec!["race-master".into()],
+        })
+        .merge(crate::services::race::routes(&runtime));
+        let shutdown = CancellationToken::new();
+        let (addr, server) = admin::serve("127.0.0.1:0".parse().unwrap(), router, shutdown.clone())
+            .await
+            .unwrap();
+        let mut programs = Vec::new();
+        for (team, strategy) in [("red", Strategy::Cautious), ("blue", Strategy::Random)] {
+            let args = CarArgs {
+                team: team.into(),
+                strategy,
+                cars: 2,
+                seed: Some(3),
+                connection: Connection {
+                    amqp: None,
+                    admin: addr,
+                },
+            };
+            let program = CarProgram::new(CarBot::new(team, strategy, 3, 0));
+            programs.push(tokio::spawn(async move { via_admin(&args, program).await }));
+        }
+        let mut registered = 0;
+        let mut facts = runtime
+            .bus()
+            .subscribe(&arcade_runtime::SubscriptionSpec::temporary(
+                "tap.car-test",
+                vec!["race.#".into()],
+            ))
+            .await
+            .unwrap();
+        let mut penalties = 0;
+        let finished = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+            loop {
+                let delivery = facts.next().await.unwrap();
+                let message_type = delivery.message.message_type.clone().unwrap_or_default();
+                delivery.ack().await.unwrap();
+                match message_type.as_str() {
+                    "race.car.registered.v1" => {
+                        registered += 1;
+                        if registered == 4 {
+                            let start = RaceStart {
+                                turns: Some(5),
+                                duration_ms: None,
+                                turn_interval_ms: Some(5),
+                                decision_timeout_ms: Some(30_000),
+                                distribution: None,
+                            };
+                            runtime
+                                .send(
+                                    RaceStart::TYPE,
+                                    serde_json::to_value(&start).unwrap(),
+                                    "test",
+                                )
+                                .await
+                                .unwrap();
+                        }
+                    }
+                    "race.penalty.given.v1" => penalties += 1,
+                    "race.finished.v1" => break,
+                    _ => {}
+                }
+            }
+        })
+        .await;
+        assert!(finished.is_ok(), "the race did not end in time");
+        assert_eq!(penalties, 0, "truthful cars answering in time");
+        for program in programs {
+            let finished = program.await.unwrap().unwrap();
+            assert_eq!(finished.turn, 5);
+            assert_eq!(finished.standings.len(), 2);
+        }
+        shutdown.cancel();
+        let _ = server.await;
+        master
+            .stop(std::time::Duration::from_secs(5))
+            .await
+            .unwrap();
+    }
+
+    #[test]
+    fn the_story_names_what_the_team_was_asked_and_answered() {
+        let request = arcade_contracts::race::DecisionRequested {
+            decision_id: 3,
+            team: "red".into(),
+            car: "red-1".into(),
+            turn: 2,
+            deadline_ms: 1,
+            question: Question::CrossMineField,
+        };
+        let answer = DecisionMade {
+            decision_id: 3,
+            team: "red".into(),
+            car: "red-1".into(),
+            answer: arcade_contracts::race::Answer::CrossMineField { cross: true },
+        };
+        assert_eq!(
+            story("red", &Heard::Question { request, answer }).unwrap(),
+            r#"turn 2 · red-1 asked cross the mine field? → {"kind":"crossMineField","cross":true}"#
+        );
+    }
+}
