@@ -2,6 +2,7 @@
 //! (a module here); the demo prints what happens and a summary, and exits by itself.
 
 mod bingo;
+mod race;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -113,6 +114,7 @@ fn settings() -> ServiceArgs {
         ..ServiceArgs::default()
     };
     settings.puzzle.stats_every = Duration::from_millis(500);
+    settings.race.race_seed = Some(race::SEED);
     settings
 }
 
@@ -166,6 +168,7 @@ async fn acts(demo: &Demo) -> anyhow::Result<()> {
     contract(demo).await?;
     puzzle::act(demo).await?;
     bingo::act(demo).await?;
+    race::act(demo).await?;
     Ok(())
 }
 
