@@ -1,6 +1,8 @@
 //! `arcade demo`: a scripted showcase on a fresh temporary data dir. Every service adds its act
 //! (a module here); the demo prints what happens and a summary, and exits by itself.
 
+mod referee;
+
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -104,7 +106,9 @@ impl Demo {
 
 /// The settings the demo runs the services with.
 fn settings() -> ServiceArgs {
-    ServiceArgs::default()
+    let mut args = ServiceArgs::default();
+    referee::settings(&mut args);
+    args
 }
 
 pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
@@ -155,6 +159,7 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
 
 async fn acts(demo: &Demo) -> anyhow::Result<()> {
     contract(demo).await?;
+    referee::act(demo).await?;
     Ok(())
 }
 
