@@ -3,6 +3,7 @@
 
 mod bingo;
 mod race;
+mod referee;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -115,6 +116,7 @@ fn settings() -> ServiceArgs {
     };
     settings.puzzle.stats_every = Duration::from_millis(500);
     settings.race.race_seed = Some(race::SEED);
+    referee::settings(&mut settings);
     settings
 }
 
@@ -169,6 +171,7 @@ async fn acts(demo: &Demo) -> anyhow::Result<()> {
     puzzle::act(demo).await?;
     bingo::act(demo).await?;
     race::act(demo).await?;
+    referee::act(demo).await?;
     Ok(())
 }
 
