@@ -60,7 +60,8 @@ fn the_referee_unit_restarts_reads_its_env_file_and_writes_on_the_sd_card() {
     let unit = std::fs::read_to_string(ops_dir().join("edge/arcade-referee.service")).unwrap();
     let lines: Vec<&str> = unit.lines().map(str::trim).collect();
     for expected in [
-        "ExecStart=/usr/local/bin/arcade run referee",
+        "ExecStart=/usr/local/bin/arcade-referee",
+        "Environment=ARCADE_TABLE_HARDWARE=i2c",
         "Restart=always",
         "StartLimitIntervalSec=0",
         "EnvironmentFile=/etc/arcade/referee.env",
