@@ -147,7 +147,7 @@ impl Store {
 
     /// Makes every commit so far durable.
     pub async fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush_async().await?;
+        flush_db(&self.db).await?;
         Ok(())
     }
 
@@ -275,4 +275,17 @@ mod tests {
             Commit::Duplicate
         );
     }
+}
+
+/// Makes everything written to `db` durable, without blocking the async runtime.
+///
+/// sled 0.34's own `flush_async` runs on sled's small I/O thread pool and deadlocks when several
+/// flushes are awaited at once (spacejam/sled#1241, #1308: every pool thread waits for a write
+/// that needs a pool thread). Seen here with 16 concurrent `arcade send`s; so the synchronous
+/// flush runs on tokio's blocking pool instead.
+pub(crate) async fn flush_db(db: &sled::Db) -> sled::Result<usize> {
+    let db = db.clone();
+    tokio::task::spawn_blocking(move || db.flush())
+        .await
+        .map_err(|e| sled::Error::ReportableBug(format!("the flush task failed: {e}")))?
 }

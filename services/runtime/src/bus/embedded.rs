@@ -240,7 +240,7 @@ impl EmbeddedBus {
         for queue in queues {
             queue.notify.notify_waiters();
         }
-        self.inner.db.flush_async().await?;
+        crate::store::flush_db(&self.inner.db).await?;
         Ok(())
     }
 
@@ -300,7 +300,7 @@ impl Bus for EmbeddedBus {
             }
         }
         if durable {
-            self.inner.db.flush_async().await?;
+            crate::store::flush_db(&self.inner.db).await?;
         }
         for (queue, seq, message) in staged {
             lock(&queue.state).ready.insert(
