@@ -4,8 +4,22 @@
 #  - enables the management API (the security test loads ops/rabbitmq/definitions.json through
 #    it; the runbook's rabbitmqadmin uses it) and the shovel (the runbook's dead-letter replay);
 #  - waits until the management API answers;
-#  - removes what an interrupted security test left behind (vhosts and users named arcade-sec-*).
+#  - removes what an interrupted security test left behind (vhosts and users named arcade-sec-*);
+#  - makes sure python3 with PyYAML is there: the security test renders the definitions with
+#    ops/rabbitmq/render-definitions.py, a test checks docker-compose.yml with
+#    ops/ci/check-compose.py (CI fails those tests rather than skipping them).
 set -euo pipefail
+
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "installing python3 and PyYAML"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-yaml >/dev/null \
+        || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-yaml >/dev/null; }
+fi
+if ! python3 -c 'import yaml' >/dev/null 2>&1; then
+    echo "installing PyYAML for $(command -v python3)"
+    python3 -m pip install -q pyyaml \
+        || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-yaml >/dev/null
+fi
 
 MANAGEMENT_URL="${ARCADE_RABBITMQ_MANAGEMENT_URL:-http://127.0.0.1:15672}"
 MANAGEMENT_USER="${ARCADE_RABBITMQ_MANAGEMENT_USER:-guest}"

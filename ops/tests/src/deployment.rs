@@ -147,15 +147,20 @@ impl Deployment {
         format!("{}{user}", self.prefix)
     }
 
-    /// Connects as a policy user (e.g. `referee`) with its rendered password.
-    pub async fn connect(&self, user: &str) -> Result<Connection, OpsError> {
+    /// The AMQP URL of a policy user (e.g. `referee`) with its rendered password.
+    pub fn amqp_url(&self, user: &str) -> Result<String, OpsError> {
         let password = self.passwords.get(user).ok_or_else(|| OpsError::Setting {
             name: "ops/rabbitmq/definitions.json",
             reason: format!("no user {user:?} in the policy"),
         })?;
-        let url = self
+        Ok(self
             .broker
-            .amqp_url(&self.user(user), password, &self.vhost);
+            .amqp_url(&self.user(user), password, &self.vhost))
+    }
+
+    /// Connects as a policy user (e.g. `referee`) with its rendered password.
+    pub async fn connect(&self, user: &str) -> Result<Connection, OpsError> {
+        let url = self.amqp_url(user)?;
         Connection::connect(&url, ConnectionProperties::default())
             .await
             .map_err(|source| OpsError::Amqp {

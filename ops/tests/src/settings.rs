@@ -143,3 +143,28 @@ fn percent_decode(s: &str) -> Result<String, String> {
     }
     String::from_utf8(out).map_err(|_| format!("{s:?} is not UTF-8 once decoded"))
 }
+
+/// Whether `python3` with `modules` can run the ops scripts (the renderer, the compose check).
+/// When it cannot, prints that `test` was skipped (`cargo test` needs only Rust), unless
+/// `ARCADE_REQUIRE_BROKER=1` (CI), where it fails.
+pub fn python_for_test(test: &str, modules: &[&str]) -> bool {
+    let imports = if modules.is_empty() {
+        "pass".to_string()
+    } else {
+        format!("import {}", modules.join(", "))
+    };
+    let usable = std::process::Command::new("python3")
+        .args(["-c", &imports])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if usable {
+        return true;
+    }
+    let what = format!("python3 with {imports:?} is not available");
+    assert!(
+        std::env::var("ARCADE_REQUIRE_BROKER").as_deref() != Ok("1"),
+        "{test}: ARCADE_REQUIRE_BROKER=1 but {what}"
+    );
+    println!("{test}: skipped: {what}");
+    false
+}

@@ -8,6 +8,7 @@ use arcade_contracts::catalog::{MessageKind, all_types};
 use arcade_ops_tests::deployment::{
     committed_definitions, ops_dir, password_variable, policy_users,
 };
+use arcade_ops_tests::settings::python_for_test;
 use arcade_ops_tests::{SERVICE_QUEUES, publisher_of};
 use regex::Regex;
 use serde_json::Value;
@@ -153,6 +154,9 @@ fn render(args: &[&str], passwords: bool) -> std::process::Output {
 
 #[test]
 fn the_renderer_fills_every_hash_and_renames_vhost_and_users() {
+    if !python_for_test("the_renderer_fills_every_hash", &[]) {
+        return;
+    }
     let output = render(&["--vhost", "v1", "--user-prefix", "t-", "-o", "-"], true);
     assert!(
         output.status.success(),
@@ -195,6 +199,9 @@ fn the_renderer_fills_every_hash_and_renames_vhost_and_users() {
 
 #[test]
 fn the_renderer_refuses_a_missing_password_naming_its_variable() {
+    if !python_for_test("the_renderer_refuses_a_missing_password", &[]) {
+        return;
+    }
     let output = render(&["-o", "-"], false);
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty(), "nothing rendered");

@@ -6,7 +6,7 @@
 use arcade_contracts::catalog::{MessageKind, all_types};
 use arcade_ops_tests::deployment::Deployment;
 use arcade_ops_tests::probe::{Probe, Verdict};
-use arcade_ops_tests::settings::Broker;
+use arcade_ops_tests::settings::{Broker, python_for_test};
 use arcade_ops_tests::{PUBLISHERS, SERVICE_QUEUES, publisher_of};
 use lapin::ExchangeKind;
 
@@ -57,6 +57,9 @@ async fn the_referee_cannot_publish_bingo_card_won_but_can_publish_a_goal() {
     let Some(broker) = Broker::for_test("the_referee_cannot_publish_bingo_card_won") else {
         return;
     };
+    if !python_for_test("the_referee_cannot_publish_bingo_card_won", &[]) {
+        return;
+    }
     Deployment::with(&broker, &[], async |deployment| {
         let referee = probe(deployment, "referee").await;
         let refused = referee
@@ -82,6 +85,9 @@ async fn every_event_type_is_published_by_its_owner_only() {
     let Some(broker) = Broker::for_test("every_event_type_is_published_by_its_owner_only") else {
         return;
     };
+    if !python_for_test("every_event_type_is_published_by_its_owner_only", &[]) {
+        return;
+    }
     Deployment::with(&broker, &[], async |deployment| {
         // The operator binds a witness queue to every event, to count what really got through.
         let admin = probe(deployment, "arcade-admin").await;
@@ -151,6 +157,9 @@ async fn each_service_reads_only_its_own_queue() {
     let Some(broker) = Broker::for_test("each_service_reads_only_its_own_queue") else {
         return;
     };
+    if !python_for_test("each_service_reads_only_its_own_queue", &[]) {
+        return;
+    }
     Deployment::with(&broker, &["red", "blue"], async |deployment| {
         let admin = probe(deployment, "arcade-admin").await;
         let mut services = Vec::new();
@@ -223,6 +232,9 @@ async fn services_declare_their_own_topology_and_no_one_elses() {
     else {
         return;
     };
+    if !python_for_test("services_declare_their_own_topology_and_no_one_elses", &[]) {
+        return;
+    }
     Deployment::with(&broker, &[], async |deployment| {
         for (user, queue, bindings) in SPECS {
             let service = probe(deployment, user).await;

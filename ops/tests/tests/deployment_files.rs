@@ -1,0 +1,76 @@
+//! The deployment files say what operators rely on: docker-compose.yml passes the static check
+//! of `ops/ci/check-compose.py` (no compose engine here), and the referee's systemd unit keeps
+//! restarting, reads its env file and keeps its data on the SD card.
+
+use std::process::Command;
+
+use arcade_ops_tests::deployment::ops_dir;
+use arcade_ops_tests::settings::python_for_test;
+
+#[test]
+fn docker_compose_passes_its_static_check() {
+    if !python_for_test("docker_compose_passes_its_static_check", &["yaml"]) {
+        return;
+    }
+    let root = ops_dir()
+        .parent()
+        .expect("ops/ is in the repository")
+        .to_path_buf();
+    let output = Command::new("python3")
+        .arg(root.join("ops/ci/check-compose.py"))
+        .current_dir(&root)
+        .output()
+        .expect("python3 runs ops/ci/check-compose.py");
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn the_check_catches_a_service_without_its_own_volume() {
+    if !python_for_test(
+        "the_check_catches_a_service_without_its_own_volume",
+        &["yaml"],
+    ) {
+        return;
+    }
+    let root = ops_dir().parent().unwrap().to_path_buf();
+    let compose = std::fs::read_to_string(root.join("docker-compose.yml")).unwrap();
+    let broken = compose.replace("bingo-data:/var/lib/arcade", "referee-data:/var/lib/arcade");
+    assert_ne!(broken, compose);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("docker-compose.yml");
+    std::fs::write(&path, broken).unwrap();
+    let output = Command::new("python3")
+        .arg(root.join("ops/ci/check-compose.py"))
+        .arg(&path)
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("share a data volume"), "{stderr}");
+}
+
+#[test]
+fn the_referee_unit_restarts_reads_its_env_file_and_writes_on_the_sd_card() {
+    let unit = std::fs::read_to_string(ops_dir().join("edge/arcade-referee.service")).unwrap();
+    let lines: Vec<&str> = unit.lines().map(str::trim).collect();
+    for expected in [
+        "ExecStart=/usr/local/bin/arcade-referee",
+        "Environment=ARCADE_TABLE_HARDWARE=i2c",
+        "Restart=always",
+        "StartLimitIntervalSec=0",
+        "EnvironmentFile=/etc/arcade/referee.env",
+        "Environment=ARCADE_DATA_DIR=/media/sdcard/arcade",
+        "RequiresMountsFor=/media/sdcard",
+        "ReadWritePaths=/media/sdcard/arcade",
+        "KillSignal=SIGTERM",
+        "User=arcade",
+    ] {
+        assert!(lines.contains(&expected), "the unit lacks {expected:?}");
+    }
+}
