@@ -561,6 +561,7 @@ impl AmqpConsumer {
         let message = properties::from_properties(&delivery.properties, delivery.data);
         let acker = AmqpAcker {
             bus: self.bus.clone(),
+            channel: self.channel.clone(),
             acker: delivery.acker,
             queue: self.queue.clone(),
             message: message.clone(),
@@ -620,26 +621,45 @@ impl Drop for AmqpConsumer {
 
 struct AmqpAcker {
     bus: AmqpBus,
+    channel: Channel,
     acker: lapin::Acker,
     queue: String,
     message: WireMessage,
 }
 
-/// An ack on a channel that has gone away is not an ack: the broker requeued the message.
-fn acked(outcome: lapin::Result<bool>, what: &str) -> Result<(), BusError> {
-    match outcome {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(BusError::Unavailable(format!(
-            "{what}: the channel is gone; the message will be delivered again"
-        ))),
-        Err(e) => Err(unavailable(what, e)),
+/// How long an ack may take to be handed to the connection before the channel is taken for
+/// lost (an ack on a connection that just died may otherwise never settle).
+const ACK_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl AmqpAcker {
+    /// Sends an ack or nack. One on a channel that has gone away is not one: the broker has
+    /// requeued the message, and it comes again (to be deduplicated).
+    async fn settle(
+        &self,
+        what: &str,
+        send: impl std::future::Future<Output = lapin::Result<bool>>,
+    ) -> Result<(), BusError> {
+        let gone = || {
+            BusError::Unavailable(format!(
+                "{what}: the channel is gone; the message will be delivered again"
+            ))
+        };
+        if !self.channel.status().connected() || self.acker.poisoned() {
+            return Err(gone());
+        }
+        match tokio::time::timeout(ACK_TIMEOUT, send).await {
+            Ok(Ok(true)) => Ok(()),
+            Ok(Ok(false)) | Err(_) => Err(gone()),
+            Ok(Err(e)) => Err(unavailable(what, e)),
+        }
     }
 }
 
 #[async_trait]
 impl Acker for AmqpAcker {
     async fn ack(self: Box<Self>) -> Result<(), BusError> {
-        acked(self.acker.ack(BasicAckOptions::default()).await, "ack")
+        self.settle("ack", self.acker.ack(BasicAckOptions::default()))
+            .await
     }
 
     async fn requeue(self: Box<Self>) -> Result<(), BusError> {
@@ -647,7 +667,7 @@ impl Acker for AmqpAcker {
             requeue: true,
             multiple: false,
         };
-        acked(self.acker.nack(options).await, "requeue")
+        self.settle("requeue", self.acker.nack(options)).await
     }
 
     async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
@@ -666,10 +686,11 @@ impl Acker for AmqpAcker {
         self.bus
             .publish_confirmed(&exchange, self.message.routing_key(), &dead)
             .await?;
-        acked(
-            self.acker.ack(BasicAckOptions::default()).await,
+        self.settle(
             "ack after dead-lettering",
+            self.acker.ack(BasicAckOptions::default()),
         )
+        .await
     }
 }
 
