@@ -55,7 +55,7 @@ pub async fn run(args: CarArgs) -> anyhow::Result<ExitCode> {
     let team = args.team.clone();
     let finished = match &args.connection.amqp {
         Some(url) => {
-            let runtime = Runtime::new(connect_amqp(url).await?);
+            let runtime = Runtime::new(connect_amqp(url, "arcade tool", true).await?);
             eprintln!("car program of team {team} on {}", runtime.bus().name());
             run_on_bus(&runtime, program, args.cars as usize, |heard| {
                 print_story(&team, heard)

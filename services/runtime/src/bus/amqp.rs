@@ -303,12 +303,16 @@ impl AmqpBus {
                 .await?;
             channel.close(200, short("topology declared")).await
         };
-        declare.await.map_err(|e| {
-            BusError::Refused(format!(
-                "{url}: cannot declare the topology ({} / {}): {e}",
-                config.events_exchange, config.dead_letters
-            ))
-        })?;
+        // A user with least privilege may not declare shared exchanges: the broker's
+        // definitions hold them then, and the connection is good for the rest.
+        if let Err(e) = declare.await {
+            warn!(
+                %e,
+                events = %config.events_exchange,
+                dead = %config.dead_letters,
+                "cannot declare the shared topology; relying on the broker's definitions"
+            );
+        }
         Ok(connection)
     }
 
@@ -370,7 +374,7 @@ impl AmqpBus {
         slot.as_mut().ok_or(BusError::Closed)
     }
 
-    /// Publishes one message on `channel` and awaits its confirm.
+    /// Publishes one message on the publishing channel and awaits its confirm.
     async fn publish_confirmed(
         &self,
         exchange: &str,
@@ -392,9 +396,27 @@ impl AmqpBus {
                 .await
                 .map_err(|e| unavailable("publish", e))?
         };
-        settle(confirm.await)
+        self.confirmed(confirm).await
+    }
+
+    /// Awaits a publisher confirm. One that never comes (a channel hung rather than closed) is
+    /// a lost channel: it is thrown away and the message counts as not sent.
+    async fn confirmed(&self, confirm: lapin::PublisherConfirm) -> Result<(), BusError> {
+        match tokio::time::timeout(CONFIRM_TIMEOUT, confirm).await {
+            Ok(confirmation) => settle(confirmation),
+            Err(_) => {
+                *self.inner.publisher.lock().await = None;
+                Err(BusError::Unavailable(format!(
+                    "no publisher confirm within {} s; the channel is dropped",
+                    CONFIRM_TIMEOUT.as_secs()
+                )))
+            }
+        }
     }
 }
+
+/// How long a publisher confirm may take before its channel is taken for lost.
+const CONFIRM_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What a publisher confirm says about its message.
 fn settle(confirmation: lapin::Result<lapin::Confirmation>) -> Result<(), BusError> {
@@ -461,13 +483,11 @@ impl Bus for AmqpBus {
             }
             confirms
         };
-        let mut outcome = Ok(());
+        // One message not confirmed fails the whole publication (all are published again).
         for confirm in confirms {
-            if let Err(error) = settle(confirm.await) {
-                outcome = Err(error);
-            }
+            self.confirmed(confirm).await?;
         }
-        outcome
+        Ok(())
     }
 
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
