@@ -303,12 +303,16 @@ impl AmqpBus {
                 .await?;
             channel.close(200, short("topology declared")).await
         };
-        declare.await.map_err(|e| {
-            BusError::Refused(format!(
-                "{url}: cannot declare the topology ({} / {}): {e}",
-                config.events_exchange, config.dead_letters
-            ))
-        })?;
+        // A user with least privilege may not declare shared exchanges: the broker's
+        // definitions hold them then, and the connection is good for the rest.
+        if let Err(e) = declare.await {
+            warn!(
+                %e,
+                events = %config.events_exchange,
+                dead = %config.dead_letters,
+                "cannot declare the shared topology; relying on the broker's definitions"
+            );
+        }
         Ok(connection)
     }
 
@@ -370,7 +374,7 @@ impl AmqpBus {
         slot.as_mut().ok_or(BusError::Closed)
     }
 
-    /// Publishes one message on `channel` and awaits its confirm.
+    /// Publishes one message on the publishing channel and awaits its confirm.
     async fn publish_confirmed(
         &self,
         exchange: &str,
@@ -392,9 +396,27 @@ impl AmqpBus {
                 .await
                 .map_err(|e| unavailable("publish", e))?
         };
-        settle(confirm.await)
+        self.confirmed(confirm).await
+    }
+
+    /// Awaits a publisher confirm. One that never comes (a channel hung rather than closed) is
+    /// a lost channel: it is thrown away and the message counts as not sent.
+    async fn confirmed(&self, confirm: lapin::PublisherConfirm) -> Result<(), BusError> {
+        match tokio::time::timeout(CONFIRM_TIMEOUT, confirm).await {
+            Ok(confirmation) => settle(confirmation),
+            Err(_) => {
+                *self.inner.publisher.lock().await = None;
+                Err(BusError::Unavailable(format!(
+                    "no publisher confirm within {} s; the channel is dropped",
+                    CONFIRM_TIMEOUT.as_secs()
+                )))
+            }
+        }
     }
 }
+
+/// How long a publisher confirm may take before its channel is taken for lost.
+const CONFIRM_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What a publisher confirm says about its message.
 fn settle(confirmation: lapin::Result<lapin::Confirmation>) -> Result<(), BusError> {
@@ -461,13 +483,11 @@ impl Bus for AmqpBus {
             }
             confirms
         };
-        let mut outcome = Ok(());
+        // One message not confirmed fails the whole publication (all are published again).
         for confirm in confirms {
-            if let Err(error) = settle(confirm.await) {
-                outcome = Err(error);
-            }
+            self.confirmed(confirm).await?;
         }
-        outcome
+        Ok(())
     }
 
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
@@ -561,6 +581,7 @@ impl AmqpConsumer {
         let message = properties::from_properties(&delivery.properties, delivery.data);
         let acker = AmqpAcker {
             bus: self.bus.clone(),
+            channel: self.channel.clone(),
             acker: delivery.acker,
             queue: self.queue.clone(),
             message: message.clone(),
@@ -620,26 +641,45 @@ impl Drop for AmqpConsumer {
 
 struct AmqpAcker {
     bus: AmqpBus,
+    channel: Channel,
     acker: lapin::Acker,
     queue: String,
     message: WireMessage,
 }
 
-/// An ack on a channel that has gone away is not an ack: the broker requeued the message.
-fn acked(outcome: lapin::Result<bool>, what: &str) -> Result<(), BusError> {
-    match outcome {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(BusError::Unavailable(format!(
-            "{what}: the channel is gone; the message will be delivered again"
-        ))),
-        Err(e) => Err(unavailable(what, e)),
+/// How long an ack may take to be handed to the connection before the channel is taken for
+/// lost (an ack on a connection that just died may otherwise never settle).
+const ACK_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl AmqpAcker {
+    /// Sends an ack or nack. One on a channel that has gone away is not one: the broker has
+    /// requeued the message, and it comes again (to be deduplicated).
+    async fn settle(
+        &self,
+        what: &str,
+        send: impl std::future::Future<Output = lapin::Result<bool>>,
+    ) -> Result<(), BusError> {
+        let gone = || {
+            BusError::Unavailable(format!(
+                "{what}: the channel is gone; the message will be delivered again"
+            ))
+        };
+        if !self.channel.status().connected() || self.acker.poisoned() {
+            return Err(gone());
+        }
+        match tokio::time::timeout(ACK_TIMEOUT, send).await {
+            Ok(Ok(true)) => Ok(()),
+            Ok(Ok(false)) | Err(_) => Err(gone()),
+            Ok(Err(e)) => Err(unavailable(what, e)),
+        }
     }
 }
 
 #[async_trait]
 impl Acker for AmqpAcker {
     async fn ack(self: Box<Self>) -> Result<(), BusError> {
-        acked(self.acker.ack(BasicAckOptions::default()).await, "ack")
+        self.settle("ack", self.acker.ack(BasicAckOptions::default()))
+            .await
     }
 
     async fn requeue(self: Box<Self>) -> Result<(), BusError> {
@@ -647,7 +687,7 @@ impl Acker for AmqpAcker {
             requeue: true,
             multiple: false,
         };
-        acked(self.acker.nack(options).await, "requeue")
+        self.settle("requeue", self.acker.nack(options)).await
     }
 
     async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
@@ -666,10 +706,11 @@ impl Acker for AmqpAcker {
         self.bus
             .publish_confirmed(&exchange, self.message.routing_key(), &dead)
             .await?;
-        acked(
-            self.acker.ack(BasicAckOptions::default()).await,
+        self.settle(
             "ack after dead-lettering",
+            self.acker.ack(BasicAckOptions::default()),
         )
+        .await
     }
 }
 
