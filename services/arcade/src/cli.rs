@@ -36,9 +36,11 @@ pub enum Command {
     /// Race master tools: simulate a whole race in process.
     #[command(subcommand)]
     Race(arcade_race_master::cli::Command),
-    /// Strata Relay puzzle tools: generate puzzles.
+    /// A car program: plays a team's cars in the race through the bus only.
+    Car(crate::tools::car::CarArgs),
+    /// Strata Relay puzzle tools: generate puzzles, print the telemetry, simulate sessions.
     #[command(subcommand)]
-    Puzzle(arcade_puzzle_telemetry::cli::Command),
+    Puzzle(crate::tools::puzzle::PuzzleCommand),
 }
 
 /// Where to reach the services: a broker, or the admin endpoint of `arcade run`.

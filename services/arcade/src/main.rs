@@ -6,6 +6,7 @@ mod client;
 mod demo;
 mod host;
 mod services;
+mod tools;
 
 use std::process::ExitCode;
 
@@ -51,6 +52,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Send(args) => client::send(args).await,
         Command::Demo(args) => demo::run(args).await,
         Command::Types(args) => client::types(args),
+        Command::Car(args) => tools::car::run(args).await,
         Command::Referee(command) => {
             Ok(tool(|out, err| arcade_referee::cli::run(command, out, err)))
         }
@@ -58,9 +60,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Race(command) => Ok(tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
         })),
-        Command::Puzzle(command) => Ok(tool(|out, err| {
-            arcade_puzzle_telemetry::cli::run(command, out, err)
-        })),
+        Command::Puzzle(command) => tools::puzzle::run(command).await,
     }
 }
 

@@ -15,7 +15,7 @@ fn ingest(c: &mut Criterion) {
     let inputs: Vec<Input> = (0..4_096)
         .map(|_| Input::Session(simulator.session(None)))
         .collect();
-    let decider = PuzzleTelemetry;
+    let decider = PuzzleTelemetry::default();
     let mut group = c.benchmark_group("telemetry");
     group.throughput(Throughput::Elements(1));
 

@@ -6,7 +6,10 @@
 //! - [`domain::telemetry`]: session validation, statistics and the decider
 //!   ([`domain::telemetry::PuzzleTelemetry`]) the runtime hosts.
 //! - [`domain::bot`]: a seeded headless player producing real sessions.
+//! - [`service`]: the shell the runtime hosts ([`service::TelemetryService`]): bindings, wire
+//!   encoding, the statistics timer, and the live view the admin endpoint serves.
 //! - [`cli`]: `arcade puzzle generate` and the statistics table of `arcade puzzle stats`.
 
 pub mod cli;
 pub mod domain;
+pub mod service;

@@ -19,7 +19,7 @@ fn given(events: &[Event]) -> TelemetryState {
 }
 
 fn when(state: &TelemetryState, input: Input, now_ms: u64) -> Vec<Event> {
-    let Ok(events) = PuzzleTelemetry.decide(state, &input, now_ms);
+    let Ok(events) = PuzzleTelemetry::default().decide(state, &input, now_ms);
     events
 }
 
@@ -236,7 +236,7 @@ fn given_sessions_then_statistics_count_them_per_stage_and_keep_flags_out() {
 #[test]
 fn given_no_new_session_when_ticked_then_nothing_is_published() {
     assert_eq!(
-        PuzzleTelemetry::next_deadline(&TelemetryState::default()),
+        PuzzleTelemetry::default().next_deadline(&TelemetryState::default()),
         None
     );
     assert!(when(&TelemetryState::default(), Input::Tick, 50_000).is_empty());
@@ -251,7 +251,7 @@ fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
     );
     let state = given(&first);
     assert_eq!(
-        PuzzleTelemetry::next_deadline(&state),
+        PuzzleTelemetry::default().next_deadline(&state),
         Some(1_000),
         "first one right away"
     );
@@ -262,7 +262,7 @@ fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
     assert_eq!((stats.published_at_ms, stats.sessions), (1_000, 1));
 
     let mut log = [first, published].concat();
-    assert_eq!(PuzzleTelemetry::next_deadline(&given(&log)), None);
+    assert_eq!(PuzzleTelemetry::default().next_deadline(&given(&log)), None);
     log.extend(when(
         &given(&log),
         Input::Session(session(2, 1, Wire::Won, 2)),
@@ -275,7 +275,7 @@ fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
     ));
     let state = given(&log);
     assert_eq!(
-        PuzzleTelemetry::next_deadline(&state),
+        PuzzleTelemetry::default().next_deadline(&state),
         Some(1_000 + PUBLISH_INTERVAL_MS)
     );
     assert!(when(&state, Input::Tick, 5_999).is_empty());

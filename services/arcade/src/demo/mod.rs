@@ -1,6 +1,8 @@
 //! `arcade demo`: a scripted showcase on a fresh temporary data dir. Every service adds its act
 //! (a module here); the demo prints what happens and a summary, and exits by itself.
 
+mod bingo;
+mod race;
 mod referee;
 
 use std::process::ExitCode;
@@ -13,6 +15,8 @@ use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Runtime, SubscriptionSpec};
 use serde_json::{Value, json};
+
+mod puzzle;
 
 use crate::cli::DemoArgs;
 use crate::host::stop_all;
@@ -106,9 +110,14 @@ impl Demo {
 
 /// The settings the demo runs the services with.
 fn settings() -> ServiceArgs {
-    let mut args = ServiceArgs::default();
-    referee::settings(&mut args);
-    args
+    let mut settings = ServiceArgs {
+        bingo: bingo::settings(),
+        ..ServiceArgs::default()
+    };
+    settings.puzzle.stats_every = Duration::from_millis(500);
+    settings.race.race_seed = Some(race::SEED);
+    referee::settings(&mut settings);
+    settings
 }
 
 pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
@@ -159,6 +168,9 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
 
 async fn acts(demo: &Demo) -> anyhow::Result<()> {
     contract(demo).await?;
+    puzzle::act(demo).await?;
+    bingo::act(demo).await?;
+    race::act(demo).await?;
     referee::act(demo).await?;
     Ok(())
 }

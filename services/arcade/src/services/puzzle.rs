@@ -1,18 +1,142 @@
-//! Wiring of the puzzle service into the `arcade` binary: its settings and how it starts.
+//! Wiring of the puzzle telemetry service into the `arcade` binary: its settings, how it starts,
+//! and the admin routes that serve its statistics.
+//!
+//! - `GET /puzzle/stats` → the live statistics as JSON (a `puzzle.stats.updated.v1` payload, as
+//!   of now, over every durable session).
+//! - `GET /puzzle` → a page with charts (win rate per stage, turns against the move limit,
+//!   duration distribution), drawn in the browser from the same JSON and refreshed every 5 s;
+//!   plain HTML, inline SVG and script, nothing fetched from elsewhere.
 
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use arcade_puzzle_telemetry::service::{LiveStats, TelemetryService};
 use arcade_runtime::{Running, Runtime};
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use clap::Args;
 
-/// Settings of the puzzle service.
-#[derive(Debug, Clone, Default, Args)]
-pub struct PuzzleArgs {}
+/// The page; `__STATS_JSON__` is replaced by the statistics when served.
+const PAGE: &str = include_str!("puzzle_page.html");
 
-/// Starts the puzzle service.
-pub fn start(_runtime: &Runtime, _args: &PuzzleArgs) -> anyhow::Result<Vec<Box<dyn Running>>> {
-    anyhow::bail!("the puzzle service is not wired into this build yet")
+/// Settings of the puzzle telemetry service.
+#[derive(Debug, Clone, Args)]
+pub struct PuzzleArgs {
+    /// Shortest time between two `puzzle.stats.updated.v1` publications (published only when
+    /// sessions arrived since the last one), e.g. `5s`, `500ms`, `1m`.
+    #[arg(
+        long = "puzzle-stats-every",
+        env = "ARCADE_PUZZLE_STATS_EVERY",
+        default_value = "5s",
+        value_parser = parse_period,
+        value_name = "DURATION"
+    )]
+    pub stats_every: Duration,
+}
+
+impl Default for PuzzleArgs {
+    fn default() -> Self {
+        PuzzleArgs {
+            stats_every: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Reads `500ms`, `5s`, `2m` or `1h`.
+pub fn parse_period(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number.parse().map_err(|_| {
+        format!("\"{text}\" is not a duration: expected a number and a unit, e.g. 5s or 500ms")
+    })?;
+    let ms_per_unit = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "" => return Err(format!("\"{text}\" has no unit: write {text}s or {text}ms")),
+        other => {
+            return Err(format!(
+                "\"{other}\" is not a unit of time: use ms, s, m or h"
+            ));
+        }
+    };
+    number
+        .checked_mul(ms_per_unit)
+        .map(Duration::from_millis)
+        .ok_or_else(|| format!("\"{text}\" is too long"))
+}
+
+/// The statistics of the telemetry service this process hosts, for the admin routes. `start`
+/// sets it; a process hosting other services only answers 503 on the puzzle routes.
+static HOSTED: Mutex<Option<LiveStats>> = Mutex::new(None);
+
+fn hosted() -> Option<LiveStats> {
+    HOSTED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
+/// Starts the puzzle telemetry service.
+pub fn start(runtime: &Runtime, args: &PuzzleArgs) -> anyhow::Result<Vec<Box<dyn Running>>> {
+    let every_ms = u64::try_from(args.stats_every.as_millis()).unwrap_or(u64::MAX);
+    let service = TelemetryService::new(every_ms);
+    let live = service.live();
+    let handle = runtime.start(service)?;
+    *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some(live);
+    Ok(vec![Box::new(handle)])
 }
 
 /// Admin routes of the puzzle telemetry service.
-pub fn routes(_runtime: &Runtime) -> axum::Router {
+pub fn routes(runtime: &Runtime) -> axum::Router {
     axum::Router::new()
+        .route("/puzzle", get(page))
+        .route("/puzzle/stats", get(stats))
+        .with_state(runtime.clone())
 }
+
+fn not_hosted() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        axum::Json(serde_json::json!({
+            "error": "this `arcade run` does not host puzzle-telemetry; run `arcade run puzzle-telemetry`"
+        })),
+    )
+        .into_response()
+}
+
+async fn stats(State(runtime): State<Runtime>) -> Response {
+    match hosted() {
+        Some(live) => axum::Json(live.snapshot(runtime.clock().now_ms())).into_response(),
+        None => not_hosted(),
+    }
+}
+
+/// The page with the statistics embedded, so the charts draw without another request.
+pub fn render_page(stats: &arcade_contracts::puzzle::StatsUpdated) -> String {
+    // Inside a <script> element only `</` can end it early; JSON allows `<\/` for `</`.
+    let json = serde_json::to_string(stats)
+        .unwrap_or_else(|_| "null".into())
+        .replace("</", "<\\/");
+    PAGE.replace("__STATS_JSON__", &json)
+}
+
+async fn page(State(runtime): State<Runtime>) -> Response {
+    match hosted() {
+        Some(live) => (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            render_page(&live.snapshot(runtime.clock().now_ms())),
+        )
+            .into_response(),
+        None => not_hosted(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

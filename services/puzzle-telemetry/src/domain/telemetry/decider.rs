@@ -1,8 +1,9 @@
 //! The telemetry decider: each `game.session.completed.v1` becomes a recorded or a flagged
 //! session; a tick publishes the statistics when new sessions arrived since the last time.
 //!
-//! Publication: at most one `puzzle.stats.updated.v1` per [`PUBLISH_INTERVAL_MS`], and only
-//! when a session was recorded or flagged since the last one. The first session after a quiet
+//! Publication: at most one `puzzle.stats.updated.v1` per interval (the decider's setting,
+//! [`PUBLISH_INTERVAL_MS`] by default), and only when a session was recorded or flagged since
+//! the last one. The first session after a quiet
 //! period is published at the next tick; a burst is summarised once per interval.
 
 use std::convert::Infallible;
@@ -14,13 +15,23 @@ use super::session::{Flag, Session, validate};
 use super::stats::Stats;
 use crate::domain::strata::Stage;
 
-/// The shortest time between two statistics publications.
+/// The default shortest time between two statistics publications.
 pub const PUBLISH_INTERVAL_MS: u64 = 5_000;
 
-/// The puzzle telemetry service's decision logic. It has no configuration: the rules are the
-/// puzzle's own and the publication interval is [`PUBLISH_INTERVAL_MS`].
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PuzzleTelemetry;
+/// The puzzle telemetry service's decision logic. Its one setting is the publication interval
+/// ([`PUBLISH_INTERVAL_MS`] by default); the rules are the puzzle's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PuzzleTelemetry {
+    publish_every_ms: u64,
+}
+
+impl Default for PuzzleTelemetry {
+    fn default() -> Self {
+        PuzzleTelemetry {
+            publish_every_ms: PUBLISH_INTERVAL_MS,
+        }
+    }
+}
 
 /// What the decider is asked to handle.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,6 +103,17 @@ impl TelemetryState {
 }
 
 impl PuzzleTelemetry {
+    /// A decider publishing the statistics at most once every `publish_every_ms` (0: as soon
+    /// as a session arrived, at most once per tick).
+    pub fn publishing_every(publish_every_ms: u64) -> Self {
+        PuzzleTelemetry { publish_every_ms }
+    }
+
+    /// The shortest time between two statistics publications, in milliseconds.
+    pub fn publish_every_ms(&self) -> u64 {
+        self.publish_every_ms
+    }
+
     /// Decides what an input means. Never refuses: a session is an event, not a request, so an
     /// impossible one is flagged rather than rejected.
     pub fn decide(
@@ -117,7 +139,7 @@ impl PuzzleTelemetry {
                     }),
                 }]
             }
-            Input::Tick => match Self::next_deadline(state) {
+            Input::Tick => match self.next_deadline(state) {
                 Some(deadline) if now_ms >= deadline => {
                     vec![Event::StatsPublished(state.stats.to_contract(now_ms))]
                 }
@@ -149,10 +171,10 @@ impl PuzzleTelemetry {
 
     /// When the host should send a [`Input::Tick`]: when sessions wait to be published, the
     /// later of the first one's arrival and one interval after the last publication.
-    pub fn next_deadline(state: &TelemetryState) -> Option<u64> {
+    pub fn next_deadline(&self, state: &TelemetryState) -> Option<u64> {
         let pending = state.pending_since_ms?;
         Some(match state.last_published_ms {
-            Some(last) => pending.max(last.saturating_add(PUBLISH_INTERVAL_MS)),
+            Some(last) => pending.max(last.saturating_add(self.publish_every_ms)),
             None => pending,
         })
     }

@@ -1,0 +1,266 @@
+//! `arcade puzzle …`: the pure tools of the puzzle crate (`generate`), plus two that reach a
+//! running telemetry service:
+//!
+//! - `arcade puzzle stats`: prints the statistics as a table (`--json`: the JSON). Embedded
+//!   transport: the live statistics from `arcade run`'s admin endpoint (`GET /puzzle/stats`).
+//!   With `--amqp`: the next `puzzle.stats.updated.v1` published on the broker (waits up to
+//!   `--wait`; the service publishes only when sessions arrive).
+//! - `arcade puzzle simulate --sessions N [--stage S] [--seed X]`: the bot plays N real
+//!   sessions and publishes one `game.session.completed.v1` each, through the admin endpoint
+//!   (`POST /messages/game.session.completed.v1`) or with `--amqp` on the broker.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arcade_contracts::Message;
+use arcade_contracts::game::{GameSessionCompleted, Outcome};
+use arcade_contracts::puzzle::StatsUpdated;
+use arcade_puzzle_telemetry::cli::render_stats_table;
+use arcade_puzzle_telemetry::domain::bot::Simulator;
+use arcade_puzzle_telemetry::domain::strata::Stage;
+use arcade_runtime::inbound::lossy_envelope;
+use arcade_runtime::{Runtime, SubscriptionSpec};
+use clap::{Args, Subcommand};
+use futures::StreamExt;
+
+use crate::cli::Connection;
+use crate::host::connect_amqp;
+
+/// Producer name (`app_id`) of the simulated sessions.
+pub const SIMULATOR: &str = "puzzle-simulator";
+
+/// The `arcade puzzle` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PuzzleCommand {
+    /// The pure tools.
+    #[command(flatten)]
+    Tool(arcade_puzzle_telemetry::cli::Command),
+    /// Print the telemetry's per-stage statistics as a table.
+    Stats(StatsArgs),
+    /// Play sessions with the bot and publish one game.session.completed.v1 each.
+    Simulate(SimulateArgs),
+}
+
+/// `arcade puzzle stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Print the JSON (a puzzle.stats.updated.v1 payload) instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// With --amqp: how long to wait for the next publication, e.g. 30s.
+    #[arg(long, default_value = "30s", value_parser = crate::services::puzzle::parse_period, value_name = "DURATION")]
+    pub wait: Duration,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+/// `arcade puzzle simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// How many sessions to play and publish.
+    #[arg(long, value_name = "N")]
+    pub sessions: u64,
+    /// Play only this stage (1 to 5); default: stages drawn, later ones less often.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub stage: Option<u8>,
+    /// Seed of the players (the same seed plays the same sessions); default: from the clock.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+/// Runs an `arcade puzzle` subcommand.
+pub async fn run(command: PuzzleCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        PuzzleCommand::Tool(command) => Ok(crate::tool(|out, err| {
+            arcade_puzzle_telemetry::cli::run(command, out, err)
+        })),
+        PuzzleCommand::Stats(args) => stats(args).await,
+        PuzzleCommand::Simulate(args) => simulate(args).await,
+    }
+}
+
+fn unreachable(connection: &Connection, error: &reqwest::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "no `arcade run` answers at {} ({error}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ",
+        connection.admin
+    )
+}
+
+async fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
+    let stats: StatsUpdated = match &args.connection.amqp {
+        Some(url) => {
+            let bus = connect_amqp(url).await?;
+            let spec = SubscriptionSpec::temporary(
+                format!("puzzle-stats.{}", uuid::Uuid::new_v4().simple()),
+                vec![StatsUpdated::TYPE.into()],
+            );
+            let mut consumer = bus.subscribe(&spec).await?;
+            eprintln!(
+                "waiting up to {:?} for the next {} on {}",
+                args.wait,
+                StatsUpdated::TYPE,
+                bus.name()
+            );
+            let delivery = tokio::time::timeout(args.wait, consumer.next())
+                .await
+                .map_err(|_| {
+                    anyhow::anyhow!(
+                        "no {} within {:?}: statistics are published only while sessions arrive",
+                        StatsUpdated::TYPE,
+                        args.wait
+                    )
+                })??;
+            let envelope = lossy_envelope(&delivery.message);
+            delivery.ack().await?;
+            serde_json::from_value(envelope.payload)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", StatsUpdated::TYPE))?
+        }
+        None => {
+            let url = format!("http://{}/puzzle/stats", args.connection.admin);
+            let response = reqwest::get(&url)
+                .await
+                .map_err(|e| unreachable(&args.connection, &e))?;
+            let status = response.status();
+            let body: serde_json::Value = response.json().await?;
+            if !status.is_success() {
+                anyhow::bail!("{url}: {}", body["error"].as_str().unwrap_or("refused"));
+            }
+            serde_json::from_value(body).map_err(|e| anyhow::anyhow!("{url}: {e}"))?
+        }
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&stats)?);
+    } else {
+        print!("{}", render_stats_table(&stats));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How the simulated sessions ended.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// Sessions published.
+    pub sessions: u64,
+    /// Won.
+    pub won: u64,
+    /// Failed.
+    pub failed: u64,
+    /// Abandoned.
+    pub abandoned: u64,
+}
+
+impl Tally {
+    fn count(&mut self, session: &GameSessionCompleted) {
+        self.sessions += 1;
+        match session.outcome {
+            Outcome::Won => self.won += 1,
+            Outcome::Failed => self.failed += 1,
+            Outcome::Abandoned => self.abandoned += 1,
+        }
+    }
+}
+
+/// Plays `count` sessions and hands each to `publish`, 16 at a time.
+pub async fn play_and_publish<F, Fut>(
+    count: u64,
+    stage: Option<Stage>,
+    seed: u64,
+    publish: F,
+) -> anyhow::Result<Tally>
+where
+    F: Fn(serde_json::Value) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>>,
+{
+    let mut simulator = Simulator::new(seed);
+    let mut tally = Tally::default();
+    let sessions: Vec<GameSessionCompleted> = (0..count)
+        .map(|_| {
+            let session = simulator.session(stage);
+            tally.count(&session);
+            session
+        })
+        .collect();
+    let mut sends = futures::stream::iter(sessions.iter().map(|session| {
+        let payload = serde_json::to_value(session).unwrap_or_default();
+        publish(payload)
+    }))
+    .buffer_unordered(16);
+    while let Some(sent) = sends.next().await {
+        sent?;
+    }
+    Ok(tally)
+}
+
+async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
+    let stage = args
+        .stage
+        .map(|s| Stage::new(s.into()))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--stage: {e}"))?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let started = std::time::Instant::now();
+    let tally = match &args.connection.amqp {
+        Some(url) => {
+            let runtime = Arc::new(Runtime::new(connect_amqp(url).await?));
+            play_and_publish(args.sessions, stage, seed, |payload| {
+                let runtime = runtime.clone();
+                async move {
+                    runtime
+                        .send(GameSessionCompleted::TYPE, payload, SIMULATOR)
+                        .await?;
+                    Ok(())
+                }
+            })
+            .await?
+        }
+        None => {
+            let client = reqwest::Client::new();
+            let url = format!(
+                "http://{}/messages/{}",
+                args.connection.admin,
+                GameSessionCompleted::TYPE
+            );
+            let connection = args.connection.clone();
+            play_and_publish(args.sessions, stage, seed, |payload| {
+                let request = client
+                    .post(&url)
+                    .query(&[("producer", SIMULATOR)])
+                    .json(&payload);
+                let connection = connection.clone();
+                async move {
+                    let response = request
+                        .send()
+                        .await
+                        .map_err(|e| unreachable(&connection, &e))?;
+                    if !response.status().is_success() {
+                        let body: serde_json::Value = response.json().await.unwrap_or_default();
+                        anyhow::bail!(
+                            "the admin endpoint refused a session: {}",
+                            body["error"].as_str().unwrap_or("no reason given")
+                        );
+                    }
+                    Ok(())
+                }
+            })
+            .await?
+        }
+    };
+    println!(
+        "published {} sessions (seed {seed}) in {:.1}s: {} won, {} failed, {} abandoned",
+        tally.sessions,
+        started.elapsed().as_secs_f64(),
+        tally.won,
+        tally.failed,
+        tally.abandoned
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,148 @@
+//! The telemetry as a running service: consumes `game.session.completed.v1` from any producer
+//! (bound on that topic, so Arcade's simulator and a PHP application with only a `type` header
+//! both reach it), publishes `puzzle.session.recorded.v1` / `puzzle.session.flagged.v1` for each
+//! session and `puzzle.stats.updated.v1` on a timer (see [`PuzzleTelemetry::next_deadline`]).
+//!
+//! Its state is the fold of its own log, rebuilt at start. [`LiveStats`] is a read-only view of
+//! that state for the admin endpoint: it is set from the rebuilt state at start (`resume`) and
+//! follows every durable event (`effect`), so it never shows a session whose record is not
+//! flushed.
+
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use arcade_contracts::game::GameSessionCompleted;
+use arcade_contracts::puzzle::{SessionFlagged, SessionRecorded, StatsUpdated};
+use arcade_contracts::{Envelope, Message};
+use arcade_runtime::{
+    Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of,
+};
+
+use crate::domain::telemetry::{Event, Input, PuzzleMessage, PuzzleTelemetry, TelemetryState};
+
+/// The service's default instance name (its queue and its data directory).
+pub const SERVICE_NAME: &str = "puzzle-telemetry";
+
+/// A read-only view of the service's statistics, shared with whoever serves them.
+#[derive(Debug, Clone, Default)]
+pub struct LiveStats {
+    state: Arc<Mutex<TelemetryState>>,
+}
+
+impl LiveStats {
+    fn with<T>(&self, read: impl FnOnce(&TelemetryState) -> T) -> T {
+        // A panic while holding the lock cannot leave a half-applied event (evolve is a
+        // sequence of counter updates); the last state is still the best answer.
+        read(&self.state.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    fn update(&self, write: impl FnOnce(&mut TelemetryState)) {
+        write(&mut self.state.lock().unwrap_or_else(PoisonError::into_inner));
+    }
+
+    /// The statistics as of `now_ms`, in their published form.
+    pub fn snapshot(&self, now_ms: u64) -> StatsUpdated {
+        self.with(|state| state.snapshot(now_ms))
+    }
+
+    /// Sessions counted so far, recorded and flagged.
+    pub fn counted(&self) -> u64 {
+        self.with(|state| state.stats().sessions() + state.stats().flagged())
+    }
+
+    /// When the statistics were last published, if ever.
+    pub fn last_published_ms(&self) -> Option<u64> {
+        self.with(TelemetryState::last_published_ms)
+    }
+}
+
+/// The puzzle telemetry service.
+#[derive(Debug, Clone)]
+pub struct TelemetryService {
+    name: String,
+    decider: PuzzleTelemetry,
+    live: LiveStats,
+}
+
+impl TelemetryService {
+    /// The service named [`SERVICE_NAME`], publishing statistics at most once every
+    /// `publish_every_ms`.
+    pub fn new(publish_every_ms: u64) -> Self {
+        Self::named(SERVICE_NAME, publish_every_ms)
+    }
+
+    /// The service under another instance name (its queue and data directory).
+    pub fn named(name: impl Into<String>, publish_every_ms: u64) -> Self {
+        TelemetryService {
+            name: name.into(),
+            decider: PuzzleTelemetry::publishing_every(publish_every_ms),
+            live: LiveStats::default(),
+        }
+    }
+
+    /// The view of its statistics (take it before the runtime starts the service).
+    pub fn live(&self) -> LiveStats {
+        self.live.clone()
+    }
+}
+
+impl Decider for TelemetryService {
+    type State = TelemetryState;
+    type Input = Input;
+    type Event = Event;
+    type Rejection = Infallible;
+
+    fn decide(&self, state: &TelemetryState, input: &Input, ctx: &Context) -> Decided<Self> {
+        self.decider.decide(state, input, ctx.now_ms)
+    }
+
+    fn evolve(state: &mut TelemetryState, event: &Event) {
+        PuzzleTelemetry::evolve(state, event);
+    }
+
+    fn next_deadline(&self, state: &TelemetryState) -> Option<u64> {
+        self.decider.next_deadline(state)
+    }
+}
+
+impl Service for TelemetryService {
+    fn spec(&self) -> ServiceSpec {
+        ServiceSpec {
+            name: self.name.clone(),
+            queue: self.name.clone(),
+            bindings: vec![GameSessionCompleted::TYPE.to_string()],
+        }
+    }
+
+    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, String> {
+        payload_of::<GameSessionCompleted>(message)
+            .map(|session| Decoded::Input(Input::Session(session)))
+    }
+
+    fn tick(&self, _now_ms: u64) -> Option<Input> {
+        Some(Input::Tick)
+    }
+
+    fn encode(&self, event: &Event) -> Outbound {
+        match event.to_message() {
+            PuzzleMessage::Recorded(m) => Outbound::of::<SessionRecorded>(&m),
+            PuzzleMessage::Flagged(m) => Outbound::of::<SessionFlagged>(&m),
+            PuzzleMessage::Stats(m) => Outbound::of::<StatsUpdated>(&m),
+        }
+    }
+
+    fn decode(&self, envelope: &Envelope) -> Result<Event, String> {
+        PuzzleMessage::from_json(&envelope.message_type, envelope.payload.clone())
+            .and_then(Event::from_message)
+            .map_err(|e| e.to_string())
+    }
+
+    fn effect(&self, _state: &TelemetryState, event: &Event) {
+        self.live
+            .update(|live| PuzzleTelemetry::evolve(live, event));
+    }
+
+    fn resume(&self, state: &TelemetryState) {
+        self.live.update(|live| *live = state.clone());
+    }
+}
