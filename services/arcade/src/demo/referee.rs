@@ -63,8 +63,8 @@ pub async fn act(demo: &Demo) -> anyhow::Result<()> {
             "table.goal.scored.v1" => {
                 goals += 1;
                 demo.say(format!(
-                    "  ball {:>2}: {} {:<5} → {}  ({})",
-                    p["ball"],
+                    "  ball {:>2}: {:<5} {:<5} → {}  ({})",
+                    p["ball"].as_u64().unwrap_or(0),
                     text(&p["side"]),
                     text(&p["kind"]),
                     score(p),

@@ -15,12 +15,13 @@ use std::time::Duration;
 use arcade_contracts::Message;
 use arcade_contracts::table::{TableGameFinished, TableGameStart};
 use arcade_referee::settings::{self, TableSettings};
+use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Bus, Runtime, SubscriptionSpec};
 use clap::Parser;
 use serde_json::{Value, json};
-use tracing::{error, info};
+use tracing::{error, info, warn};
 
 /// The referee of one foosball table.
 #[derive(Debug, Parser)]
@@ -88,11 +89,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         None => None,
     };
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &cli.amqp {
-        Some(_) => {
-            return Err(
-                "--amqp / ARCADE_AMQP_URL: this build has no RabbitMQ transport yet".into(),
-            );
-        }
+        Some(url) => (connect_amqp(url, &cli.table.table_id).await?, None),
         None => {
             let bus = EmbeddedBus::open(&cli.data.join("bus")).map_err(|e| {
                 format!("{}: cannot open the embedded bus: {e}", cli.data.display())
@@ -126,6 +123,18 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// RabbitMQ; an unreachable broker is not an error: the referee referees, its events wait in
+/// its log, and the bus connects when the broker appears.
+async fn connect_amqp(url: &str, table_id: &str) -> Result<Arc<dyn Bus>, String> {
+    let mut config = AmqpConfig::new(url);
+    config.connection_name = format!("arcade-referee {table_id}");
+    let bus = AmqpBus::new(config).map_err(|e| format!("--amqp / ARCADE_AMQP_URL: {e}"))?;
+    if let Err(e) = bus.connect_now().await {
+        warn!(error = %e, "RabbitMQ not reachable yet; refereeing offline until it is");
+    }
+    Ok(Arc::new(bus))
 }
 
 fn read_rules(path: &std::path::Path) -> Result<Value, String> {
