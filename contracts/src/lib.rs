@@ -12,6 +12,7 @@
 //! gains fields only as optional (`#[serde(default)]`) with a doc line saying when they came.
 
 pub mod activity;
+pub mod asyncapi;
 pub mod bingo;
 pub mod catalog;
 pub mod envelope;

@@ -24,8 +24,12 @@ fn pretty(value: &serde_json::Value) -> String {
 
 /// Every generated file: path relative to `schemas/` and content.
 fn generated() -> Vec<(PathBuf, String)> {
-    let mut files = Vec::new();
-    for t in all_types() {
+    let types = all_types();
+    let mut files = vec![(
+        PathBuf::from("asyncapi.yaml"),
+        arcade_contracts::asyncapi::document(&types),
+    )];
+    for t in types {
         files.push((
             PathBuf::from(format!("{}.json", t.name)),
             pretty(&t.schema()),

@@ -36,6 +36,8 @@ pub enum Command {
     /// Race master tools: simulate a whole race in process.
     #[command(subcommand)]
     Race(arcade_race_master::cli::Command),
+    /// A car program: plays a team's cars in the race through the bus only.
+    Car(crate::tools::car::CarArgs),
     /// Strata Relay puzzle tools: generate puzzles, print the telemetry, simulate sessions.
     #[command(subcommand)]
     Puzzle(crate::tools::puzzle::PuzzleCommand),

@@ -31,7 +31,7 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
     let mut printed = 0u64;
     let limit = args.count.unwrap_or(u64::MAX);
     if let Some(url) = &args.connection.amqp {
-        let bus = connect_amqp(url).await?;
+        let bus = connect_amqp(url, "arcade tap", true).await?;
         let spec = SubscriptionSpec::temporary(
             format!("tap.{}", uuid::Uuid::new_v4().simple()),
             vec![args.pattern.clone()],
@@ -101,7 +101,7 @@ pub async fn send(args: SendArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(INVALID));
     }
     let envelope = if let Some(url) = &args.connection.amqp {
-        let runtime = Runtime::new(connect_amqp(url).await?);
+        let runtime = Runtime::new(connect_amqp(url, "arcade send", true).await?);
         runtime
             .send(&args.message_type, payload, &args.producer)
             .await?

@@ -6,10 +6,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::{Bus, Running, Runtime};
 use tokio_util::sync::CancellationToken;
-use tracing::{error, info};
+use tracing::{error, info, warn};
 
 use crate::admin::{self, AdminState};
 use crate::cli::RunArgs;
@@ -17,9 +18,25 @@ use crate::cli::RunArgs;
 /// How long the relays get, at shutdown, to publish what the logs still hold.
 const DRAIN: Duration = Duration::from_secs(5);
 
-/// Connects to RabbitMQ.
-pub async fn connect_amqp(url: &str) -> anyhow::Result<Arc<dyn Bus>> {
-    anyhow::bail!("--amqp {url}: this build has no RabbitMQ transport yet")
+/// The RabbitMQ bus at `url` (standard topology), connecting at once. With `must_connect` an
+/// unreachable broker is an error (`arcade tap`, `arcade send`); without it (`arcade run`) the
+/// services start anyway, events wait in their logs, and the bus connects when the broker
+/// appears.
+pub async fn connect_amqp(
+    url: &str,
+    name: &str,
+    must_connect: bool,
+) -> anyhow::Result<Arc<dyn Bus>> {
+    let mut config = AmqpConfig::new(url);
+    config.connection_name = name.to_string();
+    let bus = AmqpBus::new(config).map_err(|e| anyhow::anyhow!("--amqp / ARCADE_AMQP_URL: {e}"))?;
+    if let Err(e) = bus.connect_now().await {
+        if must_connect {
+            anyhow::bail!("--amqp / ARCADE_AMQP_URL: {e}");
+        }
+        warn!(error = %e, "RabbitMQ not reachable yet; services run and connect when it appears");
+    }
+    Ok(Arc::new(bus))
 }
 
 /// Opens the data directory, creating it; the error names the setting.
@@ -77,7 +94,7 @@ async fn terminated() {
 pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     prepare_data_dir(&args.data)?;
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &args.connection.amqp {
-        Some(url) => (connect_amqp(url).await?, None),
+        Some(url) => (connect_amqp(url, "arcade run", false).await?, None),
         None => {
             let bus = EmbeddedBus::open(&args.data.join("bus")).map_err(|e| {
                 anyhow::anyhow!("{}: cannot open the embedded bus: {e}", args.data.display())

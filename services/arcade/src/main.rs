@@ -52,6 +52,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Send(args) => client::send(args).await,
         Command::Demo(args) => demo::run(args).await,
         Command::Types(args) => client::types(args),
+        Command::Car(args) => tools::car::run(args).await,
         Command::Referee(command) => {
             Ok(tool(|out, err| arcade_referee::cli::run(command, out, err)))
         }

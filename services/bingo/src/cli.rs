@@ -86,29 +86,8 @@ enum Failure {
 }
 
 fn secret(args: &PrintArgs, env_secret: Option<OsString>) -> Result<Secret, Failure> {
-    let usage = Failure::Usage;
-    match (&args.secret_file, env_secret) {
-        (Some(path), _) => {
-            let bytes = std::fs::read(path).map_err(|e| {
-                usage(format!(
-                    "cannot read the secret file {}: {e}",
-                    path.display()
-                ))
-            })?;
-            Secret::from_file_contents(bytes)
-                .map_err(|e| usage(format!("{e} (secret file {})", path.display())))
-        }
-        (None, Some(value)) => {
-            let text = value
-                .into_string()
-                .map_err(|_| usage(format!("{SECRET_ENV} is not valid UTF-8")))?;
-            Secret::new(text).map_err(|e| usage(format!("{e} ({SECRET_ENV})")))
-        }
-        (None, None) => Err(usage(format!(
-            "no secret: cards are dealt from the server secret; set {SECRET_ENV} or pass \
-             --secret-file FILE"
-        ))),
-    }
+    crate::settings::load_secret(args.secret_file.as_deref(), env_secret, "--secret-file")
+        .map_err(Failure::Usage)
 }
 
 fn print(

@@ -7,13 +7,18 @@
 //! - [`convert`]: incoming messages as inputs ([`Input::from_message`]), events as contract
 //!   messages ([`Event::to_contract`], [`Event::to_message`]) and back ([`Event::from_message`]).
 //! - [`cli`]: `arcade bingo print`, the organiser's way to print cards.
+//! - [`service`]: the thin service on the runtime ([`BingoService`]) and its [`Binder`].
+//! - [`settings`]: where the server secret comes from.
 
 pub mod cli;
 pub mod convert;
 pub mod domain;
+pub mod service;
+pub mod settings;
 
 pub use convert::{DecodeError, Outgoing, consumed_types};
 pub use domain::{Bingo, Event, Input, Rejection, Secret, SecretError, State};
+pub use service::{Binder, BingoService};
 
 /// The environment variable holding the server secret when no secret file is given.
 pub const SECRET_ENV: &str = "ARCADE_BINGO_SECRET";

@@ -10,9 +10,14 @@
 //!   messages, keep their own state from them and answer the master's questions.
 //! - [`simulation`]: a whole race with built-in cars in one process, time as values.
 //! - [`cli`]: `arcade race simulate`, the simulation on the command line.
+//! - [`service`]: the master hosted on the runtime (queue `race-master`, clock-driven
+//!   deadlines).
+//! - [`car`]: a built-in car program playing a team through the bus only.
 
 pub mod bots;
+pub mod car;
 pub mod cli;
 pub mod domain;
+pub mod service;
 pub mod simulation;
 pub mod wire;

@@ -78,8 +78,14 @@ impl Driver {
     }
 }
 
-/// Runs a race to its end.
+/// Runs a race to its end, with the default start settings but `config.turns`.
 pub fn simulate(config: &SimulationConfig) -> Simulation {
+    simulate_with(config, StartSettings::default())
+}
+
+/// Runs a race to its end with these start settings (their `turns` is `config.turns`): the
+/// reference a race played over the bus with the same seed and settings is compared to.
+pub fn simulate_with(config: &SimulationConfig, settings: StartSettings) -> Simulation {
     let bots = (0..config.teams)
         .map(|i| {
             CarBot::new(
@@ -113,7 +119,7 @@ pub fn simulate(config: &SimulationConfig) -> Simulation {
     }
     driver.apply(&Input::Start(StartSettings {
         turns: Some(config.turns),
-        ..StartSettings::default()
+        ..settings
     }));
     loop {
         while let Some(question) = driver.questions.pop_front() {

@@ -7,9 +7,14 @@
 //! - [`wire`]: conversions between domain events and the `table.*` contract messages.
 //! - [`table`]: the table hardware — goal sensors in, ball locks out — simulated or over I2C.
 //! - [`cli`]: `arcade referee replay|check`, for rule authors and tests.
+//! - [`service`]: the referee of one table on the Arcade runtime (queue `referee.<tableId>`,
+//!   sensor polling, timer, ball locks set once their decision is durable).
+//! - [`settings`]: its flags and environment settings, and the choice of table hardware.
 
 pub mod cli;
 pub mod domain;
+pub mod service;
+pub mod settings;
 pub mod table;
 pub mod wire;
 

@@ -1,6 +1,10 @@
 //! `arcade demo`: a scripted showcase on a fresh temporary data dir. Every service adds its act
 //! (a module here); the demo prints what happens and a summary, and exits by itself.
 
+mod bingo;
+mod race;
+mod referee;
+
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -106,8 +110,13 @@ impl Demo {
 
 /// The settings the demo runs the services with.
 fn settings() -> ServiceArgs {
-    let mut settings = ServiceArgs::default();
+    let mut settings = ServiceArgs {
+        bingo: bingo::settings(),
+        ..ServiceArgs::default()
+    };
     settings.puzzle.stats_every = Duration::from_millis(500);
+    settings.race.race_seed = Some(race::SEED);
+    referee::settings(&mut settings);
     settings
 }
 
@@ -160,6 +169,9 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
 async fn acts(demo: &Demo) -> anyhow::Result<()> {
     contract(demo).await?;
     puzzle::act(demo).await?;
+    bingo::act(demo).await?;
+    race::act(demo).await?;
+    referee::act(demo).await?;
     Ok(())
 }
 

@@ -75,5 +75,7 @@ pub fn start(
 
 /// Admin routes the services add (merged into the admin endpoint).
 pub fn routes(runtime: &Runtime) -> axum::Router {
-    axum::Router::new().merge(puzzle::routes(runtime))
+    axum::Router::new()
+        .merge(puzzle::routes(runtime))
+        .merge(race::routes(runtime))
 }

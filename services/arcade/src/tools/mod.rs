@@ -1,4 +1,5 @@
 //! Tools that reach running services (through the admin endpoint of `arcade run` or RabbitMQ),
 //! one module per service.
 
+pub mod car;
 pub mod puzzle;

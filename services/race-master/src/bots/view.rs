@@ -102,9 +102,20 @@ impl TeamView {
                 correction: Some(right),
                 ..
             }) => {
-                if let Some(car) = self.own_mut(team, car) {
-                    car.square = right.square;
-                    car.modules = right.modules;
+                if let Some(own) = self.own_mut(team, car) {
+                    own.square = right.square;
+                    own.modules = right.modules;
+                } else if *team == self.team {
+                    // A car registered before this program started (a restarted program):
+                    // the master's correction tells it the car's state.
+                    self.own.insert(
+                        car.clone(),
+                        OwnCar {
+                            square: right.square,
+                            modules: right.modules,
+                            stopped: false,
+                        },
+                    );
                 }
             }
             _ => {}

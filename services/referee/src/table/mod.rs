@@ -13,6 +13,7 @@ pub use i2c::{I2cAddresses, I2cBallLocks, I2cLockError, IBR_COMMAND, IBR_LOCK, I
 pub use simulated::SimulatedTable;
 
 use std::convert::Infallible;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::domain::{BallKind, Ibr, IbrLock, Side};
 
@@ -56,5 +57,48 @@ impl GoalSensors for NoSensors {
     type Error = Infallible;
     fn poll_ball(&mut self) -> Result<Option<Ball>, Infallible> {
         Ok(None)
+    }
+}
+
+/// One table shared between the service's sensor poller and its ball locks (and a test or demo
+/// that watches it): both traits go through one mutex.
+#[derive(Debug, Default)]
+pub struct SharedTable<T>(Arc<Mutex<T>>);
+
+impl<T> Clone for SharedTable<T> {
+    fn clone(&self) -> Self {
+        SharedTable(Arc::clone(&self.0))
+    }
+}
+
+impl<T> SharedTable<T> {
+    /// Shares `table`.
+    pub fn new(table: T) -> SharedTable<T> {
+        SharedTable(Arc::new(Mutex::new(table)))
+    }
+
+    /// The table, for a look at it. A panic elsewhere while holding it does not poison it for
+    /// good: the table's state is plain data.
+    pub fn lock(&self) -> MutexGuard<'_, T> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl<T: GoalSensors> GoalSensors for SharedTable<T> {
+    type Error = T::Error;
+    fn poll_ball(&mut self) -> Result<Option<Ball>, T::Error> {
+        self.lock().poll_ball()
+    }
+}
+
+impl<T: BallLocks> BallLocks for SharedTable<T> {
+    type Error = T::Error;
+    fn set_lock(&mut self, side: Side, lock: IbrLock) -> Result<(), T::Error> {
+        self.lock().set_lock(side, lock)
+    }
+    fn apply(&mut self, ibr: Ibr) -> Result<(), T::Error> {
+        self.lock().apply(ibr)
     }
 }

@@ -4,8 +4,10 @@
 //! bounded prefetch; an unacked message is redelivered; a poison message goes to the dead
 //! letters with its reason.
 //!
-//! Two transports implement it: [`embedded`] (one process, sled-backed) and RabbitMQ (lapin).
+//! Two transports implement it: [`embedded`] (one process, sled-backed) and [`amqp`] (RabbitMQ,
+//! lapin).
 
+pub mod amqp;
 pub mod embedded;
 pub mod pattern;
 

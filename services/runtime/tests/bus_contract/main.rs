@@ -2,6 +2,8 @@
 //! redelivery of unacked messages, dead letters with their reason, per-producer ordering.
 //! Each backend module gives the suite fresh, isolated buses (its own queues and exchange).
 
+#[path = "../support/broker.rs"]
+mod broker;
 mod suite;
 
 mod embedded {
@@ -78,5 +80,57 @@ mod embedded {
         assert_eq!(suite::seq_of(&second), 3);
         second.ack().await.unwrap();
         assert!(consumer.try_next().is_none());
+    }
+}
+
+/// The same suite on RabbitMQ (`ARCADE_AMQP_URL`), each test on its own random topology.
+mod rabbitmq {
+    use std::sync::Arc;
+
+    use arcade_runtime::Bus;
+
+    use super::broker;
+    use super::suite::{self, Backend};
+
+    struct RabbitMq;
+
+    impl Backend for RabbitMq {
+        async fn bus(&self) -> Option<Arc<dyn Bus>> {
+            let bus = broker::bus()?;
+            bus.connect_now()
+                .await
+                .expect("RabbitMQ at ARCADE_AMQP_URL answers");
+            Some(Arc::new(bus))
+        }
+    }
+
+    #[tokio::test]
+    async fn routes_by_topic_with_wildcards() {
+        suite::routes_by_topic_with_wildcards(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn competing_consumers_share_a_queue() {
+        suite::competing_consumers_share_a_queue(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn unacked_messages_are_redelivered() {
+        suite::unacked_messages_are_redelivered(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn poison_goes_to_the_dead_letters_with_its_reason() {
+        suite::poison_goes_to_the_dead_letters_with_its_reason(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn order_per_producer_is_kept() {
+        suite::order_per_producer_is_kept(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn commands_reach_their_queue_only() {
+        suite::commands_reach_their_queue_only(&RabbitMq).await;
     }
 }

@@ -12,6 +12,8 @@ mod setup;
 mod track;
 mod work;
 
+pub use setup::valid_name;
+
 use sha2::{Digest, Sha256};
 
 use super::decision::Answer;

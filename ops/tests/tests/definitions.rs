@@ -1,0 +1,206 @@
+//! The committed broker policy (`ops/rabbitmq/definitions.json`) against the contract catalog,
+//! and its renderer, without a broker: every event type has exactly one publisher, each service
+//! reads only its own queue, queues dead-letter, and no password is ever committed.
+
+use std::process::Command;
+
+use arcade_contracts::catalog::{MessageKind, all_types};
+use arcade_ops_tests::deployment::{
+    committed_definitions, ops_dir, password_variable, policy_users,
+};
+use arcade_ops_tests::{SERVICE_QUEUES, publisher_of};
+use regex::Regex;
+use serde_json::Value;
+
+fn entries<'a>(definitions: &'a Value, section: &str) -> &'a Vec<Value> {
+    definitions[section]
+        .as_array()
+        .unwrap_or_else(|| panic!("definitions.json has no {section} array"))
+}
+
+fn regex(pattern: &Value) -> Regex {
+    let pattern = pattern.as_str().expect("a permission is a string");
+    Regex::new(pattern).unwrap_or_else(|e| panic!("permission {pattern:?}: {e}"))
+}
+
+fn permission<'a>(definitions: &'a Value, user: &str) -> &'a Value {
+    entries(definitions, "permissions")
+        .iter()
+        .find(|p| p["user"] == user)
+        .unwrap_or_else(|| panic!("no permissions for {user}"))
+}
+
+#[test]
+fn no_password_is_committed() {
+    let definitions = committed_definitions().unwrap();
+    for user in entries(&definitions, "users") {
+        assert_eq!(
+            user["password_hash"], "",
+            "{}: the committed policy carries a password hash; render it instead",
+            user["name"]
+        );
+    }
+}
+
+#[test]
+fn every_event_type_has_exactly_one_publisher_its_domain_owner() {
+    let definitions = committed_definitions().unwrap();
+    let topic: Vec<(String, Regex)> = entries(&definitions, "topic_permissions")
+        .iter()
+        .filter(|t| t["exchange"] == "arcade.events")
+        .map(|t| (t["user"].as_str().unwrap().to_string(), regex(&t["write"])))
+        .collect();
+    // Every user but the operator is limited by a topic permission (none means all allowed).
+    for user in policy_users(&definitions) {
+        if user != "arcade-admin" {
+            assert!(
+                topic.iter().any(|(u, _)| *u == user),
+                "{user} has no topic permission on arcade.events, so it may publish any type"
+            );
+        }
+    }
+    let events: Vec<_> = all_types()
+        .into_iter()
+        .filter(|t| t.kind == MessageKind::Event)
+        .collect();
+    assert!(events.len() > 20, "the catalog lists its event types");
+    for event in events {
+        let writers: Vec<&str> = topic
+            .iter()
+            .filter(|(_, write)| write.is_match(event.name))
+            .map(|(user, _)| user.as_str())
+            .collect();
+        let owner = publisher_of(event.name)
+            .unwrap_or_else(|| panic!("{}: no publisher for this domain in ops", event.name));
+        assert_eq!(writers, [owner], "who may publish {}", event.name);
+    }
+}
+
+#[test]
+fn each_service_reads_only_its_own_queue() {
+    let definitions = committed_definitions().unwrap();
+    // `arcade.dead` is readable: the transport binds the dead-letter queue to the exchange of
+    // the same name at start, and RabbitMQ's regexes cannot tell the two apart.
+    let others = ["race.team.red", "referee.t2", "arcade.events.x"];
+    for (user, own) in SERVICE_QUEUES {
+        let read = regex(&permission(&definitions, user)["read"]);
+        assert!(read.is_match(own), "{user} cannot read its own queue {own}");
+        for (other_user, queue) in SERVICE_QUEUES {
+            if other_user != user {
+                assert!(
+                    !read.is_match(queue),
+                    "{user} may read {other_user}'s {queue}"
+                );
+            }
+        }
+        for queue in others {
+            if user != "referee" || queue != "referee.t2" {
+                assert!(!read.is_match(queue), "{user} may read {queue}");
+            }
+        }
+    }
+    for producer in ["strata-relay", "activity-feed"] {
+        let permission = permission(&definitions, producer);
+        assert_eq!(permission["read"], "^$", "{producer} reads nothing");
+        assert_eq!(permission["configure"], "^$", "{producer} declares nothing");
+    }
+}
+
+#[test]
+fn service_queues_dead_letter_to_arcade_dead() {
+    let definitions = committed_definitions().unwrap();
+    let exchange = |name: &str| {
+        entries(&definitions, "exchanges")
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("no exchange {name}"))
+    };
+    assert_eq!(exchange("arcade.events")["type"], "topic");
+    assert_eq!(exchange("arcade.events")["durable"], true);
+    assert_eq!(exchange("arcade.dead")["durable"], true);
+    for queue in entries(&definitions, "queues") {
+        assert_eq!(queue["durable"], true, "{} is durable", queue["name"]);
+        if queue["name"] != "arcade.dead" {
+            assert_eq!(
+                queue["arguments"]["x-dead-letter-exchange"], "arcade.dead",
+                "{} dead-letters to arcade.dead",
+                queue["name"]
+            );
+        }
+    }
+    assert!(
+        entries(&definitions, "bindings")
+            .iter()
+            .any(|b| b["source"] == "arcade.dead" && b["destination"] == "arcade.dead"),
+        "the dead-letter queue is bound to the dead-letter exchange"
+    );
+}
+
+fn render(args: &[&str], passwords: bool) -> std::process::Output {
+    let definitions = committed_definitions().unwrap();
+    let mut command = Command::new("python3");
+    command
+        .arg(ops_dir().join("rabbitmq/render-definitions.py"))
+        .args(args);
+    for user in policy_users(&definitions) {
+        command.env_remove(password_variable(&user));
+        if passwords {
+            command.env(password_variable(&user), format!("pw-{user}"));
+        }
+    }
+    command.output().expect("python3 runs the renderer")
+}
+
+#[test]
+fn the_renderer_fills_every_hash_and_renames_vhost_and_users() {
+    let output = render(&["--vhost", "v1", "--user-prefix", "t-", "-o", "-"], true);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rendered: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(rendered["vhosts"], serde_json::json!([{"name": "v1"}]));
+    let committed = committed_definitions().unwrap();
+    let names: Vec<String> = policy_users(&committed)
+        .iter()
+        .map(|u| format!("t-{u}"))
+        .collect();
+    assert_eq!(policy_users(&rendered), names);
+    for user in entries(&rendered, "users") {
+        let hash = user["password_hash"].as_str().unwrap();
+        // base64 of 4 salt bytes + a 32-byte SHA-256: 36 bytes, 48 characters.
+        assert_eq!(hash.len(), 48, "{}: {hash}", user["name"]);
+        assert_eq!(user["hashing_algorithm"], "rabbit_password_hashing_sha256");
+    }
+    for section in [
+        "permissions",
+        "topic_permissions",
+        "queues",
+        "exchanges",
+        "bindings",
+    ] {
+        assert_eq!(
+            entries(&rendered, section).len(),
+            entries(&committed, section).len()
+        );
+        for item in entries(&rendered, section) {
+            assert_eq!(item["vhost"], "v1", "{section}: {item}");
+            if let Some(user) = item["user"].as_str() {
+                assert!(user.starts_with("t-"), "{section}: {user}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_renderer_refuses_a_missing_password_naming_its_variable() {
+    let output = render(&["-o", "-"], false);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty(), "nothing rendered");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("ARCADE_BROKER_PASSWORD_ARCADE_ADMIN"),
+        "the error names the variable: {stderr}"
+    );
+}

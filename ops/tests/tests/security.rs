@@ -1,0 +1,289 @@
+//! The broker itself enforces `ops/rabbitmq/definitions.json`: loaded (rendered with test
+//! passwords) into a random vhost of the test broker, a service's user cannot publish another
+//! service's message types on `arcade.events` nor read another service's queue, and can do all
+//! of its own. Reads `ARCADE_AMQP_URL`; skipped when unset unless `ARCADE_REQUIRE_BROKER=1`.
+
+use arcade_contracts::catalog::{MessageKind, all_types};
+use arcade_ops_tests::deployment::Deployment;
+use arcade_ops_tests::probe::{Probe, Verdict};
+use arcade_ops_tests::settings::Broker;
+use arcade_ops_tests::{PUBLISHERS, SERVICE_QUEUES, publisher_of};
+use lapin::ExchangeKind;
+
+/// Each service user, its queue and the bindings its `spec()` declares (bingo's configured
+/// activity mapping may add any type: its topic read permission is open).
+const SPECS: [(&str, &str, &[&str]); 4] = [
+    ("referee", "referee.t1", &[]),
+    (
+        "bingo",
+        "bingo",
+        &[
+            "activity.recorded.v1",
+            "activity.undone.v1",
+            "game.session.completed.v1",
+        ],
+    ),
+    ("race-master", "race-master", &[]),
+    (
+        "puzzle-telemetry",
+        "puzzle-telemetry",
+        &["game.session.completed.v1"],
+    ),
+];
+
+const EVENTS: &str = "arcade.events";
+const DEAD: &str = "arcade.dead";
+
+async fn probe(deployment: &Deployment, user: &str) -> Probe {
+    let connection = deployment
+        .connect(user)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    Probe::new(connection, user)
+}
+
+fn assert_refused<T: std::fmt::Debug>(verdict: &Verdict<T>, what: &str, mentions: &str) {
+    match verdict {
+        Verdict::Refused(reason) => assert!(
+            reason.contains(mentions),
+            "{what}: refused, but for another reason: {reason}"
+        ),
+        Verdict::Allowed(v) => panic!("{what}: the broker allowed it ({v:?})"),
+    }
+}
+
+#[tokio::test]
+async fn the_referee_cannot_publish_bingo_card_won_but_can_publish_a_goal() {
+    let Some(broker) = Broker::for_test("the_referee_cannot_publish_bingo_card_won") else {
+        return;
+    };
+    Deployment::with(&broker, &[], async |deployment| {
+        let referee = probe(deployment, "referee").await;
+        let refused = referee
+            .publish(EVENTS, "bingo.card.won.v1", br#"{"gameId":"g1"}"#)
+            .await
+            .unwrap();
+        assert_refused(
+            &refused,
+            "referee publishing bingo.card.won.v1",
+            "bingo.card.won.v1",
+        );
+        let allowed = referee
+            .publish(EVENTS, "table.goal.scored.v1", br#"{"tableId":"t1"}"#)
+            .await
+            .unwrap();
+        assert_eq!(allowed, Verdict::Allowed(()));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn every_event_type_is_published_by_its_owner_only() {
+    let Some(broker) = Broker::for_test("every_event_type_is_published_by_its_owner_only") else {
+        return;
+    };
+    Deployment::with(&broker, &[], async |deployment| {
+        // The operator binds a witness queue to every event, to count what really got through.
+        let admin = probe(deployment, "arcade-admin").await;
+        let witness = "witness";
+        assert_eq!(
+            admin.declare_queue(witness, None).await.unwrap(),
+            Verdict::Allowed(())
+        );
+        assert_eq!(
+            admin.bind(witness, EVENTS, "#").await.unwrap(),
+            Verdict::Allowed(())
+        );
+
+        let mut users = Vec::new();
+        for (_, user) in PUBLISHERS {
+            users.push((user, probe(deployment, user).await));
+        }
+        let mut published = Vec::new();
+        for event in all_types().iter().filter(|t| t.kind == MessageKind::Event) {
+            let owner = publisher_of(event.name).expect("every domain has a publisher");
+            for (user, probe) in &users {
+                let verdict = probe
+                    .publish(EVENTS, event.name, event.name.as_bytes())
+                    .await
+                    .unwrap();
+                if user == &owner {
+                    assert_eq!(
+                        verdict,
+                        Verdict::Allowed(()),
+                        "{user} publishing {}",
+                        event.name
+                    );
+                    published.push(event.name.to_string());
+                } else {
+                    assert_refused(
+                        &verdict,
+                        &format!("{user} publishing {}", event.name),
+                        event.name,
+                    );
+                }
+            }
+        }
+        // Exactly the owners' messages reached the witness, each once: every publication was
+        // confirmed or refused before the next, so the queue holds all there will ever be.
+        let depth = admin.message_count(witness).await.unwrap();
+        assert_eq!(
+            depth as usize,
+            published.len(),
+            "a refused publication got through"
+        );
+        let mut received = Vec::new();
+        for _ in 0..published.len() {
+            match admin.consume_one(witness).await.unwrap() {
+                Verdict::Allowed(body) => received.push(String::from_utf8(body).unwrap()),
+                Verdict::Refused(r) => panic!("the operator cannot read the witness: {r}"),
+            }
+        }
+        received.sort();
+        published.sort();
+        assert_eq!(received, published);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn each_service_reads_only_its_own_queue() {
+    let Some(broker) = Broker::for_test("each_service_reads_only_its_own_queue") else {
+        return;
+    };
+    Deployment::with(&broker, &["red", "blue"], async |deployment| {
+        let admin = probe(deployment, "arcade-admin").await;
+        let mut services = Vec::new();
+        for (user, queue) in SERVICE_QUEUES {
+            let service = probe(deployment, user).await;
+            // Each service declares its own queue as the transport does (the referee's is not
+            // in the definitions: it is named after the table).
+            let declared = service.declare_queue(queue, Some(DEAD)).await.unwrap();
+            assert_eq!(declared, Verdict::Allowed(()), "{user} declaring {queue}");
+            services.push((user, queue, service));
+        }
+        for (user, _, service) in &services {
+            for (other, queue, _) in &services {
+                if other != user {
+                    let verdict = service.may_consume(queue).await.unwrap();
+                    assert_refused(&verdict, &format!("{user} consuming {queue}"), queue);
+                }
+            }
+        }
+        // ... and each reads its own: a command the operator sends reaches it.
+        for (user, queue, service) in &services {
+            let body = format!("{{\"to\":\"{user}\"}}");
+            let sent = admin.publish("", queue, body.as_bytes()).await.unwrap();
+            assert_eq!(sent, Verdict::Allowed(()));
+            let got = service.consume_one(queue).await.unwrap();
+            assert_eq!(
+                got,
+                Verdict::Allowed(body.into_bytes()),
+                "{user} reading {queue}"
+            );
+        }
+        // A car team reads its own decision requests, never another team's.
+        let red = probe(deployment, "race-team-red").await;
+        let blue = probe(deployment, "race-team-blue").await;
+        for (team, probe) in [("red", &red), ("blue", &blue)] {
+            let queue = format!("race.team.{team}");
+            assert_eq!(
+                probe.declare_queue(&queue, None).await.unwrap(),
+                Verdict::Allowed(())
+            );
+        }
+        let refused = red.may_consume("race.team.blue").await.unwrap();
+        assert_refused(
+            &refused,
+            "team red consuming team blue's queue",
+            "race.team.blue",
+        );
+        let race_master = &services[2].2;
+        let request = br#"{"team":"red"}"#;
+        let sent = race_master
+            .publish("", "race.team.red", request)
+            .await
+            .unwrap();
+        assert_eq!(
+            sent,
+            Verdict::Allowed(()),
+            "the race master sends a decision request"
+        );
+        assert_eq!(
+            red.consume_one("race.team.red").await.unwrap(),
+            Verdict::Allowed(request.to_vec())
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn services_declare_their_own_topology_and_no_one_elses() {
+    let Some(broker) = Broker::for_test("services_declare_their_own_topology_and_no_one_elses")
+    else {
+        return;
+    };
+    Deployment::with(&broker, &[], async |deployment| {
+        for (user, queue, bindings) in SPECS {
+            let service = probe(deployment, user).await;
+            // What the RabbitMQ transport declares at every start, idempotently, in its order:
+            // both exchanges, the dead-letter queue and its binding, then the service's queue
+            // (dead-lettering to arcade.dead) and its bindings.
+            for (exchange, kind) in [(EVENTS, ExchangeKind::Topic), (DEAD, ExchangeKind::Fanout)] {
+                let verdict = service.declare_exchange(exchange, kind).await.unwrap();
+                assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {exchange}");
+            }
+            let verdict = service.declare_queue(DEAD, None).await.unwrap();
+            assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {DEAD}");
+            let verdict = service.bind(DEAD, DEAD, "").await.unwrap();
+            assert_eq!(verdict, Verdict::Allowed(()), "{user} binding {DEAD}");
+            let verdict = service.declare_queue(queue, Some(DEAD)).await.unwrap();
+            assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {queue}");
+            for binding in bindings {
+                let verdict = service.bind(queue, EVENTS, binding).await.unwrap();
+                assert_eq!(
+                    verdict,
+                    Verdict::Allowed(()),
+                    "{user} binding {queue} to {binding}"
+                );
+            }
+            // A poison message is republished to the dead letters with its original key.
+            let verdict = service.publish(DEAD, "some.poison.v1", b"{").await.unwrap();
+            assert_eq!(verdict, Verdict::Allowed(()), "{user} dead-lettering");
+            // Another service's queue: neither declared nor bound.
+            let (other_user, other) = SERVICE_QUEUES
+                .iter()
+                .find(|(u, _)| *u != user)
+                .copied()
+                .unwrap();
+            let verdict = service.declare_queue(other, Some(DEAD)).await.unwrap();
+            assert_refused(
+                &verdict,
+                &format!("{user} declaring {other_user}'s {other}"),
+                other,
+            );
+            let verdict = service.bind(other, EVENTS, "#").await.unwrap();
+            assert_refused(&verdict, &format!("{user} binding {other}"), other);
+        }
+        // The puzzle telemetry binds the sessions it consumes, and nothing else.
+        let puzzle = probe(deployment, "puzzle-telemetry").await;
+        let own = "puzzle-telemetry";
+        let allowed = puzzle
+            .bind(own, EVENTS, "game.session.completed.v1")
+            .await
+            .unwrap();
+        assert_eq!(allowed, Verdict::Allowed(()));
+        let refused = puzzle.bind(own, EVENTS, "bingo.#").await.unwrap();
+        assert_refused(&refused, "puzzle-telemetry binding bingo.#", "bingo.#");
+        // Commands go through the default exchange: only the race master (to car teams) and
+        // the operator may use it; the referee cannot send a command to bingo.
+        let referee = probe(deployment, "referee").await;
+        let refused = referee.publish("", "bingo", b"{}").await.unwrap();
+        assert_refused(
+            &refused,
+            "referee sending a command to bingo",
+            "amq.default",
+        );
+    })
+    .await;
+}

@@ -1,0 +1,316 @@
+//! `arcade car --team T --strategy cautious|aggressive|random`: a car program that plays a
+//! team's cars through the bus only. It registers the team's cars, keeps its own state from the
+//! race's facts, answers every decision request (reporting its state truthfully) and exits with
+//! the final standings when the race is over.
+//!
+//! Over RabbitMQ (`--amqp`) it consumes the team's queue `race.team.<team>` itself; over the
+//! embedded transport it reaches `arcade run` through the admin endpoint: the team's queue as
+//! a stream (`GET /race/teams/{team}/stream`) and `POST /messages/{type}` to register and answer.
+
+use std::process::ExitCode;
+
+use arcade_contracts::Message;
+use arcade_contracts::race::{CarRegister, DecisionMade, Question, RaceFinished};
+use arcade_race_master::bots::{CarBot, Strategy};
+use arcade_race_master::car::{CarProgram, Heard, run_on_bus};
+use arcade_race_master::domain::decide::valid_name;
+use arcade_race_master::wire::RaceMessage;
+use arcade_runtime::Runtime;
+use serde_json::Value;
+
+use crate::cli::Connection;
+use crate::host::connect_amqp;
+
+/// `arcade car`.
+#[derive(Debug, clap::Args)]
+pub struct CarArgs {
+    /// The team (its cars are `<team>-1`, `<team>-2`…): 1 to 32 of a-z, 0-9 and '-'.
+    #[arg(long, env = "ARCADE_CAR_TEAM")]
+    pub team: String,
+    /// How the cars play.
+    #[arg(long, value_enum, env = "ARCADE_CAR_STRATEGY")]
+    pub strategy: Strategy,
+    /// Cars to register (each of at most 10 modules; those over the budget are refused).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub cars: u32,
+    /// Seed of the program's own random choices (the random strategy); absent: drawn at random.
+    #[arg(long, value_name = "U64")]
+    pub seed: Option<u64>,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+pub async fn run(args: CarArgs) -> anyhow::Result<ExitCode> {
+    if !valid_name(&args.team) {
+        anyhow::bail!(
+            "--team {:?}: a team name is 1 to 32 of a-z, 0-9 and '-', not starting with '-'",
+            args.team
+        );
+    }
+    let seed = args
+        .seed
+        .unwrap_or_else(|| uuid::Uuid::new_v4().as_u64_pair().0);
+    let program = CarProgram::new(CarBot::new(&args.team, args.strategy, seed, 0));
+    let team = args.team.clone();
+    let finished = match &args.connection.amqp {
+        Some(url) => {
+            let runtime = Runtime::new(connect_amqp(url, "arcade car", true).await?);
+            eprintln!("car program of team {team} on {}", runtime.bus().name());
+            run_on_bus(&runtime, program, args.cars as usize, |heard| {
+                print_story(&team, heard)
+            })
+            .await?
+        }
+        None => via_admin(&args, program).await?,
+    };
+    println!("{}", serde_json::to_string_pretty(&finished)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line on stderr for what concerns the team.
+fn print_story(team: &str, heard: &Heard) {
+    if let Some(line) = story(team, heard) {
+        eprintln!("{line}");
+    }
+}
+
+fn story(team: &str, heard: &Heard) -> Option<String> {
+    match heard {
+        Heard::Question { request, answer } => Some(format!(
+            "turn {} · {} asked {} → {}",
+            request.turn,
+            request.car,
+            question_name(&request.question),
+            serde_json::to_string(&answer.answer).unwrap_or_default()
+        )),
+        Heard::Fact(RaceMessage::CarRegistered(m)) if m.team == team => Some(format!(
+            "{} registered: {} pilot(s), {} engine(s), {} weapon(s); ${} left",
+            m.car, m.modules.pilots, m.modules.engines, m.modules.weapons, m.budget_left
+        )),
+        Heard::Fact(RaceMessage::RegistrationRejected(m)) if m.team == team => {
+            Some(format!("{} refused: {}", m.car, m.reason))
+        }
+        Heard::Fact(RaceMessage::TurnStarted(m)) => Some(format!("— turn {}", m.turn)),
+        Heard::Fact(RaceMessage::PenaltyGiven(m)) if m.team == team => Some(format!(
+            "{} penalised ({:?}): {} turn(s) to miss",
+            m.car, m.reason, m.turns_to_miss
+        )),
+        Heard::Fact(RaceMessage::CarStopped(m)) if m.team == team => Some(format!(
+            "{} stopped ({:?}) on square {}",
+            m.car, m.reason, m.square
+        )),
+        Heard::Finished(_) => Some("the race is over".into()),
+        _ => None,
+    }
+}
+
+fn question_name(question: &Question) -> &'static str {
+    match question {
+        Question::ShouldFight(_) => "fight?",
+        Question::CrossMineField => "cross the mine field?",
+        Question::ExploreWreck => "explore the wreck?",
+        Question::BuyAtGarage(_) => "buy at the garage?",
+        Question::DuelAnswer(_) => "duel answer",
+        Question::ReportState => "report your state",
+    }
+}
+
+/// Plays through the admin endpoint of `arcade run` (embedded transport).
+async fn via_admin(args: &CarArgs, mut program: CarProgram) -> anyhow::Result<RaceFinished> {
+    let admin = args.connection.admin;
+    let team = args.team.clone();
+    let client = reqwest::Client::new();
+    let unreachable = |e: reqwest::Error| {
+        anyhow::anyhow!(
+            "no `arcade run` answers at {admin} ({e}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ"
+        )
+    };
+    // Open the team's queue first, so the program sees its own registrations.
+    let mut stream = client
+        .get(format!("http://{admin}/race/teams/{team}/stream"))
+        .send()
+        .await
+        .map_err(unreachable)?
+        .error_for_status()
+        .map_err(|e| anyhow::anyhow!("{admin}: the team's stream: {e}"))?;
+    eprintln!("car program of team {team} through the admin endpoint at {admin}");
+    let post = |message_type: &'static str, payload: Value| {
+        let client = client.clone();
+        let team = team.clone();
+        async move {
+            let response = client
+                .post(format!("http://{admin}/messages/{message_type}"))
+                .query(&[("producer", format!("car.{team}"))])
+                .json(&payload)
+                .send()
+                .await
+                .map_err(|e| anyhow::anyhow!("{admin}: sending {message_type}: {e}"))?;
+            if !response.status().is_success() {
+                let body: Value = response.json().await.unwrap_or_default();
+                anyhow::bail!(
+                    "{message_type} refused: {}",
+                    body["error"].as_str().unwrap_or("no reason given")
+                );
+            }
+            Ok(())
+        }
+    };
+    for registration in program.registrations(args.cars as usize) {
+        post(CarRegister::TYPE, serde_json::to_value(&registration)?).await?;
+    }
+    let mut pending = Vec::new();
+    loop {
+        let Some(chunk) = stream.chunk().await? else {
+            anyhow::bail!("{admin}: the team's stream ended before the race did");
+        };
+        pending.extend_from_slice(&chunk);
+        while let Some(end) = pending.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = pending.drain(..=end).collect();
+            let envelope: Value = serde_json::from_slice(&line)
+                .map_err(|e| anyhow::anyhow!("{admin}: a line of the stream is not JSON: {e}"))?;
+            let message_type = envelope["type"].as_str().unwrap_or_default();
+            let heard = match program.hear(message_type, &envelope["payload"]) {
+                Ok(heard) => heard,
+                Err(e) => {
+                    eprintln!("warning: cannot read a {message_type}: {e}");
+                    continue;
+                }
+            };
+            print_story(&team, &heard);
+            match heard {
+                Heard::Question { answer, .. } => {
+                    post(DecisionMade::TYPE, serde_json::to_value(&answer)?).await?;
+                }
+                Heard::Finished(finished) => return Ok(finished),
+                _ => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arcade_contracts::race::RaceStart;
+    use arcade_race_master::service::RaceService;
+    use arcade_runtime::bus::embedded::EmbeddedBus;
+    use tokio_util::sync::CancellationToken;
+
+    use super::*;
+    use crate::admin::{self, AdminState};
+
+    /// Two `arcade car` programs play a whole race through the admin endpoint of a running
+    /// race master (embedded transport): they register, answer every question in time, report
+    /// their state truthfully, and both end with the master's `race.finished.v1`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn car_programs_play_a_race_through_the_admin_endpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
+        let runtime = Runtime::new(bus).with_data_dir(dir.path());
+        let master = runtime.start(RaceService::new(11)).unwrap();
+        let router = admin::router(AdminState {
+            runtime: runtime.clone(),
+            services: vec!["race-master".into()],
+        })
+        .merge(crate::services::race::routes(&runtime));
+        let shutdown = CancellationToken::new();
+        let (addr, server) = admin::serve("127.0.0.1:0".parse().unwrap(), router, shutdown.clone())
+            .await
+            .unwrap();
+        let mut programs = Vec::new();
+        for (team, strategy) in [("red", Strategy::Cautious), ("blue", Strategy::Random)] {
+            let args = CarArgs {
+                team: team.into(),
+                strategy,
+                cars: 2,
+                seed: Some(3),
+                connection: Connection {
+                    amqp: None,
+                    admin: addr,
+                },
+            };
+            let program = CarProgram::new(CarBot::new(team, strategy, 3, 0));
+            programs.push(tokio::spawn(async move { via_admin(&args, program).await }));
+        }
+        let mut registered = 0;
+        let mut facts = runtime
+            .bus()
+            .subscribe(&arcade_runtime::SubscriptionSpec::temporary(
+                "tap.car-test",
+                vec!["race.#".into()],
+            ))
+            .await
+            .unwrap();
+        let mut penalties = 0;
+        let finished = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+            loop {
+                let delivery = facts.next().await.unwrap();
+                let message_type = delivery.message.message_type.clone().unwrap_or_default();
+                delivery.ack().await.unwrap();
+                match message_type.as_str() {
+                    "race.car.registered.v1" => {
+                        registered += 1;
+                        if registered == 4 {
+                            let start = RaceStart {
+                                turns: Some(5),
+                                duration_ms: None,
+                                turn_interval_ms: Some(5),
+                                decision_timeout_ms: Some(30_000),
+                                distribution: None,
+                            };
+                            runtime
+                                .send(
+                                    RaceStart::TYPE,
+                                    serde_json::to_value(&start).unwrap(),
+                                    "test",
+                                )
+                                .await
+                                .unwrap();
+                        }
+                    }
+                    "race.penalty.given.v1" => penalties += 1,
+                    "race.finished.v1" => break,
+                    _ => {}
+                }
+            }
+        })
+        .await;
+        assert!(finished.is_ok(), "the race did not end in time");
+        assert_eq!(penalties, 0, "truthful cars answering in time");
+        for program in programs {
+            let finished = program.await.unwrap().unwrap();
+            assert_eq!(finished.turn, 5);
+            assert_eq!(finished.standings.len(), 2);
+        }
+        shutdown.cancel();
+        let _ = server.await;
+        master
+            .stop(std::time::Duration::from_secs(5))
+            .await
+            .unwrap();
+    }
+
+    #[test]
+    fn the_story_names_what_the_team_was_asked_and_answered() {
+        let request = arcade_contracts::race::DecisionRequested {
+            decision_id: 3,
+            team: "red".into(),
+            car: "red-1".into(),
+            turn: 2,
+            deadline_ms: 1,
+            question: Question::CrossMineField,
+        };
+        let answer = DecisionMade {
+            decision_id: 3,
+            team: "red".into(),
+            car: "red-1".into(),
+            answer: arcade_contracts::race::Answer::CrossMineField { cross: true },
+        };
+        assert_eq!(
+            story("red", &Heard::Question { request, answer }).unwrap(),
+            r#"turn 2 · red-1 asked cross the mine field? → {"kind":"crossMineField","cross":true}"#
+        );
+    }
+}

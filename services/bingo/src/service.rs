@@ -1,0 +1,220 @@
+//! The bingo service on the runtime: which messages it consumes (its commands on the `bingo`
+//! queue, `activity.*`, and the other services' events its open games map to gestures), how its
+//! events look on the wire, and the one piece of shell it needs beyond that: a [`Binder`] that
+//! binds the service's queue to a message type as soon as an open game maps it.
+//!
+//! The server secret lives only in the decider's keys (printed `<redacted>`); no event carries
+//! it and nothing here logs it.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use arcade_contracts::activity::{ActivityRecorded, ActivityUndone};
+use arcade_contracts::bingo::QUEUE;
+use arcade_contracts::{Envelope, Message, Route};
+use arcade_runtime::backoff::Backoff;
+use arcade_runtime::{
+    Bus, BusError, Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec,
+    SubscriptionSpec,
+};
+use tokio::sync::{mpsc, watch};
+use tracing::{info, warn};
+
+use crate::domain::{Bingo, Event, Input, Rejection, Secret, State};
+
+/// The bingo service: the decider and, when it runs on a bus, its binder.
+#[derive(Debug)]
+pub struct BingoService {
+    bingo: Bingo,
+    binder: Option<Binder>,
+}
+
+impl BingoService {
+    /// A bingo service dealing cards from `secret`. Without a [`Binder`] it consumes only its
+    /// commands and `activity.*` (and the mapped types bound by an earlier run).
+    pub fn new(secret: &Secret) -> BingoService {
+        BingoService {
+            bingo: Bingo::new(secret),
+            binder: None,
+        }
+    }
+
+    /// Binds the queue to the types games map, as games open (and at start, for the games the
+    /// log holds).
+    pub fn with_binder(mut self, binder: Binder) -> BingoService {
+        self.binder = Some(binder);
+        self
+    }
+}
+
+/// The bindings every bingo queue has: the activity events. Commands come to the queue
+/// directly.
+pub fn base_bindings() -> Vec<String> {
+    vec![
+        ActivityRecorded::TYPE.to_string(),
+        ActivityUndone::TYPE.to_string(),
+    ]
+}
+
+impl Decider for BingoService {
+    type State = State;
+    type Input = Input;
+    type Event = Event;
+    type Rejection = Rejection;
+
+    fn decide(&self, state: &State, input: &Input, ctx: &Context) -> Decided<Self> {
+        if let Input::Foreign {
+            message_type,
+            payload,
+            message_id,
+        } = input
+        {
+            // A fact from another service has nobody to answer: say in the log why it counts as
+            // no gesture in a game that maps its type.
+            for (game, gesture) in state.foreign_gestures(message_type, payload, message_id) {
+                if let Err(problem) = gesture {
+                    warn!(%game, %message_id, %problem, "mapped message is no gesture");
+                }
+            }
+        }
+        self.bingo.decide(state, input, ctx.now_ms)
+    }
+
+    fn evolve(state: &mut State, event: &Event) {
+        Bingo::evolve(state, event);
+    }
+}
+
+impl Service for BingoService {
+    fn spec(&self) -> ServiceSpec {
+        ServiceSpec {
+            name: QUEUE.to_string(),
+            queue: QUEUE.to_string(),
+            bindings: base_bindings(),
+        }
+    }
+
+    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, String> {
+        if message.message_type.starts_with("bingo.")
+            && !crate::consumed_types().contains(&message.message_type.as_str())
+        {
+            // One of the service's own facts (a queue bound by hand to `bingo.#`): not an input.
+            return Ok(Decoded::Ignore(format!(
+                "{} is a fact of the bingo service, not a request",
+                message.message_type
+            )));
+        }
+        Input::from_message(&message.message_type, &message.payload, &message.message_id)
+            .map(Decoded::Input)
+            .map_err(|e| e.to_string())
+    }
+
+    fn refusal(&self, _input: &Input, rejection: &Rejection) -> Vec<Event> {
+        vec![rejection.to_event()]
+    }
+
+    fn encode(&self, event: &Event) -> Outbound {
+        let (message_type, payload) = event.to_message();
+        Outbound {
+            message_type,
+            payload,
+            route: Route::Topic,
+        }
+    }
+
+    fn decode(&self, envelope: &Envelope) -> Result<Event, String> {
+        Event::from_message(&envelope.message_type, &envelope.payload).map_err(|e| e.to_string())
+    }
+
+    fn flow_of_event(&self, event: &Event) -> Option<String> {
+        Some(event.game_id().to_string())
+    }
+
+    fn flow_of_input(&self, input: &Input) -> Option<String> {
+        input.game_id().map(str::to_string)
+    }
+
+    fn effect(&self, _state: &State, event: &Event) {
+        if let (Some(binder), Event::GameOpened { config, .. }) = (&self.binder, event) {
+            let types: BTreeSet<String> = config
+                .sources()
+                .iter()
+                .map(|s| s.message_type().to_string())
+                .collect();
+            binder.bind(types);
+        }
+    }
+
+    fn resume(&self, state: &State) {
+        if let Some(binder) = &self.binder {
+            binder.bind(state.mapped_message_types());
+        }
+    }
+}
+
+/// Binds the bingo queue to the message types games map, in the background: the bus declares a
+/// binding when a queue is subscribed with it, so the binder subscribes once with the new
+/// types (retrying with backoff while the bus is unavailable) and lets that consumer go before
+/// it takes anything. Bindings of a durable queue outlive the process.
+#[derive(Debug, Clone)]
+pub struct Binder {
+    requests: mpsc::UnboundedSender<BTreeSet<String>>,
+}
+
+impl Binder {
+    /// Starts a binder of `queue` on `bus` (within a tokio runtime). The receiver follows the
+    /// types bound so far (the base bindings are the service's own subscription's).
+    pub fn spawn(bus: Arc<dyn Bus>, queue: &str) -> (Binder, watch::Receiver<BTreeSet<String>>) {
+        let (requests, rx) = mpsc::unbounded_channel();
+        let (bound_tx, bound_rx) = watch::channel(BTreeSet::new());
+        tokio::spawn(bind_loop(bus, queue.to_string(), rx, bound_tx));
+        (Binder { requests }, bound_rx)
+    }
+
+    fn bind(&self, types: BTreeSet<String>) {
+        if !types.is_empty() {
+            // The loop is gone only when the process stops.
+            let _ = self.requests.send(types);
+        }
+    }
+}
+
+async fn bind_loop(
+    bus: Arc<dyn Bus>,
+    queue: String,
+    mut requests: mpsc::UnboundedReceiver<BTreeSet<String>>,
+    bound: watch::Sender<BTreeSet<String>>,
+) {
+    while let Some(types) = requests.recv().await {
+        let new: Vec<String> = {
+            let done = bound.borrow();
+            types.into_iter().filter(|t| !done.contains(t)).collect()
+        };
+        if new.is_empty() {
+            continue;
+        }
+        let spec = SubscriptionSpec {
+            queue: queue.clone(),
+            bindings: new.clone(),
+            durable: true,
+            prefetch: 1,
+        };
+        let mut backoff = Backoff::default();
+        loop {
+            match bus.subscribe(&spec).await {
+                Ok(consumer) => {
+                    // Never polled: it took nothing, and dropping it leaves the queue as it was.
+                    drop(consumer);
+                    info!(%queue, types = ?new, "bound to the message types a game maps");
+                    bound.send_modify(|done| done.extend(new));
+                    break;
+                }
+                Err(BusError::Closed) => return,
+                Err(error) => {
+                    warn!(%queue, %error, "cannot bind the mapped message types yet; retrying");
+                    tokio::time::sleep(backoff.next_delay()).await;
+                }
+            }
+        }
+    }
+}

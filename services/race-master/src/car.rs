@@ -1,0 +1,306 @@
+//! A team's car program on the bus: a built-in [`CarBot`] that plays the team's cars through
+//! messages only. It consumes the team's queue `race.team.<team>` — bound to every `race.*`
+//! fact on the topic, so the facts and the questions addressed to the team arrive there in the
+//! order the master published them — keeps its own state from the facts, answers each question
+//! with `race.decision.made.v1` on the master's queue, and stops at `race.finished.v1`.
+//!
+//! [`CarProgram`] is the transport-free part (one message in, what to send out);
+//! [`run_on_bus`] drives it on a [`Bus`] (the embedded one or RabbitMQ). `arcade car` also
+//! drives it through the admin endpoint of `arcade run`.
+
+use arcade_contracts::Message;
+use arcade_contracts::race::{
+    CarRegister, DecisionMade, DecisionRequested, RaceFinished, team_queue,
+};
+use arcade_runtime::inbound::lossy_envelope;
+use arcade_runtime::{BusError, Runtime, SendError, SubscriptionSpec};
+
+use crate::bots::CarBot;
+use crate::wire::{RaceMessage, WireError};
+
+/// The binding of a team's queue: every fact of the race.
+pub const TEAM_BINDING: &str = "race.#";
+
+/// The subscription of a team's car program: its durable queue `race.team.<team>`, bound to
+/// every race fact.
+pub fn team_subscription(team: &str) -> SubscriptionSpec {
+    SubscriptionSpec::durable(team_queue(team), vec![TEAM_BINDING.to_string()])
+}
+
+/// What a car program made of one message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Heard {
+    /// Not a race message (nothing to do).
+    Ignored,
+    /// A fact of the race, taken in.
+    Fact(RaceMessage),
+    /// A question to one of the team's cars, and the answer to send.
+    Question {
+        /// The question.
+        request: DecisionRequested,
+        /// The answer.
+        answer: DecisionMade,
+    },
+    /// A question already answered (a redelivery): not answered twice.
+    Repeated(DecisionRequested),
+    /// The race is over.
+    Finished(RaceFinished),
+}
+
+/// A team's car program, without transport.
+#[derive(Debug, Clone)]
+pub struct CarProgram {
+    bot: CarBot,
+    last_answered: u64,
+}
+
+impl CarProgram {
+    /// The program playing `bot`'s team.
+    pub fn new(bot: CarBot) -> CarProgram {
+        CarProgram {
+            bot,
+            last_answered: 0,
+        }
+    }
+
+    /// The team.
+    pub fn team(&self) -> &str {
+        self.bot.view().team()
+    }
+
+    /// The bot, with what it believes.
+    pub fn bot(&self) -> &CarBot {
+        &self.bot
+    }
+
+    /// The registrations of its `cars` cars (`<team>-1`, `<team>-2`…).
+    pub fn registrations(&mut self, cars: usize) -> Vec<CarRegister> {
+        self.bot.registrations(cars)
+    }
+
+    /// Takes in one message of its queue.
+    pub fn hear(
+        &mut self,
+        message_type: &str,
+        payload: &serde_json::Value,
+    ) -> Result<Heard, WireError> {
+        let Some(message) = RaceMessage::from_payload(message_type, payload)? else {
+            return Ok(Heard::Ignored);
+        };
+        Ok(match message {
+            RaceMessage::DecisionRequested(request) => {
+                if request.team != self.team() {
+                    // Not ours (a misrouted copy): another team's cards are not our business.
+                    return Ok(Heard::Ignored);
+                }
+                // Decision ids grow through the race, so an id not above the last one answered
+                // is a redelivery.
+                if request.decision_id <= self.last_answered {
+                    return Ok(Heard::Repeated(request));
+                }
+                self.last_answered = request.decision_id;
+                let answer = self.bot.answer(&request);
+                Heard::Question { request, answer }
+            }
+            RaceMessage::RaceFinished(finished) => {
+                self.bot
+                    .observe(&RaceMessage::RaceFinished(finished.clone()));
+                Heard::Finished(finished)
+            }
+            fact => {
+                self.bot.observe(&fact);
+                Heard::Fact(fact)
+            }
+        })
+    }
+}
+
+/// Why a car program stopped before the race's end.
+#[derive(Debug, thiserror::Error)]
+pub enum CarError {
+    /// The bus failed.
+    #[error("car program of team {team}: {source}")]
+    Bus {
+        /// The team.
+        team: String,
+        /// What failed.
+        #[source]
+        source: BusError,
+    },
+    /// A registration or an answer could not be sent.
+    #[error("car program of team {team}: {source}")]
+    Send {
+        /// The team.
+        team: String,
+        /// What failed.
+        #[source]
+        source: SendError,
+    },
+}
+
+/// Plays `program`'s team on `runtime`'s bus: subscribes to the team's queue, registers `cars`
+/// cars, answers every question, and returns the race's final facts. `on` sees each message as
+/// the program understood it (to print a story).
+pub async fn run_on_bus(
+    runtime: &Runtime,
+    mut program: CarProgram,
+    cars: usize,
+    mut on: impl FnMut(&Heard),
+) -> Result<RaceFinished, CarError> {
+    let team = program.team().to_string();
+    let producer = format!("car.{team}");
+    let bus_error = |source| CarError::Bus {
+        team: team.clone(),
+        source,
+    };
+    let send_error = |source| CarError::Send {
+        team: team.clone(),
+        source,
+    };
+    // Subscribe before registering, so the program sees its own cars' registrations.
+    let mut consumer = runtime
+        .bus()
+        .subscribe(&team_subscription(&team))
+        .await
+        .map_err(bus_error)?;
+    for registration in program.registrations(cars) {
+        let payload = serde_json::to_value(&registration).unwrap_or_default();
+        runtime
+            .send(CarRegister::TYPE, payload, &producer)
+            .await
+            .map_err(send_error)?;
+    }
+    loop {
+        let delivery = consumer.next().await.map_err(bus_error)?;
+        let envelope = lossy_envelope(&delivery.message);
+        let heard = match program.hear(&envelope.message_type, &envelope.payload) {
+            Ok(heard) => heard,
+            Err(error) => {
+                tracing::warn!(%team, %error, "a message the car program cannot read");
+                Heard::Ignored
+            }
+        };
+        on(&heard);
+        if let Heard::Question { answer, .. } = &heard {
+            let payload = serde_json::to_value(answer).unwrap_or_default();
+            runtime
+                .send(DecisionMade::TYPE, payload, &producer)
+                .await
+                .map_err(send_error)?;
+        }
+        delivery.ack().await.map_err(bus_error)?;
+        if let Heard::Finished(finished) = heard {
+            return Ok(finished);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use arcade_contracts::race::{self as c, Answer, Question};
+    use serde_json::to_value;
+
+    use super::*;
+    use crate::bots::Strategy;
+
+    fn program() -> CarProgram {
+        CarProgram::new(CarBot::new("red", Strategy::Cautious, 1, 0))
+    }
+
+    fn ask(team: &str, decision_id: u64, question: Question) -> (&'static str, serde_json::Value) {
+        let request = DecisionRequested {
+            decision_id,
+            team: team.into(),
+            car: format!("{team}-1"),
+            turn: 1,
+            deadline_ms: 10_000,
+            question,
+        };
+        (DecisionRequested::TYPE, to_value(request).unwrap())
+    }
+
+    fn modules(pilots: u32, engines: u32, weapons: u32) -> c::Modules {
+        c::Modules {
+            pilots,
+            engines,
+            weapons,
+        }
+    }
+
+    #[test]
+    fn answers_its_team_once_and_leaves_other_teams_alone() {
+        let mut program = program();
+        let registered = c::CarRegistered {
+            team: "red".into(),
+            car: "red-1".into(),
+            modules: modules(2, 4, 4),
+            price: 18,
+            budget_left: 82,
+            starts_turn: 1,
+        };
+        let heard = program
+            .hear(c::CarRegistered::TYPE, &to_value(&registered).unwrap())
+            .unwrap();
+        assert!(matches!(heard, Heard::Fact(RaceMessage::CarRegistered(_))));
+        let (t, p) = ask("red", 5, Question::ReportState);
+        let Heard::Question { answer, .. } = program.hear(t, &p).unwrap() else {
+            panic!("a question to the team is answered");
+        };
+        assert_eq!(answer.decision_id, 5);
+        assert_eq!(
+            answer.answer,
+            Answer::ReportState {
+                square: 0,
+                modules: modules(2, 4, 4)
+            }
+        );
+        assert!(matches!(program.hear(t, &p).unwrap(), Heard::Repeated(_)));
+        let (t, p) = ask("blue", 6, Question::ReportState);
+        assert_eq!(program.hear(t, &p).unwrap(), Heard::Ignored);
+        assert_eq!(
+            program.hear("game.session.completed.v1", &p).unwrap(),
+            Heard::Ignored
+        );
+    }
+
+    #[test]
+    fn a_restarted_program_learns_its_car_from_the_correction() {
+        let mut program = program();
+        let penalty = c::PenaltyGiven {
+            car: "red-1".into(),
+            team: "red".into(),
+            decision_id: 7,
+            reason: c::PenaltyReason::WrongState,
+            turns_to_miss: 1,
+            correction: Some(c::CarState {
+                square: 12,
+                modules: modules(1, 3, 2),
+            }),
+        };
+        program
+            .hear(c::PenaltyGiven::TYPE, &to_value(&penalty).unwrap())
+            .unwrap();
+        let (t, p) = ask("red", 8, Question::ReportState);
+        let Heard::Question { answer, .. } = program.hear(t, &p).unwrap() else {
+            panic!("answered");
+        };
+        assert_eq!(
+            answer.answer,
+            Answer::ReportState {
+                square: 12,
+                modules: modules(1, 3, 2)
+            }
+        );
+    }
+
+    #[test]
+    fn a_payload_that_is_not_its_type_is_an_error_naming_it() {
+        let error = program()
+            .hear(
+                DecisionRequested::TYPE,
+                &serde_json::json!({"decisionId": "x"}),
+            )
+            .unwrap_err();
+        assert!(error.0.contains(DecisionRequested::TYPE), "{error}");
+    }
+}

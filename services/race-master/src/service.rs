@@ -1,0 +1,111 @@
+//! The race master as a running service: the thin shell around [`RaceMaster`] that the runtime
+//! hosts. It consumes the commands on its queue `race-master` (`race.start.v1`,
+//! `race.distribution.set.v1`, `race.car.register.v1`, `race.budget.query.v1`,
+//! `race.decision.made.v1`), publishes every fact on the topic and each question to its team's
+//! queue `race.team.<team>`, and is woken by the runtime's clock at [`RaceMaster::next_deadline`]
+//! (answer deadlines, turn starts, the race's end). Its state is a fold of its own log.
+
+use arcade_contracts::Envelope;
+use arcade_contracts::race::RACE_MASTER_QUEUE;
+use arcade_runtime::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec};
+
+use crate::domain::{Event, Input, RaceMaster, RaceState, Rejection};
+use crate::wire::{self, RaceMessage};
+
+/// The instance name of the race master (its data directory and the producer of its events).
+pub const SERVICE_NAME: &str = "race-master";
+
+/// Every event of the race belongs to one flow: the race.
+const FLOW: &str = "race";
+
+/// The race master hosted on the runtime.
+#[derive(Debug, Clone)]
+pub struct RaceService {
+    master: RaceMaster,
+}
+
+impl RaceService {
+    /// A race master drawing from `seed` (restart it with the same seed: a master with another
+    /// seed refuses every command of a race already started).
+    pub fn new(seed: u64) -> RaceService {
+        RaceService {
+            master: RaceMaster::new(seed),
+        }
+    }
+
+    /// The rules it applies.
+    pub fn master(&self) -> &RaceMaster {
+        &self.master
+    }
+}
+
+fn message_of(envelope: &Envelope) -> Result<RaceMessage, String> {
+    RaceMessage::from_payload(&envelope.message_type, &envelope.payload)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("{} is not a race message", envelope.message_type))
+}
+
+impl Decider for RaceService {
+    type State = RaceState;
+    type Input = Input;
+    type Event = Event;
+    type Rejection = Rejection;
+
+    fn decide(&self, state: &RaceState, input: &Input, ctx: &Context) -> Decided<Self> {
+        self.master.decide(state, input, ctx.now_ms)
+    }
+
+    fn evolve(state: &mut RaceState, event: &Event) {
+        RaceMaster::evolve(state, event);
+    }
+
+    fn next_deadline(&self, state: &RaceState) -> Option<u64> {
+        self.master.next_deadline(state)
+    }
+}
+
+impl Service for RaceService {
+    fn spec(&self) -> ServiceSpec {
+        ServiceSpec {
+            name: SERVICE_NAME.to_string(),
+            queue: RACE_MASTER_QUEUE.to_string(),
+            bindings: Vec::new(),
+        }
+    }
+
+    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, String> {
+        let message = message_of(message)?;
+        wire::input(&message)
+            .map(Decoded::Input)
+            .map_err(|e| e.to_string())
+    }
+
+    fn tick(&self, _now_ms: u64) -> Option<Input> {
+        Some(Input::Tick)
+    }
+
+    fn refusal(&self, input: &Input, rejection: &Rejection) -> Vec<Event> {
+        self.master.refusal(input, rejection)
+    }
+
+    fn encode(&self, event: &Event) -> Outbound {
+        let message = wire::encode(event);
+        Outbound {
+            message_type: message.message_type(),
+            payload: message.payload(),
+            route: message.route(),
+        }
+    }
+
+    fn decode(&self, envelope: &Envelope) -> Result<Event, String> {
+        wire::decode(&message_of(envelope)?).map_err(|e| e.to_string())
+    }
+
+    fn flow_of_event(&self, _event: &Event) -> Option<String> {
+        Some(FLOW.to_string())
+    }
+
+    fn flow_of_input(&self, _input: &Input) -> Option<String> {
+        Some(FLOW.to_string())
+    }
+}

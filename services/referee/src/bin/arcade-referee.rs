@@ -1,0 +1,201 @@
+//! `arcade-referee`: the referee of one table alone in its process — the edge build that runs
+//! on the BeagleBone next to the table (`cargo build --profile edge -p arcade-referee --bin
+//! arcade-referee [--features i2c]`). Same settings as `arcade run referee`; the events wait in
+//! its log while the broker is away and go out in order when it is back.
+//!
+//! With `--play RULES.json` the table starts a game by itself (a table with no server): the
+//! process sends `table.game.start.v1` to its own queue, and with `--exit-after-game` stops once
+//! that game is finished (footprint measurements, bar nights without a server).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arcade_contracts::Message;
+use arcade_contracts::table::{TableGameFinished, TableGameStart};
+use arcade_referee::settings::{self, TableSettings};
+use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::inbound::lossy_envelope;
+use arcade_runtime::{Bus, Runtime, SubscriptionSpec};
+use clap::Parser;
+use serde_json::{Value, json};
+use tracing::{error, info};
+
+/// The referee of one foosball table.
+#[derive(Debug, Parser)]
+#[command(name = "arcade-referee", version)]
+struct Cli {
+    /// The table and its hardware.
+    #[command(flatten)]
+    table: TableSettings,
+    /// Directory of the referee's log and of the embedded bus.
+    #[arg(
+        long = "data",
+        env = "ARCADE_DATA_DIR",
+        default_value = "./data",
+        value_name = "DIR"
+    )]
+    data: PathBuf,
+    /// RabbitMQ URL (amqp:// or amqps://). Absent: the embedded bus in the data dir.
+    #[arg(long = "amqp", env = "ARCADE_AMQP_URL", value_name = "URL")]
+    amqp: Option<String>,
+    /// Starts a game with these rules at start-up (sent to the table's own queue).
+    #[arg(long = "play", value_name = "RULES.json")]
+    play: Option<PathBuf>,
+    /// With --play: stop once that game is finished.
+    #[arg(long = "exit-after-game", requires = "play")]
+    exit_after_game: bool,
+}
+
+/// How long the relay gets, at shutdown, to publish what the log still holds.
+const DRAIN: Duration = Duration::from_secs(5);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        match run(cli).await {
+            Ok(code) => code,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+async fn run(cli: Cli) -> Result<ExitCode, String> {
+    let _telemetry =
+        arcade_runtime::telemetry::init("arcade-referee").map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&cli.data).map_err(|e| {
+        format!(
+            "--data / ARCADE_DATA_DIR {}: cannot create it: {e}",
+            cli.data.display()
+        )
+    })?;
+    let rules = match &cli.play {
+        Some(path) => Some(read_rules(path)?),
+        None => None,
+    };
+    let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &cli.amqp {
+        Some(_) => {
+            return Err(
+                "--amqp / ARCADE_AMQP_URL: this build has no RabbitMQ transport yet".into(),
+            );
+        }
+        None => {
+            let bus = EmbeddedBus::open(&cli.data.join("bus")).map_err(|e| {
+                format!("{}: cannot open the embedded bus: {e}", cli.data.display())
+            })?;
+            (Arc::new(bus.clone()), Some(bus))
+        }
+    };
+    let runtime = Runtime::new(bus).with_data_dir(&cli.data);
+    let referee = settings::launch(&runtime, &cli.table).map_err(|e| e.to_string())?;
+    let table_id = cli.table.table_id.clone();
+    info!(table = %table_id, transport = runtime.bus().name(), "referee ready");
+
+    let game = match rules {
+        Some(rules) => Some(play(&runtime, &table_id, rules).await?),
+        None => None,
+    };
+    let failure = tokio::select! {
+        () = terminated() => None,
+        reason = runtime.failure() => Some(reason),
+        () = finished(game), if cli.exit_after_game => None,
+    };
+    if let Some(reason) = &failure {
+        error!(%reason, "the referee stopped on an error");
+    }
+    let clean = referee.stop_boxed(DRAIN).await.is_ok();
+    if let Some(bus) = embedded {
+        bus.close().await.map_err(|e| e.to_string())?;
+    }
+    Ok(if failure.is_none() && clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn read_rules(path: &std::path::Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--play {}: cannot read it: {e}", path.display()))?;
+    let rules: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("--play {}: not JSON: {e}", path.display()))?;
+    arcade_referee::Rules::parse(&rules)
+        .map_err(|e| format!("--play {}: invalid rules: {e}", path.display()))?;
+    Ok(rules)
+}
+
+/// A game this table starts by itself: its id, and a subscription that sees its end.
+struct LocalGame {
+    id: String,
+    finished: Box<dyn arcade_runtime::bus::Consumer>,
+}
+
+async fn play(runtime: &Runtime, table_id: &str, rules: Value) -> Result<LocalGame, String> {
+    let id = format!("{table_id}-{}", runtime.clock().now_ms());
+    let finished = runtime
+        .bus()
+        .subscribe(&SubscriptionSpec::temporary(
+            format!("arcade-referee.{id}.finished"),
+            vec![TableGameFinished::TYPE.to_string()],
+        ))
+        .await
+        .map_err(|e| format!("cannot watch the game: {e}"))?;
+    runtime
+        .send(
+            TableGameStart::TYPE,
+            json!({"tableId": table_id, "gameId": id, "rules": rules}),
+            "arcade-referee",
+        )
+        .await
+        .map_err(|e| format!("cannot start the game: {e}"))?;
+    info!(game = %id, "game started");
+    Ok(LocalGame { id, finished })
+}
+
+async fn finished(game: Option<LocalGame>) {
+    let Some(mut game) = game else {
+        return std::future::pending().await;
+    };
+    while let Ok(delivery) = game.finished.next().await {
+        let envelope = lossy_envelope(&delivery.message);
+        let _ = delivery.ack().await;
+        if envelope.payload["gameId"] == game.id.as_str() {
+            info!(game = %game.id, winner = %envelope.payload["winner"], "game finished");
+            return;
+        }
+    }
+    std::future::pending().await
+}
+
+async fn terminated() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => return std::future::pending().await,
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,332 @@
+//! The referee of one table as a running service on the Arcade runtime.
+//!
+//! - Its queue (and name) is `referee.<tableId>`: `table.game.start.v1` and
+//!   `table.goal.report.v1` addressed to the table arrive there.
+//! - The table's goal sensors are polled (every 100 ms, as the source did) while a game is in
+//!   progress; each ball is a local input of the host.
+//! - The game clock is the runtime's clock: the host sends a tick at the game's timeout
+//!   ([`Referee::next_deadline`]).
+//! - The ball locks are set in [`Service::effect`], once the `table.ibr.changed.v1` that decides
+//!   them is durable in the log, and set again at start ([`Service::resume`]) from the state the
+//!   log rebuilds.
+//! - Events leave through the runtime's relay: with no broker the referee keeps refereeing and
+//!   the whole game goes out, in order, when the connection is back.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use arcade_contracts::table::{self as wire, referee_queue};
+use arcade_contracts::{Envelope, Message};
+use arcade_runtime::{
+    Context, Decided, Decider, Decoded, HostError, HostHandle, Outbound, Runtime, Service,
+    ServiceSpec, payload_of,
+};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tracing::{info, warn};
+
+use crate::domain::referee::BallSeen;
+use crate::domain::{Event, Input, Referee, Rejection, TableState};
+use crate::table::{Ball, BallLocks, GoalSensors};
+use crate::wire::{TableEvent, TableRejection, goal_report, start_game};
+
+/// How often the goal sensors are read by default (the source polled I2C every 100 ms).
+pub const DEFAULT_POLL: Duration = Duration::from_millis(100);
+
+/// What the referee service reacts to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TableInput {
+    /// A `table.game.start.v1`.
+    Start(wire::TableGameStart),
+    /// A `table.goal.report.v1`.
+    Report(wire::TableGoalReport),
+    /// A ball the table's goal sensors saw.
+    Ball(Ball),
+    /// The runtime's timer, at the game's timeout.
+    Tick {
+        /// Now, in ms since the epoch.
+        now_ms: u64,
+    },
+}
+
+/// What the referee service logs and publishes: the table's facts and its refusals.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fact {
+    /// A fact of the game (`table.game.started.v1`, `table.goal.scored.v1`, …).
+    Table(Event),
+    /// A refused command (`table.game.rejected.v1`, `table.goal.rejected.v1`).
+    Refused(TableRejection),
+}
+
+/// The referee of one table, with its ball locks.
+#[derive(Debug)]
+pub struct RefereeService<L> {
+    referee: Referee,
+    locks: Mutex<LockWriter<L>>,
+    playing: watch::Sender<bool>,
+}
+
+#[derive(Debug)]
+struct LockWriter<L> {
+    locks: L,
+    failing: bool,
+}
+
+impl<L: BallLocks + Send + 'static> RefereeService<L> {
+    /// The referee of table `table_id`, acting on `locks`.
+    pub fn new(table_id: impl Into<String>, locks: L) -> RefereeService<L> {
+        RefereeService {
+            referee: Referee::new(table_id),
+            locks: Mutex::new(LockWriter {
+                locks,
+                failing: false,
+            }),
+            playing: watch::channel(false).0,
+        }
+    }
+
+    /// The table it referees.
+    pub fn table_id(&self) -> &str {
+        self.referee.table_id()
+    }
+
+    /// Whether a game is being played, as the durable log says (the sensor poller reads
+    /// balls only then).
+    pub fn playing(&self) -> watch::Receiver<bool> {
+        self.playing.subscribe()
+    }
+
+    fn set_locks(&self, ibr: crate::domain::Ibr) {
+        let mut writer = self
+            .locks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match writer.locks.apply(ibr) {
+            Ok(()) => {
+                if writer.failing {
+                    info!(table = %self.table_id(), ?ibr, "ball locks written again");
+                }
+                writer.failing = false;
+            }
+            Err(error) => {
+                // The decision stays in the log; the next change (or a restart) writes both
+                // locks again.
+                warn!(table = %self.table_id(), ?ibr, %error, "cannot set the ball locks");
+                writer.failing = true;
+            }
+        }
+    }
+
+    fn track_game(&self, state: &TableState) {
+        let playing = state.game().is_some_and(|g| g.in_progress());
+        self.playing.send_if_modified(|p| {
+            let changed = *p != playing;
+            *p = playing;
+            changed
+        });
+    }
+}
+
+impl<L: BallLocks + Send + 'static> Decider for RefereeService<L> {
+    type State = TableState;
+    type Input = TableInput;
+    type Event = Fact;
+    type Rejection = Rejection;
+
+    fn decide(&self, state: &TableState, input: &TableInput, ctx: &Context) -> Decided<Self> {
+        let input = match input {
+            TableInput::Start(command) => Input::Start(start_game(command, ctx.now_ms)),
+            TableInput::Report(command) => Input::Report(goal_report(command, ctx.now_ms)),
+            TableInput::Ball(ball) => Input::Ball(BallSeen {
+                side: ball.side,
+                kind: ball.kind,
+                at_ms: ctx.now_ms,
+            }),
+            TableInput::Tick { now_ms } => Input::Tick { now_ms: *now_ms },
+        };
+        let events = self.referee.decide(state, &input)?;
+        Ok(events.into_iter().map(Fact::Table).collect())
+    }
+
+    fn evolve(state: &mut TableState, fact: &Fact) {
+        if let Fact::Table(event) = fact {
+            Referee::evolve(state, event);
+        }
+    }
+
+    fn next_deadline(&self, state: &TableState) -> Option<u64> {
+        Referee::next_deadline(state)
+    }
+}
+
+impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
+    fn spec(&self) -> ServiceSpec {
+        let queue = referee_queue(self.table_id());
+        ServiceSpec {
+            name: queue.clone(),
+            queue,
+            bindings: Vec::new(),
+        }
+    }
+
+    fn input(&self, message: &Envelope) -> Result<Decoded<TableInput>, String> {
+        let input = match message.message_type.as_str() {
+            wire::TableGameStart::TYPE => payload_of(message).map(TableInput::Start),
+            wire::TableGoalReport::TYPE => payload_of(message).map(TableInput::Report),
+            other => Err(format!(
+                "the referee of table \"{}\" takes {} and {}, not {other}",
+                self.table_id(),
+                wire::TableGameStart::TYPE,
+                wire::TableGoalReport::TYPE
+            )),
+        };
+        input.map(Decoded::Input)
+    }
+
+    fn tick(&self, now_ms: u64) -> Option<TableInput> {
+        Some(TableInput::Tick { now_ms })
+    }
+
+    fn refusal(&self, _input: &TableInput, rejection: &Rejection) -> Vec<Fact> {
+        vec![Fact::Refused(rejection.to_message(self.table_id()))]
+    }
+
+    fn encode(&self, fact: &Fact) -> Outbound {
+        match fact {
+            Fact::Table(event) => match event.to_message(self.table_id()) {
+                TableEvent::GameStarted(m) => Outbound::of(&m),
+                TableEvent::GoalScored(m) => Outbound::of(&m),
+                TableEvent::PhaseChanged(m) => Outbound::of(&m),
+                TableEvent::IbrChanged(m) => Outbound::of(&m),
+                TableEvent::GameFinished(m) => Outbound::of(&m),
+            },
+            Fact::Refused(TableRejection::Game(m)) => Outbound::of(m),
+            Fact::Refused(TableRejection::Goal(m)) => Outbound::of(m),
+        }
+    }
+
+    fn decode(&self, envelope: &Envelope) -> Result<Fact, String> {
+        let message = match envelope.message_type.as_str() {
+            wire::TableGameRejected::TYPE => {
+                return payload_of(envelope).map(|m| Fact::Refused(TableRejection::Game(m)));
+            }
+            wire::TableGoalRejected::TYPE => {
+                return payload_of(envelope).map(|m| Fact::Refused(TableRejection::Goal(m)));
+            }
+            wire::TableGameStarted::TYPE => TableEvent::GameStarted(payload_of(envelope)?),
+            wire::TableGoalScored::TYPE => TableEvent::GoalScored(payload_of(envelope)?),
+            wire::TablePhaseChanged::TYPE => TableEvent::PhaseChanged(payload_of(envelope)?),
+            wire::TableIbrChanged::TYPE => TableEvent::IbrChanged(payload_of(envelope)?),
+            wire::TableGameFinished::TYPE => TableEvent::GameFinished(payload_of(envelope)?),
+            other => return Err(format!("{other} is not an event of a referee")),
+        };
+        Event::from_message(&message)
+            .map(Fact::Table)
+            .map_err(|e| e.to_string())
+    }
+
+    fn flow_of_event(&self, fact: &Fact) -> Option<String> {
+        Some(
+            match fact {
+                Fact::Table(event) => event_game(event),
+                Fact::Refused(TableRejection::Game(m)) => &m.game_id,
+                Fact::Refused(TableRejection::Goal(m)) => &m.game_id,
+            }
+            .to_string(),
+        )
+    }
+
+    fn effect(&self, state: &TableState, fact: &Fact) {
+        if let Fact::Table(event) = fact {
+            if let Event::IbrChanged { ibr, .. } = event {
+                self.set_locks(*ibr);
+            }
+            self.track_game(state);
+        }
+    }
+
+    fn resume(&self, state: &TableState) {
+        if let Some(ibr) = state.ibr() {
+            self.set_locks(ibr);
+        }
+        self.track_game(state);
+    }
+}
+
+fn event_game(event: &Event) -> &str {
+    match event {
+        Event::GameStarted { game_id, .. }
+        | Event::GoalScored { game_id, .. }
+        | Event::PhaseChanged { game_id, .. }
+        | Event::IbrChanged { game_id, .. }
+        | Event::GameFinished { game_id, .. } => game_id,
+    }
+}
+
+/// Starts the referee of table `table_id` on `runtime`, acting on `locks`, with `sensors`
+/// read every `poll` while a game is in progress.
+pub fn start<L, S>(
+    runtime: &Runtime,
+    table_id: &str,
+    locks: L,
+    sensors: S,
+    poll: Duration,
+) -> Result<HostHandle<RefereeService<L>>, HostError>
+where
+    L: BallLocks + Send + 'static,
+    S: GoalSensors + Send + 'static,
+{
+    let service = RefereeService::new(table_id, locks);
+    let playing = service.playing();
+    let handle = runtime.start(service)?;
+    spawn_sensors(sensors, handle.local(), playing, poll);
+    Ok(handle)
+}
+
+/// Reads `sensors` every `poll` while `playing` is true and sends each ball to the host. Ends
+/// when the host stops.
+pub fn spawn_sensors<S: GoalSensors + Send + 'static>(
+    mut sensors: S,
+    balls: mpsc::Sender<TableInput>,
+    mut playing: watch::Receiver<bool>,
+    poll: Duration,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut failing = false;
+        loop {
+            tokio::select! {
+                () = balls.closed() => return,
+                waited = playing.wait_for(|p| *p) => if waited.is_err() { return },
+            }
+            let mut every = tokio::time::interval(poll);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            // The first tick is immediate: the first ball is read one period after the start.
+            every.tick().await;
+            while *playing.borrow() {
+                tokio::select! {
+                    () = balls.closed() => return,
+                    _ = every.tick() => {}
+                    changed = playing.changed() => {
+                        if changed.is_err() { return }
+                        continue;
+                    }
+                }
+                match sensors.poll_ball() {
+                    Ok(Some(ball)) => {
+                        failing = false;
+                        if balls.send(TableInput::Ball(ball)).await.is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => failing = false,
+                    Err(error) => {
+                        if !failing {
+                            warn!(%error, "cannot read the goal sensors; retrying");
+                            failing = true;
+                        }
+                    }
+                }
+            }
+        }
+    })
+}

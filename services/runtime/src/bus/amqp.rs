@@ -1,0 +1,704 @@
+//! The RabbitMQ transport (lapin on tokio), behind the same [`Bus`] trait as the embedded one.
+//!
+//! - Topology, declared idempotently on every (re)connection: the durable topic exchange
+//!   `arcade.events`, the durable fanout exchange `arcade.dead` and its durable queue
+//!   `arcade.dead`; each service queue durable, bound to its patterns, with
+//!   `x-dead-letter-exchange: arcade.dead`. Names are configurable (tests use random ones).
+//! - Publishing: persistent messages on a channel in confirm mode; a publication returns only
+//!   when the broker has acked every message. A nack, a lost channel or a lost connection is an
+//!   error and nothing is taken as sent (the relay publishes again from its cursor).
+//! - Consuming: one channel per consumer, bounded prefetch (`basic.qos`), manual acks. A
+//!   consumer that goes away closes its channel, so what it held goes back to the queue.
+//! - Dead letters: a copy with the reason in a header is published (confirmed) to the dead
+//!   letter exchange, then the original is acked.
+//! - Reconnection: the bus connects lazily and again after any loss, no more often than a
+//!   capped, jittered exponential backoff allows. A bus created while the broker is away works:
+//!   its calls fail as `Unavailable` (the runtime's relay and receiver retry) until it appears.
+//! - TLS: an `amqps://` URL (rustls; system roots, or `SSL_CERT_FILE`).
+
+pub mod properties;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use futures::{FutureExt, StreamExt};
+use lapin::options::{
+    BasicAckOptions, BasicConsumeOptions, BasicNackOptions, BasicPublishOptions, BasicQosOptions,
+    ConfirmSelectOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
+};
+use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
+use lapin::{Channel, Connection, ConnectionProperties, ExchangeKind};
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info, warn};
+
+use super::{
+    Acker, Bus, BusError, Consumer, DEAD_LETTERS, Delivery, Destination, EVENTS_EXCHANGE,
+    Publication, SubscriptionSpec,
+};
+use crate::backoff::Backoff;
+use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+
+/// Where and how to reach RabbitMQ.
+#[derive(Debug, Clone)]
+pub struct AmqpConfig {
+    /// `amqp://user:pass@host:port/vhost` or `amqps://…`.
+    pub url: String,
+    /// The topic exchange events are published on.
+    pub events_exchange: String,
+    /// The dead-letter exchange, and the queue that keeps dead letters.
+    pub dead_letters: String,
+    /// The connection's name, shown in the management UI.
+    pub connection_name: String,
+    /// How long one connection attempt may take.
+    pub connect_timeout: Duration,
+    /// Reconnection delays: first ceiling and cap.
+    pub backoff: (Duration, Duration),
+    /// For tests: queues expire after this long unused (`x-expires`) and exchanges are
+    /// auto-deleted, so a test's randomly named topology goes away after it. `None` in service.
+    pub expire_after: Option<Duration>,
+}
+
+impl AmqpConfig {
+    /// The standard topology (`arcade.events`, `arcade.dead`) at `url`.
+    pub fn new(url: impl Into<String>) -> Self {
+        AmqpConfig {
+            url: url.into(),
+            events_exchange: EVENTS_EXCHANGE.to_string(),
+            dead_letters: DEAD_LETTERS.to_string(),
+            connection_name: "arcade".to_string(),
+            connect_timeout: Duration::from_secs(5),
+            backoff: (Duration::from_millis(100), Duration::from_secs(10)),
+            expire_after: None,
+        }
+    }
+}
+
+/// A URL the transport cannot use.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid RabbitMQ URL {url}: {reason}")]
+pub struct InvalidUrl {
+    /// The URL, its password hidden.
+    pub url: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// The URL with its password replaced by `***`, for messages and logs.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{scheme}://{user}:***@{host}{path}")
+        }
+        None => url.to_string(),
+    }
+}
+
+/// The RabbitMQ bus. Cheap to clone; every clone shares one connection.
+#[derive(Clone)]
+pub struct AmqpBus {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for AmqpBus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AmqpBus")
+            .field("url", &redact(&self.inner.config.url))
+            .field("events_exchange", &self.inner.config.events_exchange)
+            .field("dead_letters", &self.inner.config.dead_letters)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner {
+    config: AmqpConfig,
+    link: Mutex<Link>,
+    publisher: Mutex<Option<Publisher>>,
+    closed: CancellationToken,
+}
+
+struct Link {
+    connection: Option<Arc<Connection>>,
+    generation: u64,
+    backoff: Backoff,
+    retry_at: Option<Instant>,
+    warned: bool,
+}
+
+struct Publisher {
+    channel: Channel,
+    generation: u64,
+    declared: HashSet<String>,
+}
+
+fn unavailable(what: &str, error: impl std::fmt::Display) -> BusError {
+    BusError::Unavailable(format!("{what}: {error}"))
+}
+
+fn short(value: &str) -> ShortString {
+    ShortString::from(value.to_string())
+}
+
+impl AmqpBus {
+    /// A bus for `config`. It does not connect yet (see [`AmqpBus::connect_now`]): a service
+    /// runs without the broker and the bus connects when it is first needed and reachable.
+    pub fn new(config: AmqpConfig) -> Result<Self, InvalidUrl> {
+        let parsed: Result<lapin::uri::AMQPUri, String> = config.url.parse();
+        if let Err(reason) = parsed {
+            return Err(InvalidUrl {
+                url: redact(&config.url),
+                reason,
+            });
+        }
+        let (base, cap) = config.backoff;
+        Ok(AmqpBus {
+            inner: Arc::new(Inner {
+                link: Mutex::new(Link {
+                    connection: None,
+                    generation: 0,
+                    backoff: Backoff::new(base, cap),
+                    retry_at: None,
+                    warned: false,
+                }),
+                publisher: Mutex::new(None),
+                closed: CancellationToken::new(),
+                config,
+            }),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &AmqpConfig {
+        &self.inner.config
+    }
+
+    /// Connects now (if not connected) and declares the topology; the error says why not.
+    pub async fn connect_now(&self) -> Result<(), BusError> {
+        self.connection().await.map(|_| ())
+    }
+
+    /// Closes the connection; consumers' `next` returns `Closed`, publications fail.
+    pub async fn close(&self) {
+        self.inner.closed.cancel();
+        let connection = self.inner.link.lock().await.connection.take();
+        if let Some(connection) = connection {
+            let _ = connection.close(200, short("arcade: closing")).await;
+        }
+    }
+
+    /// The current connection, connecting (and declaring the topology) if there is none.
+    async fn connection(&self) -> Result<(Arc<Connection>, u64), BusError> {
+        if self.inner.closed.is_cancelled() {
+            return Err(BusError::Closed);
+        }
+        let mut link = self.inner.link.lock().await;
+        if let Some(connection) = &link.connection {
+            if connection.status().connected() {
+                return Ok((connection.clone(), link.generation));
+            }
+            warn!(url = %redact(&self.inner.config.url), "RabbitMQ connection lost; reconnecting");
+            link.connection = None;
+        }
+        if let Some(at) = link.retry_at {
+            let now = Instant::now();
+            if now < at {
+                return Err(BusError::Unavailable(format!(
+                    "{}: not reachable; next attempt in {} ms",
+                    redact(&self.inner.config.url),
+                    (at - now).as_millis()
+                )));
+            }
+        }
+        match self.open().await {
+            Ok(connection) => {
+                let connection = Arc::new(connection);
+                link.connection = Some(connection.clone());
+                link.generation += 1;
+                link.backoff.reset();
+                link.retry_at = None;
+                link.warned = false;
+                info!(url = %redact(&self.inner.config.url), "connected to RabbitMQ");
+                Ok((connection, link.generation))
+            }
+            Err(error) => {
+                let delay = link.backoff.next_delay();
+                link.retry_at = Some(Instant::now() + delay);
+                if !link.warned {
+                    warn!(%error, "RabbitMQ not reachable; retrying with backoff");
+                    link.warned = true;
+                }
+                Err(error)
+            }
+        }
+    }
+
+    async fn open(&self) -> Result<Connection, BusError> {
+        let config = &self.inner.config;
+        let url = redact(&config.url);
+        let properties = ConnectionProperties::default()
+            .with_connection_name(LongString::from(config.connection_name.clone()));
+        let connection = tokio::time::timeout(
+            config.connect_timeout,
+            Connection::connect(&config.url, properties),
+        )
+        .await
+        .map_err(|_| {
+            BusError::Unavailable(format!(
+                "{url}: no answer within {} ms",
+                config.connect_timeout.as_millis()
+            ))
+        })?
+        .map_err(|e| unavailable(&url, e))?;
+        let channel = connection
+            .create_channel()
+            .await
+            .map_err(|e| unavailable(&url, e))?;
+        let durable = ExchangeDeclareOptions {
+            durable: true,
+            auto_delete: config.expire_after.is_some(),
+            ..ExchangeDeclareOptions::default()
+        };
+        let declare = async {
+            channel
+                .exchange_declare(
+                    short(&config.events_exchange),
+                    ExchangeKind::Topic,
+                    durable,
+                    FieldTable::default(),
+                )
+                .await?;
+            channel
+                .exchange_declare(
+                    short(&config.dead_letters),
+                    ExchangeKind::Fanout,
+                    durable,
+                    FieldTable::default(),
+                )
+                .await?;
+            channel
+                .queue_declare(
+                    short(&config.dead_letters),
+                    QueueDeclareOptions {
+                        durable: true,
+                        ..QueueDeclareOptions::default()
+                    },
+                    self.queue_arguments(&config.dead_letters),
+                )
+                .await?;
+            channel
+                .queue_bind(
+                    short(&config.dead_letters),
+                    short(&config.dead_letters),
+                    short(""),
+                    QueueBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await?;
+            channel.close(200, short("topology declared")).await
+        };
+        declare.await.map_err(|e| {
+            BusError::Refused(format!(
+                "{url}: cannot declare the topology ({} / {}): {e}",
+                config.events_exchange, config.dead_letters
+            ))
+        })?;
+        Ok(connection)
+    }
+
+    /// The arguments of a durable queue: every queue but the dead letters' dead-letters to them.
+    fn queue_arguments(&self, queue: &str) -> FieldTable {
+        let mut arguments = FieldTable::default();
+        if let Some(expiry) = self.inner.config.expire_after {
+            let millis = i64::try_from(expiry.as_millis()).unwrap_or(i64::MAX);
+            arguments.insert(short("x-expires"), AMQPValue::LongLongInt(millis));
+        }
+        if queue != self.inner.config.dead_letters {
+            arguments.insert(
+                short("x-dead-letter-exchange"),
+                AMQPValue::LongString(LongString::from(self.inner.config.dead_letters.clone())),
+            );
+        }
+        arguments
+    }
+
+    async fn declare_durable_queue(&self, channel: &Channel, queue: &str) -> lapin::Result<()> {
+        channel
+            .queue_declare(
+                short(queue),
+                QueueDeclareOptions {
+                    durable: true,
+                    ..QueueDeclareOptions::default()
+                },
+                self.queue_arguments(queue),
+            )
+            .await
+            .map(|_| ())
+    }
+
+    /// The publishing channel (in confirm mode) of the current connection.
+    async fn publisher<'a>(
+        &self,
+        slot: &'a mut Option<Publisher>,
+    ) -> Result<&'a mut Publisher, BusError> {
+        let (connection, generation) = self.connection().await?;
+        let usable = slot
+            .as_ref()
+            .is_some_and(|p| p.generation == generation && p.channel.status().connected());
+        if !usable {
+            *slot = None;
+            let channel = connection
+                .create_channel()
+                .await
+                .map_err(|e| unavailable("cannot open a channel", e))?;
+            channel
+                .confirm_select(ConfirmSelectOptions::default())
+                .await
+                .map_err(|e| unavailable("cannot enable publisher confirms", e))?;
+            *slot = Some(Publisher {
+                channel,
+                generation,
+                declared: HashSet::new(),
+            });
+        }
+        slot.as_mut().ok_or(BusError::Closed)
+    }
+
+    /// Publishes one message on `channel` and awaits its confirm.
+    async fn publish_confirmed(
+        &self,
+        exchange: &str,
+        routing_key: &str,
+        message: &WireMessage,
+    ) -> Result<(), BusError> {
+        let confirm = {
+            let mut slot = self.inner.publisher.lock().await;
+            let publisher = self.publisher(&mut slot).await?;
+            publisher
+                .channel
+                .basic_publish(
+                    short(exchange),
+                    short(routing_key),
+                    BasicPublishOptions::default(),
+                    &message.body,
+                    properties::to_properties(message),
+                )
+                .await
+                .map_err(|e| unavailable("publish", e))?
+        };
+        settle(confirm.await)
+    }
+}
+
+/// What a publisher confirm says about its message.
+fn settle(confirmation: lapin::Result<lapin::Confirmation>) -> Result<(), BusError> {
+    match confirmation {
+        Ok(confirmation) if confirmation.is_nack() => Err(BusError::Refused(
+            "the broker nacked the message (negative publisher confirm)".into(),
+        )),
+        Ok(_) => Ok(()),
+        Err(e) => Err(unavailable("no publisher confirm", e)),
+    }
+}
+
+#[async_trait]
+impl Bus for AmqpBus {
+    async fn publish(&self, messages: &[Publication]) -> Result<(), BusError> {
+        if messages.is_empty() {
+            return Ok(());
+        }
+        // Publish in order under the channel lock (so concurrent callers keep their own order),
+        // then await every confirm outside it.
+        let confirms = {
+            let mut slot = self.inner.publisher.lock().await;
+            let publisher = self.publisher(&mut slot).await?;
+            let mut confirms = Vec::with_capacity(messages.len());
+            for publication in messages {
+                let message = &publication.message;
+                let (exchange, routing_key) = match &publication.destination {
+                    Destination::Topic => (
+                        self.inner.config.events_exchange.as_str(),
+                        message.routing_key(),
+                    ),
+                    Destination::Queue(queue) => {
+                        if !publisher.declared.contains(queue) {
+                            let declared =
+                                self.declare_durable_queue(&publisher.channel, queue).await;
+                            if let Err(e) = declared {
+                                *slot = None;
+                                return Err(BusError::Refused(format!(
+                                    "cannot declare queue {queue}: {e}"
+                                )));
+                            }
+                            publisher.declared.insert(queue.clone());
+                        }
+                        ("", queue.as_str())
+                    }
+                };
+                let published = publisher
+                    .channel
+                    .basic_publish(
+                        short(exchange),
+                        short(routing_key),
+                        BasicPublishOptions::default(),
+                        &message.body,
+                        properties::to_properties(message),
+                    )
+                    .await;
+                match published {
+                    Ok(confirm) => confirms.push(confirm),
+                    Err(e) => {
+                        *slot = None;
+                        return Err(unavailable("publish", e));
+                    }
+                }
+            }
+            confirms
+        };
+        let mut outcome = Ok(());
+        for confirm in confirms {
+            if let Err(error) = settle(confirm.await) {
+                outcome = Err(error);
+            }
+        }
+        outcome
+    }
+
+    async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
+        let (connection, _) = self.connection().await?;
+        let channel = connection
+            .create_channel()
+            .await
+            .map_err(|e| unavailable("cannot open a channel", e))?;
+        let setup = async {
+            channel
+                .basic_qos(spec.prefetch.max(1), BasicQosOptions::default())
+                .await?;
+            if spec.durable {
+                self.declare_durable_queue(&channel, &spec.queue).await?;
+            } else {
+                channel
+                    .queue_declare(
+                        short(&spec.queue),
+                        QueueDeclareOptions {
+                            exclusive: true,
+                            auto_delete: true,
+                            ..QueueDeclareOptions::default()
+                        },
+                        FieldTable::default(),
+                    )
+                    .await?;
+            }
+            for pattern in &spec.bindings {
+                channel
+                    .queue_bind(
+                        short(&spec.queue),
+                        short(&self.inner.config.events_exchange),
+                        short(pattern),
+                        QueueBindOptions::default(),
+                        FieldTable::default(),
+                    )
+                    .await?;
+            }
+            let tag = format!(
+                "{}.{}",
+                self.inner.config.connection_name,
+                uuid::Uuid::new_v4().simple()
+            );
+            channel
+                .basic_consume(
+                    short(&spec.queue),
+                    short(&tag),
+                    BasicConsumeOptions::default(),
+                    FieldTable::default(),
+                )
+                .await
+        };
+        let stream = match setup.await {
+            Ok(stream) => stream,
+            Err(e) => {
+                let _ = channel.close(200, short("subscription failed")).await;
+                return Err(if connection.status().connected() {
+                    BusError::Refused(format!("cannot consume queue {}: {e}", spec.queue))
+                } else {
+                    unavailable(&format!("cannot consume queue {}", spec.queue), e)
+                });
+            }
+        };
+        debug!(queue = %spec.queue, prefetch = spec.prefetch, "consuming");
+        Ok(Box::new(AmqpConsumer {
+            bus: self.clone(),
+            channel,
+            stream,
+            queue: spec.queue.clone(),
+        }))
+    }
+
+    fn name(&self) -> &'static str {
+        "rabbitmq"
+    }
+
+    fn dead_letter_queue(&self) -> String {
+        self.inner.config.dead_letters.clone()
+    }
+}
+
+struct AmqpConsumer {
+    bus: AmqpBus,
+    channel: Channel,
+    stream: lapin::Consumer,
+    queue: String,
+}
+
+impl AmqpConsumer {
+    fn delivery(&self, delivery: lapin::message::Delivery) -> Delivery {
+        let message = properties::from_properties(&delivery.properties, delivery.data);
+        let acker = AmqpAcker {
+            bus: self.bus.clone(),
+            acker: delivery.acker,
+            queue: self.queue.clone(),
+            message: message.clone(),
+        };
+        Delivery::new(
+            message,
+            delivery.redelivered,
+            self.queue.clone(),
+            Box::new(acker),
+        )
+    }
+
+    fn settle_item(
+        &self,
+        item: Option<lapin::Result<lapin::message::Delivery>>,
+    ) -> Result<Delivery, BusError> {
+        match item {
+            Some(Ok(delivery)) => Ok(self.delivery(delivery)),
+            Some(Err(e)) => Err(unavailable(&format!("consuming {}", self.queue), e)),
+            None if self.bus.inner.closed.is_cancelled() => Err(BusError::Closed),
+            None => Err(BusError::Unavailable(format!(
+                "the consumer of {} was cancelled",
+                self.queue
+            ))),
+        }
+    }
+}
+
+#[async_trait]
+impl Consumer for AmqpConsumer {
+    async fn next(&mut self) -> Result<Delivery, BusError> {
+        let closed = self.bus.inner.closed.clone();
+        let item = tokio::select! {
+            () = closed.cancelled() => return Err(BusError::Closed),
+            item = self.stream.next() => item,
+        };
+        self.settle_item(item)
+    }
+
+    fn try_next(&mut self) -> Option<Delivery> {
+        let item = self.stream.next().now_or_never()?;
+        self.settle_item(item).ok()
+    }
+}
+
+impl Drop for AmqpConsumer {
+    fn drop(&mut self) {
+        // Closing the channel gives back to the queue whatever this consumer had not settled.
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            let channel = self.channel.clone();
+            handle.spawn(async move {
+                let _ = channel.close(200, short("consumer closed")).await;
+            });
+        }
+    }
+}
+
+struct AmqpAcker {
+    bus: AmqpBus,
+    acker: lapin::Acker,
+    queue: String,
+    message: WireMessage,
+}
+
+/// An ack on a channel that has gone away is not an ack: the broker requeued the message.
+fn acked(outcome: lapin::Result<bool>, what: &str) -> Result<(), BusError> {
+    match outcome {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(BusError::Unavailable(format!(
+            "{what}: the channel is gone; the message will be delivered again"
+        ))),
+        Err(e) => Err(unavailable(what, e)),
+    }
+}
+
+#[async_trait]
+impl Acker for AmqpAcker {
+    async fn ack(self: Box<Self>) -> Result<(), BusError> {
+        acked(self.acker.ack(BasicAckOptions::default()).await, "ack")
+    }
+
+    async fn requeue(self: Box<Self>) -> Result<(), BusError> {
+        let options = BasicNackOptions {
+            requeue: true,
+            multiple: false,
+        };
+        acked(self.acker.nack(options).await, "requeue")
+    }
+
+    async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
+        let mut dead = self.message.clone();
+        dead.headers
+            .insert(HEADER_DEAD_REASON.into(), reason.to_string());
+        dead.headers
+            .insert(HEADER_DEAD_QUEUE.into(), self.queue.clone());
+        dead.headers.insert(
+            HEADER_DEAD_ROUTING_KEY.into(),
+            self.message.routing_key().to_string(),
+        );
+        let exchange = self.bus.inner.config.dead_letters.clone();
+        // Confirmed in the dead letters first; only then removed from its queue. A crash between
+        // the two leaves a second copy of a dead letter, never none.
+        self.bus
+            .publish_confirmed(&exchange, self.message.routing_key(), &dead)
+            .await?;
+        acked(
+            self.acker.ack(BasicAckOptions::default()).await,
+            "ack after dead-lettering",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_show() {
+        assert_eq!(
+            redact("amqp://guest:secret@127.0.0.1:5672/%2f"),
+            "amqp://guest:***@127.0.0.1:5672/%2f"
+        );
+        assert_eq!(
+            redact("amqps://referee:p@ss@broker.example/arcade"),
+            "amqps://referee:***@broker.example/arcade"
+        );
+        assert_eq!(
+            redact("amqp://127.0.0.1:5672/%2f"),
+            "amqp://127.0.0.1:5672/%2f"
+        );
+    }
+
+    #[test]
+    fn a_bad_url_is_refused_at_once_naming_it() {
+        let error = AmqpBus::new(AmqpConfig::new("http://guest:secret@localhost")).unwrap_err();
+        let text = error.to_string();
+        assert!(text.contains("http://guest:***@localhost"), "{text}");
+        assert!(!text.contains("secret"), "{text}");
+        assert!(AmqpBus::new(AmqpConfig::new("amqp://127.0.0.1:5672/%2f")).is_ok());
+    }
+}

@@ -1,0 +1,107 @@
+//! Telemetry: each handled message is a span `process <type>`, child of the incoming W3C
+//! `traceparent`, and the events its handling produces carry that span's context, so one trace
+//! follows a flow across services.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use arcade_contracts::Message;
+use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::testkit::{self, ItemEmitted, ItemTallied, Tally};
+use arcade_runtime::{Bus, Destination, Publication, Runtime, SubscriptionSpec, WireMessage};
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
+use tracing_subscriber::layer::SubscriberExt;
+
+const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+const PARENT_SPAN_ID: &str = "00f067aa0ba902b7";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_handled_message_is_a_child_span_and_its_events_carry_the_trace() {
+    let exporter = InMemorySpanExporter::default();
+    let provider = SdkTracerProvider::builder()
+        .with_simple_exporter(exporter.clone())
+        .build();
+    let subscriber = tracing_subscriber::registry()
+        .with(tracing_opentelemetry::layer().with_tracer(provider.tracer("test")));
+    // The hosts run on the runtime's worker threads: the subscriber must be global.
+    tracing::subscriber::set_global_default(subscriber).unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
+    let runtime = Runtime::new(bus.clone())
+        .with_data_dir(dir.path())
+        .with_catalog(testkit::catalog());
+    let mut out = bus
+        .subscribe(&SubscriptionSpec::temporary(
+            "telemetry.tap",
+            vec![ItemTallied::TYPE.into()],
+        ))
+        .await
+        .unwrap();
+    let tally = runtime
+        .start(Tally {
+            name: "tally".into(),
+        })
+        .unwrap();
+
+    let body = serde_json::to_vec(&ItemEmitted {
+        producer: "p".into(),
+        n: 1,
+        note: String::new(),
+    })
+    .unwrap();
+    bus.publish(&[Publication {
+        destination: Destination::Queue("tally".into()),
+        message: WireMessage {
+            message_type: Some(ItemEmitted::TYPE.into()),
+            message_id: Some("traced-1".into()),
+            traceparent: Some(format!("00-{TRACE_ID}-{PARENT_SPAN_ID}-01")),
+            body,
+            ..Default::default()
+        },
+    }])
+    .await
+    .unwrap();
+
+    let delivery = tokio::time::timeout(Duration::from_secs(30), out.next())
+        .await
+        .expect("the tally's event within 30 s")
+        .unwrap();
+    let outgoing = delivery
+        .message
+        .traceparent
+        .clone()
+        .expect("the outgoing event carries a traceparent");
+    delivery.ack().await.unwrap();
+    tally.stop(Duration::from_secs(5)).await.unwrap();
+    provider.force_flush().unwrap();
+
+    let spans = exporter.get_finished_spans().unwrap();
+    let name = format!("process {}", ItemEmitted::TYPE);
+    let span = spans.iter().find(|s| s.name == name).unwrap_or_else(|| {
+        panic!(
+            "no span named {name:?} among {:?}",
+            spans.iter().map(|s| &s.name).collect::<Vec<_>>()
+        )
+    });
+    assert_eq!(
+        span.span_context.trace_id().to_string(),
+        TRACE_ID,
+        "the span continues the incoming trace"
+    );
+    assert_eq!(
+        span.parent_span_id.to_string(),
+        PARENT_SPAN_ID,
+        "the span's parent is the incoming span"
+    );
+
+    let parts: Vec<&str> = outgoing.split('-').collect();
+    assert_eq!(parts.len(), 4, "a W3C traceparent: {outgoing}");
+    assert_eq!(parts[1], TRACE_ID, "the outgoing event stays in the trace");
+    assert_eq!(
+        parts[2],
+        span.span_context.span_id().to_string(),
+        "its parent is the process span"
+    );
+}
