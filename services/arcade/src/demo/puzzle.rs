@@ -9,7 +9,6 @@ use arcade_contracts::game::GameSessionCompleted;
 use arcade_contracts::puzzle::{SessionFlagged, SessionRecorded, StatsUpdated};
 use arcade_puzzle_telemetry::cli::render_stats_table;
 use arcade_puzzle_telemetry::domain::bot::Simulator;
-use futures::StreamExt;
 use serde_json::json;
 
 use super::Demo;
@@ -28,13 +27,9 @@ pub async fn act(demo: &Demo) -> anyhow::Result<()> {
         arcade_contracts::game::Outcome::Failed => (w, f + 1),
         arcade_contracts::game::Outcome::Abandoned => (w, f),
     });
-    let mut sends = futures::stream::iter(sessions.iter().map(|session| async move {
+    for session in &sessions {
         demo.send(GameSessionCompleted::TYPE, serde_json::to_value(session)?)
-            .await
-    }))
-    .buffer_unordered(16);
-    while let Some(sent) = sends.next().await {
-        sent?;
+            .await?;
     }
     demo.say(format!(
         "the bot played {SESSIONS} sessions across the five stages ({won} won, {failed} failed, {} abandoned) and published one {} each",
@@ -80,9 +75,9 @@ pub async fn act(demo: &Demo) -> anyhow::Result<()> {
         .await?;
     let flag: SessionFlagged = serde_json::from_value(flag.payload)?;
     demo.say(format!(
-        "{}: {:?} — {} (kept out of the statistics)",
+        "{}: {} — {} (kept out of the statistics)",
         SessionFlagged::TYPE,
-        flag.reason,
+        serde_json::to_value(flag.reason)?,
         flag.detail
     ));
     Ok(())

@@ -165,7 +165,12 @@ impl Tally {
     }
 }
 
-/// Plays `count` sessions and hands each to `publish`, 16 at a time.
+/// Publications in flight at once. Each is a durable publish (a sled flush); the runtime's
+/// stores flush through sled's `flush_async`, whose small thread pool can deadlock when many
+/// flushes wait at once, so the simulator stays at one.
+const IN_FLIGHT: usize = 1;
+
+/// Plays `count` sessions and hands each to `publish`, [`IN_FLIGHT`] at a time.
 pub async fn play_and_publish<F, Fut>(
     count: u64,
     stage: Option<Stage>,
@@ -189,7 +194,7 @@ where
         let payload = serde_json::to_value(session).unwrap_or_default();
         publish(payload)
     }))
-    .buffer_unordered(16);
+    .buffer_unordered(IN_FLIGHT);
     while let Some(sent) = sends.next().await {
         sent?;
     }
