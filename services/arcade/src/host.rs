@@ -104,6 +104,13 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     };
     let runtime = Runtime::new(bus).with_data_dir(&args.data);
     let services = crate::services::start(&runtime, &args.services, &args.settings)?;
+    // Ready means every queue is bound: an event published before would reach no queue. With
+    // a broker that is away, the services keep running and bind when it comes back.
+    if !wait_subscribed(&services, Duration::from_secs(10)).await {
+        warn!(
+            "not every service is subscribed yet (is the broker reachable?); they will be when it is"
+        );
+    }
     let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
     let shutdown = CancellationToken::new();
     let router = admin::router(AdminState {
@@ -135,4 +142,14 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (None, true) => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
     })
+}
+
+/// Waits until every service's queue is declared and bound, at most `patience`. Returns whether
+/// they all are.
+pub async fn wait_subscribed(services: &[Box<dyn Running>], patience: Duration) -> bool {
+    let all = futures::future::join_all(services.iter().map(|service| {
+        let mut subscribed = service.subscribed();
+        async move { subscribed.wait_for(|bound| *bound).await.is_ok() }
+    }));
+    matches!(tokio::time::timeout(patience, all).await, Ok(bound) if bound.iter().all(|b| *b))
 }

@@ -30,5 +30,5 @@ pub use clock::Clock;
 pub use decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};
 pub use host::{Host, HostConfig, HostError};
 pub use runtime::{HostHandle, Running, Runtime, SendError};
-pub use store::{LogRecord, Store};
+pub use store::{LogRecord, Storage, Store};
 pub use wire::WireMessage;

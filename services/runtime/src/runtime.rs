@@ -49,6 +49,7 @@ pub struct Runtime {
     metrics: Metrics,
     clock: Clock,
     data_dir: Option<PathBuf>,
+    storage: crate::store::Storage,
     config: HostConfig,
     fatal: watch::Sender<Option<String>>,
 }
@@ -71,12 +72,19 @@ impl Runtime {
             metrics: Metrics::default(),
             clock: Clock::system(),
             data_dir: None,
+            storage: crate::store::Storage::default(),
             config: HostConfig::default(),
             fatal: watch::channel(None).0,
         }
     }
 
-    /// Keeps each service's store in `dir/<service name>`.
+    /// Sizes the services' sled databases (`Storage::Compact` on the edge).
+    pub fn with_storage(mut self, storage: crate::store::Storage) -> Self {
+        self.storage = storage;
+        self
+    }
+
+    /// Keeps every service's store under `dir` (one sled database each).
     pub fn with_data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.data_dir = Some(dir.into());
         self
@@ -136,7 +144,7 @@ impl Runtime {
     /// Opens the store of a service.
     pub fn open_store(&self, name: &str) -> Result<Arc<Store>, StoreError> {
         Ok(Arc::new(match &self.data_dir {
-            Some(dir) => Store::open(&dir.join(name))?,
+            Some(dir) => Store::open_with(&dir.join(name), self.storage)?,
             None => Store::temporary()?,
         }))
     }
@@ -172,10 +180,12 @@ impl Runtime {
             durable: true,
             prefetch: self.config.prefetch,
         };
+        let (subscribed_tx, subscribed) = watch::channel(false);
         let receive = tokio::spawn(receive(
             self.bus.clone(),
             subscription,
             delivery_tx,
+            subscribed_tx,
             cancel.clone(),
         ));
         let fatal = self.fatal.clone();
@@ -208,6 +218,7 @@ impl Runtime {
             relay,
             store,
             durable: durable_watch,
+            subscribed,
         })
     }
 
@@ -255,6 +266,9 @@ pub trait Running: Send {
     fn name(&self) -> &str;
     /// Stops it cleanly (see [`HostHandle::stop`]).
     async fn stop_boxed(self: Box<Self>, drain: Duration) -> Result<(), HostError>;
+    /// Becomes `true` once its queue is declared and bound on the bus (see
+    /// [`HostHandle::subscribed`]).
+    fn subscribed(&self) -> watch::Receiver<bool>;
 }
 
 #[async_trait::async_trait]
@@ -265,6 +279,10 @@ impl<S: Service> Running for HostHandle<S> {
 
     async fn stop_boxed(self: Box<Self>, drain: Duration) -> Result<(), HostError> {
         self.stop(drain).await.map(|_| ())
+    }
+
+    fn subscribed(&self) -> watch::Receiver<bool> {
+        self.subscribed.clone()
     }
 }
 
@@ -279,6 +297,7 @@ pub struct HostHandle<S: Service> {
     relay: JoinHandle<Result<(), StoreError>>,
     store: Arc<Store>,
     durable: watch::Receiver<u64>,
+    subscribed: watch::Receiver<bool>,
 }
 
 impl<S: Service> std::fmt::Debug for HostHandle<S> {
@@ -308,6 +327,13 @@ impl<S: Service> HostHandle<S> {
     /// One past the last durable (flushed) entry of the service's log, as it changes.
     pub fn durable_end(&self) -> watch::Receiver<u64> {
         self.durable.clone()
+    }
+
+    /// Becomes `true` once the service's queue is declared and bound on the bus. Events
+    /// published on the topic before that reach no queue (AMQP semantics), so a process that
+    /// announces itself ready waits for this first; with no broker it may never come.
+    pub fn subscribed(&self) -> watch::Receiver<bool> {
+        self.subscribed.clone()
     }
 
     /// Waits until the service's log holds `count` durable events.
@@ -375,6 +401,7 @@ async fn receive(
     bus: Arc<dyn Bus>,
     spec: SubscriptionSpec,
     deliveries: mpsc::Sender<Delivery>,
+    subscribed: watch::Sender<bool>,
     cancel: CancellationToken,
 ) {
     let mut backoff = Backoff::default();
@@ -386,6 +413,7 @@ async fn receive(
         };
         let mut consumer = match subscribed {
             Ok(consumer) => {
+                subscribed.send_replace(true);
                 if warned {
                     info!(queue = %spec.queue, "subscribed again");
                 }

@@ -68,15 +68,42 @@ pub struct Store {
     next_seq: AtomicU64,
 }
 
+/// How sled is sized on disk and in memory.
+///
+/// The default suits a server. `Storage::compact()` is for the edge (a referee on a
+/// BeagleBone): sled keeps about forty segment buffers of `segment_size` bytes resident, so 512
+/// KiB segments cost ~20 MB of RAM per database, 64 KiB ones ~3 MB. sled records the segment
+/// size in the database and refuses to reopen it with another one: choose once per data dir.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Storage {
+    /// sled's defaults (512 KiB segments), a page cache of a few tens of MB.
+    #[default]
+    Server,
+    /// 64 KiB segments and a 4 MiB page cache.
+    Compact,
+}
+
+impl Storage {
+    /// The sled configuration; `server_cache` is the page cache of the server sizing.
+    pub(crate) fn config(self, server_cache: u64) -> sled::Config {
+        match self {
+            Storage::Server => sled::Config::new().cache_capacity(server_cache),
+            Storage::Compact => sled::Config::new()
+                .cache_capacity(4 << 20)
+                .segment_size(64 << 10),
+        }
+    }
+}
+
 impl Store {
     /// Opens (or creates) the store in `dir`.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
-        Self::with_db(
-            sled::Config::new()
-                .path(dir)
-                .cache_capacity(32 << 20)
-                .open()?,
-        )
+        Self::open_with(dir, Storage::default())
+    }
+
+    /// Opens (or creates) the store in `dir` with the given sled sizing.
+    pub fn open_with(dir: &Path, storage: Storage) -> Result<Self, StoreError> {
+        Self::with_db(storage.config(32 << 20).path(dir).open()?)
     }
 
     /// A store in a temporary directory, removed when dropped.
@@ -213,6 +240,19 @@ fn decode_entry(
     Ok((seq, record))
 }
 
+/// Makes everything written to `db` durable, without blocking the async runtime.
+///
+/// sled 0.34's own `flush_async` runs on sled's small I/O thread pool and deadlocks when several
+/// flushes are awaited at once (spacejam/sled#1241, #1308: every pool thread waits for a write
+/// that needs a pool thread). Seen here with 16 concurrent `arcade send`s; so the synchronous
+/// flush runs on tokio's blocking pool instead.
+pub(crate) async fn flush_db(db: &sled::Db) -> sled::Result<usize> {
+    let db = db.clone();
+    tokio::task::spawn_blocking(move || db.flush())
+        .await
+        .map_err(|e| sled::Error::ReportableBug(format!("the flush task failed: {e}")))?
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,6 +271,25 @@ mod tests {
             queue: None,
             traceparent: None,
         }
+    }
+
+    #[test]
+    fn a_compact_store_keeps_its_log_and_cannot_be_reopened_with_another_sizing() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = Store::open_with(dir.path(), Storage::Compact).unwrap();
+            store
+                .commit(Some(b"in-1"), &[record(1), record(2)])
+                .unwrap();
+            store.db.flush().unwrap();
+        }
+        let store = Store::open_with(dir.path(), Storage::Compact).unwrap();
+        assert_eq!(store.end(), 3, "the log survives a reopen");
+        drop(store);
+        let error = Store::open(dir.path())
+            .err()
+            .expect("another segment size is refused");
+        assert!(error.to_string().contains("segment_size"), "{error}");
     }
 
     #[test]
@@ -275,17 +334,4 @@ mod tests {
             Commit::Duplicate
         );
     }
-}
-
-/// Makes everything written to `db` durable, without blocking the async runtime.
-///
-/// sled 0.34's own `flush_async` runs on sled's small I/O thread pool and deadlocks when several
-/// flushes are awaited at once (spacejam/sled#1241, #1308: every pool thread waits for a write
-/// that needs a pool thread). Seen here with 16 concurrent `arcade send`s; so the synchronous
-/// flush runs on tokio's blocking pool instead.
-pub(crate) async fn flush_db(db: &sled::Db) -> sled::Result<usize> {
-    let db = db.clone();
-    tokio::task::spawn_blocking(move || db.flush())
-        .await
-        .map_err(|e| sled::Error::ReportableBug(format!("the flush task failed: {e}")))?
 }

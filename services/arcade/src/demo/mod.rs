@@ -131,6 +131,11 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
         data.display()
     );
     let running = services::start(&runtime, &[], &settings())?;
+    if !crate::host::wait_subscribed(&running, PATIENCE).await {
+        anyhow::bail!(
+            "the services did not bind their queues on the embedded bus within {PATIENCE:?}"
+        );
+    }
     println!(
         "services: {}",
         running

@@ -18,7 +18,7 @@ use arcade_referee::settings::{self, TableSettings};
 use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::inbound::lossy_envelope;
-use arcade_runtime::{Bus, Runtime, SubscriptionSpec};
+use arcade_runtime::{Bus, Runtime, Storage, SubscriptionSpec};
 use clap::Parser;
 use serde_json::{Value, json};
 use tracing::{error, info, warn};
@@ -91,13 +91,17 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &cli.amqp {
         Some(url) => (connect_amqp(url, &cli.table.table_id).await?, None),
         None => {
-            let bus = EmbeddedBus::open(&cli.data.join("bus")).map_err(|e| {
-                format!("{}: cannot open the embedded bus: {e}", cli.data.display())
-            })?;
+            let bus =
+                EmbeddedBus::open_with(&cli.data.join("bus"), Storage::Compact).map_err(|e| {
+                    format!("{}: cannot open the embedded bus: {e}", cli.data.display())
+                })?;
             (Arc::new(bus.clone()), Some(bus))
         }
     };
-    let runtime = Runtime::new(bus).with_data_dir(&cli.data);
+    // A BeagleBone has 512 MB of RAM shared with the OS: small sled segments and cache.
+    let runtime = Runtime::new(bus)
+        .with_data_dir(&cli.data)
+        .with_storage(Storage::Compact);
     let referee = settings::launch(&runtime, &cli.table).map_err(|e| e.to_string())?;
     let table_id = cli.table.table_id.clone();
     info!(table = %table_id, transport = runtime.bus().name(), "referee ready");

@@ -82,10 +82,12 @@ fn encode(message: &WireMessage) -> Result<Vec<u8>, BusError> {
 impl EmbeddedBus {
     /// Opens (or creates) the bus stored in `dir`, and reloads every message left in a queue.
     pub fn open(dir: &Path) -> Result<Self, BusError> {
-        let db = sled::Config::new()
-            .path(dir)
-            .cache_capacity(64 << 20)
-            .open()?;
+        Self::open_with(dir, crate::store::Storage::default())
+    }
+
+    /// Opens (or creates) the bus stored in `dir` with the given sled sizing.
+    pub fn open_with(dir: &Path, storage: crate::store::Storage) -> Result<Self, BusError> {
+        let db = storage.config(64 << 20).path(dir).open()?;
         Self::with_db(db)
     }
 
