@@ -401,7 +401,7 @@ async fn receive(
     bus: Arc<dyn Bus>,
     spec: SubscriptionSpec,
     deliveries: mpsc::Sender<Delivery>,
-    subscribed: watch::Sender<bool>,
+    bound: watch::Sender<bool>,
     cancel: CancellationToken,
 ) {
     let mut backoff = Backoff::default();
@@ -413,7 +413,7 @@ async fn receive(
         };
         let mut consumer = match subscribed {
             Ok(consumer) => {
-                subscribed.send_replace(true);
+                bound.send_replace(true);
                 if warned {
                     info!(queue = %spec.queue, "subscribed again");
                 }
