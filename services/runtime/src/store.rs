@@ -286,9 +286,9 @@ mod tests {
         let store = Store::open_with(dir.path(), Storage::Compact).unwrap();
         assert_eq!(store.end(), 3, "the log survives a reopen");
         drop(store);
-        let error = Store::open(dir.path())
-            .err()
-            .expect("another segment size is refused");
+        let Err(error) = Store::open(dir.path()) else {
+            panic!("a store made with another segment size must be refused")
+        };
         assert!(error.to_string().contains("segment_size"), "{error}");
     }
 
