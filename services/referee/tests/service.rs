@@ -620,6 +620,13 @@ async fn a_game_refereed_with_the_broker_away_goes_out_in_order_once_it_is_back(
         tap.0.try_next().is_none(),
         "nothing went out while the broker was away"
     );
+    // Locks are written just after their event is durable: give the last one a moment.
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while table.lock().lock(Side::Lock) != Some(IbrLock::Locked)
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     assert_eq!(
         table.lock().lock(Side::Lock),
         Some(IbrLock::Locked),
