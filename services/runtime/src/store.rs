@@ -289,7 +289,7 @@ mod tests {
         let Err(error) = Store::open(dir.path()) else {
             panic!("a store made with another segment size must be refused")
         };
-        assert!(error.to_string().contains("segment_size"), "{error}");
+        assert!(error.to_string().contains("io buffer size"), "{error}");
     }
 
     #[test]
