@@ -70,10 +70,11 @@ pub struct Store {
 
 /// How sled is sized on disk and in memory.
 ///
-/// The default suits a server. `Storage::compact()` is for the edge (a referee on a
-/// BeagleBone): sled keeps about forty segment buffers of `segment_size` bytes resident, so 512
-/// KiB segments cost ~20 MB of RAM per database, 64 KiB ones ~3 MB. sled records the segment
-/// size in the database and refuses to reopen it with another one: choose once per data dir.
+/// The default suits a server: 512 KiB segments, a page cache bound of a few tens of MB per
+/// database. `Storage::Compact` is for the edge (a referee on a BeagleBone): 64 KiB segments and
+/// a 4 MiB cache bound, so memory stays small however long the log grows. sled records the
+/// segment size in the database and refuses to reopen it with another one: choose once per
+/// data dir.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Storage {
     /// sled's defaults (512 KiB segments), a page cache of a few tens of MB.

@@ -98,7 +98,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             (Arc::new(bus.clone()), Some(bus))
         }
     };
-    // A BeagleBone has 512 MB of RAM shared with the OS: small sled segments and cache.
+    // A BeagleBone has 512 MB of RAM shared with the OS: small sled segments, a small cache bound.
     let runtime = Runtime::new(bus)
         .with_data_dir(&cli.data)
         .with_storage(Storage::Compact);
