@@ -104,7 +104,7 @@ impl Store {
 
     /// Opens (or creates) the store in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: Storage) -> Result<Self, StoreError> {
-        Self::with_db(storage.config(32 << 20).path(dir).open()?)
+        Self::with_db(open_db(storage.config(32 << 20).path(dir))?)
     }
 
     /// A store in a temporary directory, removed when dropped.
@@ -239,6 +239,24 @@ fn decode_entry(
         reason: e.to_string(),
     })?;
     Ok((seq, record))
+}
+
+/// Opens a sled database, waiting up to five seconds for its file lock while another handle
+/// in this process lets go of it (a host dropped without shutdown whose last flush is still
+/// running on the blocking pool). Another process holding it is still an error, after the wait.
+pub(crate) fn open_db(config: sled::Config) -> sled::Result<sled::Db> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match config.open() {
+            Err(sled::Error::Io(e))
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
 }
 
 /// Makes everything written to `db` durable, without blocking the async runtime.

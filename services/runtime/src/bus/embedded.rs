@@ -87,7 +87,7 @@ impl EmbeddedBus {
 
     /// Opens (or creates) the bus stored in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: crate::store::Storage) -> Result<Self, BusError> {
-        let db = storage.config(64 << 20).path(dir).open()?;
+        let db = crate::store::open_db(storage.config(64 << 20).path(dir))?;
         Self::with_db(db)
     }
 
