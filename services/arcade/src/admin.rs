@@ -101,7 +101,8 @@ async fn send(
     }
 }
 
-fn error(status: StatusCode, message: String) -> Response {
+/// A JSON error answer: `{"error": message}`.
+pub fn error(status: StatusCode, message: String) -> Response {
     (status, axum::Json(json!({ "error": message }))).into_response()
 }
 
@@ -116,11 +117,16 @@ async fn stream(State(state): State<AdminState>, Query(query): Query<StreamQuery
         format!("tap.{}", uuid::Uuid::new_v4().simple()),
         vec![pattern],
     );
-    let consumer = match state.runtime.bus().subscribe(&spec).await {
+    ndjson_stream(&state.runtime, &spec).await
+}
+
+/// Subscribes with `spec` and streams every delivery as one JSON envelope per line, acking each
+/// once written. The consumer lives as long as the response.
+pub async fn ndjson_stream(runtime: &Runtime, spec: &SubscriptionSpec) -> Response {
+    let consumer = match runtime.bus().subscribe(spec).await {
         Ok(consumer) => consumer,
         Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     };
-    // The consumer lives as long as the response: when the client goes, the queue goes.
     let lines = futures::stream::unfold(consumer, |mut consumer| async move {
         let delivery = consumer.next().await.ok()?;
         let mut line = serde_json::to_vec(&lossy_envelope(&delivery.message)).unwrap_or_default();

@@ -10,15 +10,14 @@
 use arcade_race_master::car::team_subscription;
 use arcade_race_master::domain::decide::valid_name;
 use arcade_race_master::service::RaceService;
-use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Running, Runtime};
-use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::get;
 use clap::Args;
-use serde_json::json;
+
+use crate::admin::{error, ndjson_stream};
 
 /// Settings of the race service.
 #[derive(Debug, Clone, Default, Args)]
@@ -57,10 +56,6 @@ pub fn routes(runtime: &Runtime) -> axum::Router {
         .with_state(runtime.clone())
 }
 
-fn error(status: StatusCode, message: String) -> Response {
-    (status, axum::Json(json!({ "error": message }))).into_response()
-}
-
 async fn team_stream(State(runtime): State<Runtime>, Path(team): Path<String>) -> Response {
     if !valid_name(&team) {
         return error(
@@ -70,20 +65,6 @@ async fn team_stream(State(runtime): State<Runtime>, Path(team): Path<String>) -
             ),
         );
     }
-    let consumer = match runtime.bus().subscribe(&team_subscription(&team)).await {
-        Ok(consumer) => consumer,
-        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
-    };
-    // The consumer lives as long as the response; the durable queue stays when the client goes.
-    let lines = futures::stream::unfold(consumer, |mut consumer| async move {
-        let delivery = consumer.next().await.ok()?;
-        let mut line = serde_json::to_vec(&lossy_envelope(&delivery.message)).unwrap_or_default();
-        line.push(b'\n');
-        let _ = delivery.ack().await;
-        Some((Ok::<_, std::convert::Infallible>(line), consumer))
-    });
-    Response::builder()
-        .header(header::CONTENT_TYPE, "application/x-ndjson")
-        .body(Body::from_stream(lines))
-        .unwrap_or_else(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+    // A temporary consumer of the durable team queue: the queue stays when the client goes.
+    ndjson_stream(&runtime, &team_subscription(&team)).await
 }
