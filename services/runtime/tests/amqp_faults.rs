@@ -20,7 +20,7 @@ use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::testkit::{self, Emit, Emitter, ItemEmitted, ItemTallied, Tally, TallyState};
 use arcade_runtime::{Bus, Clock, Host, HostConfig, Runtime, Store, SubscriptionSpec};
 use futures::StreamExt;
-use lapin::options::{BasicAckOptions, BasicConsumeOptions, QueueBindOptions, QueueDeclareOptions};
+use lapin::options::{BasicAckOptions, QueueDeclareOptions};
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
 use tokio::net::{TcpListener, TcpStream};
@@ -368,39 +368,8 @@ async fn consumer_process_killed_and_restarted_loses_nothing() {
     let connection = Connection::connect(&url, ConnectionProperties::default())
         .await
         .unwrap();
-    let channel = connection.create_channel().await.unwrap();
-    let observer = format!("observer.{suffix}");
-    channel
-        .queue_declare(
-            observer.clone().into(),
-            QueueDeclareOptions {
-                exclusive: true,
-                auto_delete: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        )
-        .await
-        .unwrap();
-    channel
-        .queue_bind(
-            observer.clone().into(),
-            config.events_exchange.clone().into(),
-            ItemTallied::TYPE.into(),
-            QueueBindOptions::default(),
-            FieldTable::default(),
-        )
-        .await
-        .unwrap();
-    let mut tallied = channel
-        .basic_consume(
-            observer.clone().into(),
-            "observer".into(),
-            BasicConsumeOptions::default(),
-            FieldTable::default(),
-        )
-        .await
-        .unwrap();
+    let (_channel, mut tallied) =
+        broker::observe(&connection, &config.events_exchange, &[ItemTallied::TYPE]).await;
 
     let child_dir = tempfile::tempdir().unwrap();
     let mut child = spawn_child(&url, child_dir.path(), &tally_name, &config);

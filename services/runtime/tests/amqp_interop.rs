@@ -14,10 +14,7 @@ use arcade_runtime::bus::amqp::AmqpBus;
 use arcade_runtime::testkit::{self, Emit, Emitter, ItemEmitted, ItemTallied, Tally};
 use arcade_runtime::{HostConfig, Runtime};
 use futures::StreamExt;
-use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, ConfirmSelectOptions,
-    QueueBindOptions, QueueDeclareOptions,
-};
+use lapin::options::{BasicAckOptions, BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
 use lapin::{BasicProperties, Connection, ConnectionProperties};
 
@@ -138,41 +135,12 @@ async fn a_message_arcade_publishes_carries_every_property_and_header() {
     let connection = Connection::connect(&url, ConnectionProperties::default())
         .await
         .unwrap();
-    let channel = connection.create_channel().await.unwrap();
-    let observer = format!("observer.{}", broker::random());
-    channel
-        .queue_declare(
-            observer.clone().into(),
-            QueueDeclareOptions {
-                exclusive: true,
-                auto_delete: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        )
-        .await
-        .unwrap();
-    for key in [ItemEmitted::TYPE, ItemTallied::TYPE] {
-        channel
-            .queue_bind(
-                observer.clone().into(),
-                exchange.clone().into(),
-                key.into(),
-                QueueBindOptions::default(),
-                FieldTable::default(),
-            )
-            .await
-            .unwrap();
-    }
-    let mut deliveries = channel
-        .basic_consume(
-            observer.clone().into(),
-            "observer".into(),
-            BasicConsumeOptions::default(),
-            FieldTable::default(),
-        )
-        .await
-        .unwrap();
+    let (_channel, mut deliveries) = broker::observe(
+        &connection,
+        &exchange,
+        &[ItemEmitted::TYPE, ItemTallied::TYPE],
+    )
+    .await;
 
     let dir = tempfile::tempdir().unwrap();
     let runtime = runtime(&bus, dir.path());

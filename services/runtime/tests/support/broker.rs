@@ -75,3 +75,50 @@ pub async fn wait_for_consumer(url: &str, queue: &str) {
     }
     panic!("nobody consumes {queue} after 30 s");
 }
+
+/// A plain lapin consumer, as a non-Rust client would run one: a fresh exclusive queue bound to
+/// each of `keys` on `exchange`. The channel is returned too: the consumer lives while it does.
+pub async fn observe(
+    connection: &lapin::Connection,
+    exchange: &str,
+    keys: &[&str],
+) -> (lapin::Channel, lapin::Consumer) {
+    use lapin::options::{BasicConsumeOptions, QueueBindOptions, QueueDeclareOptions};
+    use lapin::types::FieldTable;
+    let channel = connection.create_channel().await.unwrap();
+    let observer = format!("observer.{}", random());
+    channel
+        .queue_declare(
+            observer.clone().into(),
+            QueueDeclareOptions {
+                exclusive: true,
+                auto_delete: true,
+                ..QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        )
+        .await
+        .unwrap();
+    for key in keys {
+        channel
+            .queue_bind(
+                observer.clone().into(),
+                exchange.to_string().into(),
+                key.to_string().into(),
+                QueueBindOptions::default(),
+                FieldTable::default(),
+            )
+            .await
+            .unwrap();
+    }
+    let consumer = channel
+        .basic_consume(
+            observer.into(),
+            "observer".into(),
+            BasicConsumeOptions::default(),
+            FieldTable::default(),
+        )
+        .await
+        .unwrap();
+    (channel, consumer)
+}
