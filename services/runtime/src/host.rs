@@ -1,6 +1,7 @@
-//! The host: runs one service on a bus. For each batch of inputs it dedupes, decides, appends
-//! the events and records the input in one sled transaction per input, flushes once, and only
-//! then acks the batch. At start it replays the log to rebuild the state.
+//! The host: runs one service on a bus. For each batch of inputs it dedupes and decides each
+//! input in turn (the state evolves as it goes), commits the whole batch — every input's events
+//! and inbox record — in one sled transaction, flushes once, and only then acks the batch. At
+//! start it replays the log to rebuild the state.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Counters;
 use crate::decider::{Context, Decided, Decoded, Service, ServiceSpec};
 use crate::inbound::{self, Inbound};
-use crate::store::{Commit, LogRecord, Store, StoreError};
+use crate::store::{Commit, LogRecord, Pending, Store, StoreError};
 use crate::telemetry;
 
 /// Why a host stopped.
@@ -91,20 +92,21 @@ impl<S: Service> std::fmt::Debug for Host<S> {
     }
 }
 
+/// The inputs handled since the last flush: what to ack, what to commit, what to act on.
 struct Batch<E> {
     acks: Vec<Box<dyn Acker>>,
-    dirty: bool,
     inputs: usize,
     events: Vec<E>,
+    pending: Pending,
 }
 
-impl<E> Default for Batch<E> {
-    fn default() -> Self {
+impl<E> Batch<E> {
+    fn new(store: &Store) -> Self {
         Batch {
             acks: Vec::new(),
-            dirty: false,
             inputs: 0,
             events: Vec::new(),
+            pending: store.pending(),
         }
     }
 }
@@ -216,7 +218,7 @@ impl<S: Service> Host<S> {
                 .next_deadline(&self.state)
                 .filter(|d| Some(*d) != self.last_fired);
             let wake = deadline.map(|d| self.clock.instant_at(d));
-            let mut batch = Batch::default();
+            let mut batch = Batch::new(&self.store);
             tokio::select! {
                 biased;
                 () = cancel.cancelled() => break,
@@ -287,7 +289,9 @@ impl<S: Service> Host<S> {
         inbound: &Inbound,
         batch: &mut Batch<S::Event>,
     ) -> Result<(), Refused> {
-        if self.store.is_processed(&inbound.dedupe_key)? {
+        if batch.pending.contains(&inbound.dedupe_key)
+            || self.store.is_processed(&inbound.dedupe_key)?
+        {
             Counters::inc(&self.counters.deduplicated);
             debug!(message_id = %inbound.envelope.message_id, "duplicate delivery absorbed");
             return Ok(());
@@ -302,19 +306,16 @@ impl<S: Service> Host<S> {
                 return Ok(());
             }
         };
-        batch.dirty = true;
-        self.apply(Some(inbound), input, &mut batch.events)?;
+        self.apply(Some(inbound), input, batch)?;
         Ok(())
     }
 
     fn on_local(&mut self, input: S::Input, batch: &mut Batch<S::Event>) -> Result<(), HostError> {
         batch.inputs += 1;
-        batch.dirty = true;
-        self.apply(None, input, &mut batch.events)
-            .map_err(|e| match e {
-                Refused::Store(e) => self.store_error(e),
-                Refused::Poison(reason) => self.store_error(StoreError::Corrupt { seq: 0, reason }),
-            })
+        self.apply(None, input, batch).map_err(|e| match e {
+            Refused::Store(e) => self.store_error(e),
+            Refused::Poison(reason) => self.store_error(StoreError::Corrupt { seq: 0, reason }),
+        })
     }
 
     async fn dead_letter(&mut self, acker: Box<dyn Acker>, reason: &str) -> Result<(), HostError> {
@@ -327,12 +328,15 @@ impl<S: Service> Host<S> {
         Ok(())
     }
 
-    /// Decides on one input and commits the outcome; `cause` is the message it came in, if any.
+    /// Decides on one input and adds the outcome to the batch's commit group, evolving the
+    /// state at once so the next input of the batch sees it; `cause` is the message it came in,
+    /// if any. Should the group's commit fail, the host stops and its state is rebuilt from the
+    /// log at the next start.
     fn apply(
         &mut self,
         cause: Option<&Inbound>,
         input: S::Input,
-        done: &mut Vec<S::Event>,
+        batch: &mut Batch<S::Event>,
     ) -> Result<(), Refused> {
         let ctx = Context {
             now_ms: self.clock.now_ms(),
@@ -359,22 +363,14 @@ impl<S: Service> Host<S> {
                 )
             })
             .collect();
-        match self
-            .store
-            .commit(cause.map(|c| c.dedupe_key.as_slice()), &records)?
-        {
-            Commit::Duplicate => {
-                Counters::inc(&self.counters.deduplicated);
-                return Ok(());
-            }
-            Commit::Appended { .. } => {}
-        }
         for (event, record) in events.iter().zip(&records) {
             S::evolve(&mut self.state, event);
             self.remember_flow(event, &record.envelope);
-            Counters::inc(&self.counters.appended);
         }
-        done.extend(events);
+        batch
+            .pending
+            .add(cause.map(|c| c.dedupe_key.as_slice()), records);
+        batch.events.extend(events);
         Ok(())
     }
 
@@ -423,8 +419,10 @@ impl<S: Service> Host<S> {
         }
     }
 
+    /// Commits the batch's group, flushes, acts on its events, then acks its inputs.
     async fn finish(&mut self, batch: Batch<S::Event>) -> Result<(), HostError> {
-        if batch.dirty || !batch.acks.is_empty() {
+        self.commit(&batch.pending)?;
+        if !batch.pending.is_empty() || !batch.acks.is_empty() {
             self.store.flush().await.map_err(|e| self.store_error(e))?;
             self.durable_end.send_replace(self.store.end());
         }
@@ -439,10 +437,33 @@ impl<S: Service> Host<S> {
         Ok(())
     }
 
-    /// Decides on one input now, outside `run` (tests and tools). Not flushed.
+    fn commit(&mut self, pending: &Pending) -> Result<(), HostError> {
+        match self
+            .store
+            .commit_pending(pending)
+            .map_err(|e| self.store_error(e))?
+        {
+            Commit::Appended { first, end } => {
+                self.counters
+                    .appended
+                    .fetch_add(end - first, std::sync::atomic::Ordering::Relaxed);
+                Ok(())
+            }
+            // Every key was checked against the inbox before deciding: the log and the state
+            // no longer agree, so stop rather than ack what was not recorded.
+            Commit::Duplicate => Err(self.store_error(StoreError::Corrupt {
+                seq: pending.next_seq(),
+                reason: "an input of the batch was recorded in the inbox while it was decided"
+                    .into(),
+            })),
+        }
+    }
+
+    /// Decides on one input and commits it now, outside `run` (tests and tools). Not flushed.
     pub fn handle_local(&mut self, input: S::Input) -> Result<(), HostError> {
-        let mut batch = Batch::default();
-        self.on_local(input, &mut batch)
+        let mut batch = Batch::new(&self.store);
+        self.on_local(input, &mut batch)?;
+        self.commit(&batch.pending)
     }
 
     /// What `decide` would say, without committing anything.

@@ -1,11 +1,15 @@
 //! A service's own sled database: the event **log** (seq-ordered envelopes), the **inbox** of
 //! processed message ids, and persisted **cursors** (how far the relay has published).
 //!
-//! Handling one incoming message is one sled transaction over the log and the inbox: it fails
-//! as a whole if the message was processed before, and otherwise appends every event and
-//! records the message. Durability comes from [`Store::flush`], called once per batch before
-//! the batch's inputs are acked (group commit).
+//! The host decides a batch of inputs into a [`Pending`] group, then commits the group in one
+//! sled transaction over the log and the inbox: every input's events are appended and every
+//! input's id is recorded, or nothing is. Durability comes from [`Store::flush`], called once per
+//! batch before the batch's inputs are acked (group commit). The log is kept in chunks
+//! (`chunk.rs`): sled pays per entry, not per byte.
 
+mod chunk;
+
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -44,7 +48,7 @@ pub enum StoreError {
     },
 }
 
-/// The result of committing one input.
+/// The result of committing inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Commit {
     /// The events were appended at these sequence numbers (inclusive; empty when none).
@@ -54,7 +58,7 @@ pub enum Commit {
         /// One past the last sequence number used.
         end: u64,
     },
-    /// The input was processed before: nothing was written.
+    /// An input was processed before: nothing was written.
     Duplicate,
 }
 
@@ -66,6 +70,44 @@ pub struct Store {
     inbox: sled::Tree,
     cursors: sled::Tree,
     next_seq: AtomicU64,
+    chunk_bytes: usize,
+}
+
+/// Inputs decided but not yet committed: their inbox keys and the records of their events, in
+/// order. Built by the host during a batch, committed at its end by [`Store::commit_pending`].
+#[derive(Debug)]
+pub struct Pending {
+    first: u64,
+    inbox: Vec<(Vec<u8>, u64)>,
+    keys: HashSet<Vec<u8>>,
+    records: Vec<LogRecord>,
+}
+
+impl Pending {
+    /// Whether an input with this key is in the group.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.keys.contains(key)
+    }
+
+    /// Adds an input's records, and its inbox key if it came from the bus.
+    pub fn add(&mut self, inbox_key: Option<&[u8]>, records: Vec<LogRecord>) {
+        let seq = self.first + self.records.len() as u64;
+        if let Some(key) = inbox_key {
+            self.inbox.push((key.to_vec(), seq));
+            self.keys.insert(key.to_vec());
+        }
+        self.records.extend(records);
+    }
+
+    /// Whether there is nothing to commit.
+    pub fn is_empty(&self) -> bool {
+        self.inbox.is_empty() && self.records.is_empty()
+    }
+
+    /// The sequence number the next record added gets.
+    pub fn next_seq(&self) -> u64 {
+        self.first + self.records.len() as u64
+    }
 }
 
 /// How sled is sized on disk and in memory.
@@ -94,6 +136,15 @@ impl Storage {
                 .segment_size(64 << 10),
         }
     }
+
+    /// The largest log chunk: a small fraction of a segment, so that a sled leaf (up to 16
+    /// entries) stays below the size sled would move out of the segment into a blob file.
+    pub(crate) fn chunk_bytes(self) -> usize {
+        match self {
+            Storage::Server => 16 << 10,
+            Storage::Compact => 2 << 10,
+        }
+    }
 }
 
 impl Store {
@@ -104,20 +155,29 @@ impl Store {
 
     /// Opens (or creates) the store in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: Storage) -> Result<Self, StoreError> {
-        Self::with_db(open_db(storage.config(32 << 20).path(dir))?)
+        Self::with_db(
+            open_db(storage.config(32 << 20).path(dir))?,
+            storage.chunk_bytes(),
+        )
     }
 
     /// A store in a temporary directory, removed when dropped.
     pub fn temporary() -> Result<Self, StoreError> {
-        Self::with_db(sled::Config::new().temporary(true).open()?)
+        Self::with_db(
+            sled::Config::new().temporary(true).open()?,
+            Storage::default().chunk_bytes(),
+        )
     }
 
-    fn with_db(db: sled::Db) -> Result<Self, StoreError> {
+    fn with_db(db: sled::Db, chunk_bytes: usize) -> Result<Self, StoreError> {
         let log = db.open_tree("log")?;
         let inbox = db.open_tree("inbox")?;
         let cursors = db.open_tree("cursors")?;
         let next = match log.last()? {
-            Some((key, _)) => seq_of(&key)? + 1,
+            Some((key, value)) => match chunk::decode(&key, &value)?.last() {
+                Some((seq, _)) => seq + 1,
+                None => seq_of(&key)? + 1,
+            },
             None => 1,
         };
         Ok(Store {
@@ -126,12 +186,23 @@ impl Store {
             inbox,
             cursors,
             next_seq: AtomicU64::new(next),
+            chunk_bytes,
         })
     }
 
     /// Whether an input with this deduplication key was processed.
     pub fn is_processed(&self, key: &[u8]) -> Result<bool, StoreError> {
         Ok(self.inbox.contains_key(key)?)
+    }
+
+    /// An empty group of inputs, numbered from the end of the log.
+    pub fn pending(&self) -> Pending {
+        Pending {
+            first: self.end(),
+            inbox: Vec::new(),
+            keys: HashSet::new(),
+            records: Vec::new(),
+        }
     }
 
     /// In one transaction: unless `inbox_key` is already in the inbox, append `records` and
@@ -142,29 +213,49 @@ impl Store {
         inbox_key: Option<&[u8]>,
         records: &[LogRecord],
     ) -> Result<Commit, StoreError> {
-        let first = self.next_seq.load(Ordering::SeqCst);
-        let mut encoded = Vec::with_capacity(records.len());
-        for record in records {
-            encoded.push(serde_json::to_vec(record).map_err(|e| StoreError::Corrupt {
-                seq: first,
-                reason: e.to_string(),
-            })?);
+        if let Some(key) = inbox_key
+            && self.is_processed(key)?
+        {
+            return Ok(Commit::Duplicate);
         }
+        let mut pending = self.pending();
+        pending.add(inbox_key, records.to_vec());
+        self.commit_pending(&pending)
+    }
+
+    /// Commits a group in one transaction: every record appended and every inbox key recorded,
+    /// or nothing. The group must come from [`Store::pending`] since the last commit, and its
+    /// keys should have been checked with [`Store::is_processed`]: if one of them is in the
+    /// inbox after all, the whole group is refused as [`Commit::Duplicate`].
+    pub fn commit_pending(&self, pending: &Pending) -> Result<Commit, StoreError> {
+        let first = self.next_seq.load(Ordering::SeqCst);
+        if pending.first != first {
+            return Err(StoreError::Corrupt {
+                seq: pending.first,
+                reason: format!(
+                    "a commit group numbered from {} cannot be appended at {first}",
+                    pending.first
+                ),
+            });
+        }
+        if pending.is_empty() {
+            return Ok(Commit::Appended { first, end: first });
+        }
+        let chunks = chunk::encode(first, &pending.records, self.chunk_bytes)?;
         let result = (&self.log, &self.inbox).transaction(|(log, inbox)| {
-            if let Some(key) = inbox_key {
-                if inbox.get(key)?.is_some() {
+            for (key, seq) in &pending.inbox {
+                if inbox.insert(key.as_slice(), &seq.to_be_bytes())?.is_some() {
                     return Err(ConflictableTransactionError::Abort(()));
                 }
-                inbox.insert(key, &first.to_be_bytes())?;
             }
-            for (offset, bytes) in encoded.iter().enumerate() {
-                log.insert(&(first + offset as u64).to_be_bytes(), bytes.as_slice())?;
+            for (key, bytes) in &chunks {
+                log.insert(key, bytes.as_slice())?;
             }
             Ok(())
         });
         match result {
             Ok(()) => {
-                let end = first + records.len() as u64;
+                let end = first + pending.records.len() as u64;
                 self.next_seq.store(end, Ordering::SeqCst);
                 Ok(Commit::Appended { first, end })
             }
@@ -186,16 +277,41 @@ impl Store {
 
     /// Up to `limit` records from `from` on, in order.
     pub fn read_from(&self, from: u64, limit: usize) -> Result<Vec<(u64, LogRecord)>, StoreError> {
-        self.log
-            .range(from.to_be_bytes()..)
-            .take(limit)
-            .map(decode_entry)
-            .collect()
+        let from_key = from.to_be_bytes();
+        // The entry holding `from` starts at or before it.
+        let start = match self.log.range(..=from_key).next_back() {
+            Some(item) => item?.0,
+            None => sled::IVec::from(&from_key),
+        };
+        let mut out = Vec::new();
+        for item in self.log.range(start..) {
+            if out.len() >= limit {
+                break;
+            }
+            let (key, value) = item?;
+            let records = chunk::decode(&key, &value)?;
+            let wanted = limit - out.len();
+            out.extend(
+                records
+                    .into_iter()
+                    .filter(|(seq, _)| *seq >= from)
+                    .take(wanted),
+            );
+        }
+        Ok(out)
     }
 
     /// Every record in order, for replay.
     pub fn replay(&self) -> impl Iterator<Item = Result<(u64, LogRecord), StoreError>> + '_ {
-        self.log.iter().map(decode_entry)
+        self.log.iter().flat_map(|item| {
+            let records = item
+                .map_err(StoreError::from)
+                .and_then(|(key, value)| chunk::decode(&key, &value));
+            match records {
+                Ok(records) => records.into_iter().map(Ok).collect::<Vec<_>>(),
+                Err(e) => vec![Err(e)],
+            }
+        })
     }
 
     /// A persisted cursor (0 when never set).
@@ -227,18 +343,6 @@ fn seq_of(bytes: &[u8]) -> Result<u64, StoreError> {
             seq: 0,
             reason: "a key is not a sequence number".into(),
         })
-}
-
-fn decode_entry(
-    item: sled::Result<(sled::IVec, sled::IVec)>,
-) -> Result<(u64, LogRecord), StoreError> {
-    let (key, value) = item?;
-    let seq = seq_of(&key)?;
-    let record = serde_json::from_slice(&value).map_err(|e| StoreError::Corrupt {
-        seq,
-        reason: e.to_string(),
-    })?;
-    Ok((seq, record))
 }
 
 /// Opens a sled database, waiting up to five seconds for its file lock while another handle
@@ -351,6 +455,91 @@ mod tests {
         assert_eq!(
             store.commit(Some(b"a"), &[record(1)]).unwrap(),
             Commit::Duplicate
+        );
+    }
+
+    #[test]
+    fn a_batch_is_split_into_chunks_and_read_back_from_any_sequence_number() {
+        let store = Store::temporary().unwrap();
+        let mut pending = store.pending();
+        let records: Vec<LogRecord> = (1..=300).map(record).collect();
+        pending.add(Some(b"in-1"), records[..100].to_vec());
+        pending.add(Some(b"in-2"), records[100..].to_vec());
+        assert!(pending.contains(b"in-2") && !pending.contains(b"in-3"));
+        assert_eq!(
+            store.commit_pending(&pending).unwrap(),
+            Commit::Appended { first: 1, end: 301 }
+        );
+        assert!(
+            store.log.len() > 1,
+            "300 records of ~250 bytes exceed one 16 KiB chunk"
+        );
+        assert_eq!(
+            store.inbox.get(b"in-2").unwrap().unwrap().as_ref(),
+            &101u64.to_be_bytes(),
+            "the inbox remembers where an input's events start"
+        );
+        for from in [1, 2, 57, 150, 299, 300] {
+            let read = store.read_from(from, 7).unwrap();
+            let expected: Vec<(u64, LogRecord)> = (from..=300)
+                .take(7)
+                .map(|seq| (seq, record(seq as u32)))
+                .collect();
+            assert_eq!(read, expected, "from {from}");
+        }
+        assert!(store.read_from(301, 10).unwrap().is_empty());
+        let replayed: Vec<u64> = store.replay().map(|r| r.unwrap().0).collect();
+        assert_eq!(replayed, (1..=300).collect::<Vec<_>>());
+        // A group started before another commit is refused, not appended at the wrong place.
+        let stale = store.pending();
+        store.commit(None, &[record(301)]).unwrap();
+        let mut stale = stale;
+        stale.add(None, vec![record(999)]);
+        assert!(store.commit_pending(&stale).is_err());
+        assert_eq!(store.end(), 302);
+    }
+
+    #[test]
+    fn a_log_written_one_record_per_entry_is_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            // The format before chunks: one JSON record per entry, keyed by its seq.
+            let db = sled::open(dir.path()).unwrap();
+            let log = db.open_tree("log").unwrap();
+            for seq in 1..=3u64 {
+                let json = serde_json::to_vec(&record(seq as u32)).unwrap();
+                log.insert(seq.to_be_bytes(), json).unwrap();
+            }
+            db.flush().unwrap();
+        }
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.end(), 4);
+        store.commit(Some(b"new"), &[record(4), record(5)]).unwrap();
+        let all: Vec<(u64, LogRecord)> = store.replay().map(|r| r.unwrap()).collect();
+        assert_eq!(
+            all,
+            (1..=5).map(|s| (s, record(s as u32))).collect::<Vec<_>>()
+        );
+        assert_eq!(store.read_from(3, 2).unwrap()[1].0, 4);
+    }
+
+    #[test]
+    fn a_damaged_entry_is_reported_with_its_sequence_number() {
+        let store = Store::temporary().unwrap();
+        store
+            .log
+            .insert(7u64.to_be_bytes(), &[0x01, 9, 0, 0, 0, b'{'])
+            .unwrap();
+        let error = store.read_from(1, 10).unwrap_err().to_string();
+        assert!(
+            error.contains("log entry 7") && error.contains("inside a record"),
+            "{error}"
+        );
+        store.log.insert(8u64.to_be_bytes(), &[0x7f]).unwrap();
+        let error = store.replay().last().unwrap().unwrap_err().to_string();
+        assert!(
+            error.contains("log entry 8") && error.contains("0x7f"),
+            "{error}"
         );
     }
 }

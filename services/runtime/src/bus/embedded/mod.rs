@@ -2,16 +2,19 @@
 //! one sled database, with the guarantee of a durable RabbitMQ queue — a publication returns
 //! only after the messages are flushed to disk, and a message stays on disk until a consumer
 //! acks it. Unacked messages go back to their queue when their consumer goes away, and every
-//! message found on disk at start is delivered again (flagged redelivered).
+//! message found on disk at start is delivered again (flagged redelivered). How a queue lies
+//! on disk: [`queue`].
 
-use std::collections::{BTreeMap, HashMap};
+mod queue;
+
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use sled::Transactional;
-use tokio::sync::Notify;
+
+use self::queue::{Pos, Queue, QueueState, encode_chunks, lock};
 
 use super::SubscriptionSpec;
 use super::pattern::Pattern;
@@ -35,6 +38,7 @@ impl std::fmt::Debug for EmbeddedBus {
 
 struct Inner {
     db: sled::Db,
+    chunk_bytes: usize,
     bindings: sled::Tree,
     topology: Mutex<Topology>,
     next_consumer: AtomicU64,
@@ -47,38 +51,6 @@ struct Topology {
     bindings: Vec<(Pattern, String)>,
 }
 
-struct Queue {
-    name: String,
-    tree: Option<sled::Tree>,
-    state: Mutex<QueueState>,
-    notify: Notify,
-    consumers: AtomicUsize,
-}
-
-#[derive(Default)]
-struct QueueState {
-    ready: BTreeMap<u64, Entry>,
-    unacked: HashMap<u64, (u64, Entry)>,
-}
-
-#[derive(Clone)]
-struct Entry {
-    message: Arc<WireMessage>,
-    redelivered: bool,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic while holding one of these locks cannot leave the data half-changed (every
-    // critical section is a few map operations), so a poisoned lock is still usable.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn encode(message: &WireMessage) -> Result<Vec<u8>, BusError> {
-    postcard::to_allocvec(message).map_err(|e| BusError::Storage(e.to_string()))
-}
-
 impl EmbeddedBus {
     /// Opens (or creates) the bus stored in `dir`, and reloads every message left in a queue.
     pub fn open(dir: &Path) -> Result<Self, BusError> {
@@ -88,16 +60,16 @@ impl EmbeddedBus {
     /// Opens (or creates) the bus stored in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: crate::store::Storage) -> Result<Self, BusError> {
         let db = crate::store::open_db(storage.config(64 << 20).path(dir))?;
-        Self::with_db(db)
+        Self::with_db(db, storage.chunk_bytes())
     }
 
     /// A bus in a temporary directory, removed when dropped (tests, `arcade demo`).
     pub fn temporary() -> Result<Self, BusError> {
         let db = sled::Config::new().temporary(true).open()?;
-        Self::with_db(db)
+        Self::with_db(db, crate::store::Storage::default().chunk_bytes())
     }
 
-    fn with_db(db: sled::Db) -> Result<Self, BusError> {
+    fn with_db(db: sled::Db, chunk_bytes: usize) -> Result<Self, BusError> {
         let bindings = db.open_tree(BINDINGS_TREE)?;
         let mut topology = Topology::default();
         for name in db.tree_names() {
@@ -106,29 +78,10 @@ impl EmbeddedBus {
                 continue;
             };
             let tree = db.open_tree(&name)?;
-            let mut state = QueueState::default();
-            for item in tree.iter() {
-                let (key, value) = item?;
-                let seq = u64::from_be_bytes(key.as_ref().try_into().map_err(|_| {
-                    BusError::Storage(format!(
-                        "queue {queue_name}: a key is not a sequence number"
-                    ))
-                })?);
-                let message: WireMessage = postcard::from_bytes(&value).map_err(|e| {
-                    BusError::Storage(format!("queue {queue_name}, message {seq}: {e}"))
-                })?;
-                state.ready.insert(
-                    seq,
-                    Entry {
-                        message: Arc::new(message),
-                        redelivered: true,
-                    },
-                );
-            }
-            topology.queues.insert(
-                queue_name.to_string(),
-                Arc::new(Queue::new(queue_name, Some(tree), state)),
-            );
+            let queue = Queue::load(queue_name, tree)?;
+            topology
+                .queues
+                .insert(queue_name.to_string(), Arc::new(queue));
         }
         for item in bindings.iter() {
             let (key, _) = item?;
@@ -142,6 +95,7 @@ impl EmbeddedBus {
         let bus = EmbeddedBus {
             inner: Arc::new(Inner {
                 db,
+                chunk_bytes,
                 bindings,
                 topology: Mutex::new(topology),
                 next_consumer: AtomicU64::new(1),
@@ -215,7 +169,7 @@ impl EmbeddedBus {
             .get(DEAD_LETTERS)
             .map_or_else(Vec::new, |q| {
                 let state = lock(&q.state);
-                let mut all: Vec<(u64, Arc<WireMessage>)> = state
+                let mut all: Vec<(Pos, Arc<WireMessage>)> = state
                     .ready
                     .iter()
                     .map(|(s, e)| (*s, e.message.clone()))
@@ -231,7 +185,8 @@ impl EmbeddedBus {
             })
     }
 
-    /// Stops every consumer: their `next` returns `Closed`. Flushes the store.
+    /// Stops every consumer (their `next` returns `Closed`), writes what was acked in chunks
+    /// not yet settled, and flushes the store.
     pub async fn close(&self) -> Result<(), BusError> {
         self.inner.closed.store(true, Ordering::SeqCst);
         let queues: Vec<Arc<Queue>> = lock(&self.inner.topology)
@@ -241,6 +196,7 @@ impl EmbeddedBus {
             .collect();
         for queue in queues {
             queue.notify.notify_waiters();
+            queue.write_acks()?;
         }
         crate::store::flush_db(&self.inner.db).await?;
         Ok(())
@@ -251,26 +207,14 @@ impl EmbeddedBus {
     }
 }
 
-impl Queue {
-    fn new(name: &str, tree: Option<sled::Tree>, state: QueueState) -> Self {
-        Queue {
-            name: name.to_string(),
-            tree,
-            state: Mutex::new(state),
-            notify: Notify::new(),
-            consumers: AtomicUsize::new(0),
-        }
-    }
-}
-
 #[async_trait]
 impl Bus for EmbeddedBus {
     async fn publish(&self, messages: &[Publication]) -> Result<(), BusError> {
         if self.inner.closed.load(Ordering::SeqCst) {
             return Err(BusError::Closed);
         }
-        let mut staged: Vec<(Arc<Queue>, u64, Arc<WireMessage>)> = Vec::new();
-        let mut durable = false;
+        // Each target queue's share of the publication, in order.
+        let mut shares: Vec<(Arc<Queue>, Vec<Arc<WireMessage>>)> = Vec::new();
         for publication in messages {
             let targets: Vec<Arc<Queue>> = match &publication.destination {
                 Destination::Topic => {
@@ -293,26 +237,35 @@ impl Bus for EmbeddedBus {
             };
             let message = Arc::new(publication.message.clone());
             for queue in targets {
-                let seq = self.next_seq()?;
-                if let Some(tree) = &queue.tree {
-                    tree.insert(seq.to_be_bytes(), encode(&message)?)?;
+                match shares.iter_mut().find(|(q, _)| Arc::ptr_eq(q, &queue)) {
+                    Some((_, share)) => share.push(message.clone()),
+                    None => shares.push((queue, vec![message.clone()])),
+                }
+            }
+        }
+        let mut staged: Vec<(Arc<Queue>, u64, Vec<Arc<WireMessage>>)> = Vec::new();
+        let mut durable = false;
+        for (queue, share) in shares {
+            match &queue.tree {
+                Some(tree) => {
+                    for (bytes, members) in encode_chunks(&share, self.inner.chunk_bytes)? {
+                        let chunk = self.next_seq()?;
+                        tree.insert(chunk.to_be_bytes(), bytes)?;
+                        staged.push((queue.clone(), chunk, members));
+                    }
                     durable = true;
                 }
-                staged.push((queue, seq, message.clone()));
+                None => {
+                    let chunk = self.next_seq()?;
+                    staged.push((queue.clone(), chunk, share));
+                }
             }
         }
         if durable {
             crate::store::flush_db(&self.inner.db).await?;
         }
-        for (queue, seq, message) in staged {
-            lock(&queue.state).ready.insert(
-                seq,
-                Entry {
-                    message,
-                    redelivered: false,
-                },
-            );
-            queue.notify.notify_waiters();
+        for (queue, chunk, members) in staged {
+            queue.enqueue(chunk, members);
         }
         Ok(())
     }
@@ -356,14 +309,14 @@ impl EmbeddedConsumer {
             return None;
         }
         let mut state = lock(&self.queue.state);
-        let (seq, entry) = state.ready.pop_first()?;
-        state.unacked.insert(seq, (self.id, entry.clone()));
+        let (pos, entry) = state.ready.pop_first()?;
+        state.unacked.insert(pos, (self.id, entry.clone()));
         drop(state);
         self.in_flight.fetch_add(1, Ordering::SeqCst);
         let acker = EmbeddedAcker {
             bus: self.bus.clone(),
             queue: self.queue.clone(),
-            seq,
+            pos,
             in_flight: self.in_flight.clone(),
         };
         Some(Delivery::new(
@@ -404,16 +357,16 @@ impl Drop for EmbeddedConsumer {
     fn drop(&mut self) {
         // Like a closed AMQP channel: what this consumer had not settled goes back to the queue.
         let mut state = lock(&self.queue.state);
-        let mine: Vec<u64> = state
+        let mine: Vec<Pos> = state
             .unacked
             .iter()
             .filter(|(_, (c, _))| *c == self.id)
             .map(|(s, _)| *s)
             .collect();
-        for seq in mine {
-            if let Some((_, mut entry)) = state.unacked.remove(&seq) {
+        for pos in mine {
+            if let Some((_, mut entry)) = state.unacked.remove(&pos) {
                 entry.redelivered = true;
-                state.ready.insert(seq, entry);
+                state.ready.insert(pos, entry);
             }
         }
         drop(state);
@@ -429,92 +382,77 @@ impl Drop for EmbeddedConsumer {
 struct EmbeddedAcker {
     bus: EmbeddedBus,
     queue: Arc<Queue>,
-    seq: u64,
+    pos: Pos,
     in_flight: Arc<AtomicUsize>,
 }
 
 impl EmbeddedAcker {
-    /// Takes the message out of the unacked set; `None` if its consumer already went away (the
-    /// message was requeued and will be delivered again, as with a closed AMQP channel).
-    fn settle(&self) -> Option<Entry> {
-        let entry = lock(&self.queue.state)
-            .unacked
-            .remove(&self.seq)
-            .map(|(_, e)| e);
-        if entry.is_some() {
-            let _ = self
-                .in_flight
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
-        }
+    /// The consumer no longer holds the message: frees its prefetch slot, wakes the others.
+    fn released(&self) {
+        let _ = self
+            .in_flight
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
         self.queue.notify.notify_waiters();
-        entry
     }
 }
 
 #[async_trait]
 impl Acker for EmbeddedAcker {
     async fn ack(self: Box<Self>) -> Result<(), BusError> {
-        if self.settle().is_none() {
-            return Err(BusError::Closed);
+        let emptied = {
+            let mut state = lock(&self.queue.state);
+            if state.take_unacked(self.pos).is_none() {
+                // Its consumer went away: the message was requeued and comes again.
+                return Err(BusError::Closed);
+            }
+            state.acked(self.pos)
+        };
+        self.released();
+        match emptied {
+            Some(emptied) => self.queue.remove(emptied),
+            None => Ok(()),
         }
-        if let Some(tree) = &self.queue.tree {
-            tree.remove(self.seq.to_be_bytes())?;
-        }
-        Ok(())
     }
 
     async fn requeue(self: Box<Self>) -> Result<(), BusError> {
-        let Some(mut entry) = self.settle() else {
-            return Err(BusError::Closed);
-        };
-        entry.redelivered = true;
-        lock(&self.queue.state).ready.insert(self.seq, entry);
-        self.queue.notify.notify_waiters();
+        {
+            let mut state = lock(&self.queue.state);
+            let Some(mut entry) = state.take_unacked(self.pos) else {
+                return Err(BusError::Closed);
+            };
+            entry.redelivered = true;
+            state.ready.insert(self.pos, entry);
+        }
+        self.released();
         Ok(())
     }
 
     async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
-        let Some(entry) = self.settle() else {
+        let dead_queue = self.bus.declare(DEAD_LETTERS, true)?;
+        let dead_chunk = self.bus.next_seq()?;
+        let origin = self.queue.name.clone();
+        let moved = self
+            .queue
+            .dead_letter(self.pos, &dead_queue, dead_chunk, |message| {
+                let mut dead = message.clone();
+                dead.headers
+                    .insert(HEADER_DEAD_REASON.into(), reason.to_string());
+                dead.headers.insert(HEADER_DEAD_QUEUE.into(), origin);
+                dead.headers.insert(
+                    HEADER_DEAD_ROUTING_KEY.into(),
+                    message.routing_key().to_string(),
+                );
+                let dead = Arc::new(dead);
+                let (bytes, _) = encode_chunks(std::slice::from_ref(&dead), usize::MAX)?
+                    .pop()
+                    .ok_or_else(|| BusError::Storage("an empty dead letter".into()))?;
+                Ok((bytes, dead))
+            })?;
+        let Some(dead) = moved else {
             return Err(BusError::Closed);
         };
-        let mut dead = (*entry.message).clone();
-        dead.headers
-            .insert(HEADER_DEAD_REASON.into(), reason.to_string());
-        dead.headers
-            .insert(HEADER_DEAD_QUEUE.into(), self.queue.name.clone());
-        dead.headers.insert(
-            HEADER_DEAD_ROUTING_KEY.into(),
-            entry.message.routing_key().to_string(),
-        );
-        let dead_queue = self.bus.declare(DEAD_LETTERS, true)?;
-        let dead_tree = dead_queue.tree.clone().ok_or(BusError::Closed)?;
-        let seq = self.bus.next_seq()?;
-        let bytes = encode(&dead)?;
-        let key = self.seq.to_be_bytes();
-        match &self.queue.tree {
-            // Moving the message is one transaction: after a crash it is either still in its
-            // queue (and will be dead-lettered again) or in the dead letters, never both/neither.
-            Some(tree) => (tree, &dead_tree)
-                .transaction(|(queue, dead_letters)| {
-                    queue.remove(&key)?;
-                    dead_letters.insert(&seq.to_be_bytes(), bytes.as_slice())?;
-                    Ok(())
-                })
-                .map_err(|e: sled::transaction::TransactionError<()>| {
-                    BusError::Storage(format!("{e:?}"))
-                })?,
-            None => {
-                dead_tree.insert(seq.to_be_bytes(), bytes)?;
-            }
-        }
-        lock(&dead_queue.state).ready.insert(
-            seq,
-            Entry {
-                message: Arc::new(dead),
-                redelivered: false,
-            },
-        );
-        dead_queue.notify.notify_waiters();
+        self.released();
+        dead_queue.enqueue(dead_chunk, vec![dead]);
         Ok(())
     }
 }
