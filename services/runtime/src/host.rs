@@ -421,8 +421,9 @@ impl<S: Service> Host<S> {
 
     /// Commits the batch's group, flushes, acts on its events, then acks its inputs.
     async fn finish(&mut self, batch: Batch<S::Event>) -> Result<(), HostError> {
-        self.commit(&batch.pending)?;
-        if !batch.pending.is_empty() || !batch.acks.is_empty() {
+        let wrote = !batch.pending.is_empty();
+        self.commit(batch.pending)?;
+        if wrote || !batch.acks.is_empty() {
             self.store.flush().await.map_err(|e| self.store_error(e))?;
             self.durable_end.send_replace(self.store.end());
         }
@@ -437,7 +438,8 @@ impl<S: Service> Host<S> {
         Ok(())
     }
 
-    fn commit(&mut self, pending: &Pending) -> Result<(), HostError> {
+    fn commit(&mut self, pending: Pending) -> Result<(), HostError> {
+        let next = pending.next_seq();
         match self
             .store
             .commit_pending(pending)
@@ -452,7 +454,7 @@ impl<S: Service> Host<S> {
             // Every key was checked against the inbox before deciding: the log and the state
             // no longer agree, so stop rather than ack what was not recorded.
             Commit::Duplicate => Err(self.store_error(StoreError::Corrupt {
-                seq: pending.next_seq(),
+                seq: next,
                 reason: "an input of the batch was recorded in the inbox while it was decided"
                     .into(),
             })),
@@ -463,7 +465,7 @@ impl<S: Service> Host<S> {
     pub fn handle_local(&mut self, input: S::Input) -> Result<(), HostError> {
         let mut batch = Batch::new(&self.store);
         self.on_local(input, &mut batch)?;
-        self.commit(&batch.pending)
+        self.commit(batch.pending)
     }
 
     /// What `decide` would say, without committing anything.

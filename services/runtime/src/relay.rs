@@ -59,7 +59,7 @@ pub async fn run(
         let limit = usize::try_from(end - cursor)
             .unwrap_or(usize::MAX)
             .min(batch.max(1));
-        let records = store.read_from(cursor, limit)?;
+        let records = store.read_shared(cursor, limit)?;
         let Some(&(last, _)) = records.last() else {
             break;
         };

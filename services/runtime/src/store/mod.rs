@@ -9,9 +9,10 @@
 
 mod chunk;
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use arcade_contracts::Envelope;
 use serde::{Deserialize, Serialize};
@@ -71,6 +72,51 @@ pub struct Store {
     cursors: sled::Tree,
     next_seq: AtomicU64,
     chunk_bytes: usize,
+    tail: Mutex<Tail>,
+}
+
+/// The newest records, kept decoded for the relay, which reads right behind the host: most
+/// reads then cost no sled lookup and no JSON. Bounded; older reads go to sled.
+#[derive(Debug)]
+struct Tail {
+    /// Sequence number of `records[0]`.
+    first: u64,
+    records: VecDeque<Arc<LogRecord>>,
+    capacity: usize,
+}
+
+impl Tail {
+    fn new(end: u64, capacity: usize) -> Self {
+        Tail {
+            first: end,
+            records: VecDeque::new(),
+            capacity,
+        }
+    }
+
+    fn append(&mut self, records: Vec<LogRecord>) {
+        self.records.extend(records.into_iter().map(Arc::new));
+        let over = self.records.len().saturating_sub(self.capacity);
+        self.records.drain(..over);
+        self.first += over as u64;
+    }
+
+    /// Up to `limit` records from `from`, if the tail holds `from`.
+    fn read(&self, from: u64, limit: usize) -> Option<Vec<(u64, Arc<LogRecord>)>> {
+        let skip = usize::try_from(from.checked_sub(self.first)?).ok()?;
+        if skip >= self.records.len() {
+            return None;
+        }
+        Some(
+            self.records
+                .iter()
+                .skip(skip)
+                .take(limit)
+                .enumerate()
+                .map(|(i, r)| (from + i as u64, r.clone()))
+                .collect(),
+        )
+    }
 }
 
 /// Inputs decided but not yet committed: their inbox keys and the records of their events, in
@@ -137,6 +183,14 @@ impl Storage {
         }
     }
 
+    /// How many of the newest records the store keeps decoded for the relay.
+    fn tail_records(self) -> usize {
+        match self {
+            Storage::Server => 4096,
+            Storage::Compact => 64,
+        }
+    }
+
     /// The largest log chunk: a small fraction of a segment, so that a sled leaf (up to 16
     /// entries) stays below the size sled would move out of the segment into a blob file.
     pub(crate) fn chunk_bytes(self) -> usize {
@@ -155,21 +209,18 @@ impl Store {
 
     /// Opens (or creates) the store in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: Storage) -> Result<Self, StoreError> {
-        Self::with_db(
-            open_db(storage.config(32 << 20).path(dir))?,
-            storage.chunk_bytes(),
-        )
+        Self::with_db(open_db(storage.config(32 << 20).path(dir))?, storage)
     }
 
     /// A store in a temporary directory, removed when dropped.
     pub fn temporary() -> Result<Self, StoreError> {
         Self::with_db(
             sled::Config::new().temporary(true).open()?,
-            Storage::default().chunk_bytes(),
+            Storage::default(),
         )
     }
 
-    fn with_db(db: sled::Db, chunk_bytes: usize) -> Result<Self, StoreError> {
+    fn with_db(db: sled::Db, storage: Storage) -> Result<Self, StoreError> {
         let log = db.open_tree("log")?;
         let inbox = db.open_tree("inbox")?;
         let cursors = db.open_tree("cursors")?;
@@ -186,7 +237,8 @@ impl Store {
             inbox,
             cursors,
             next_seq: AtomicU64::new(next),
-            chunk_bytes,
+            chunk_bytes: storage.chunk_bytes(),
+            tail: Mutex::new(Tail::new(next, storage.tail_records())),
         })
     }
 
@@ -220,14 +272,14 @@ impl Store {
         }
         let mut pending = self.pending();
         pending.add(inbox_key, records.to_vec());
-        self.commit_pending(&pending)
+        self.commit_pending(pending)
     }
 
     /// Commits a group in one transaction: every record appended and every inbox key recorded,
     /// or nothing. The group must come from [`Store::pending`] since the last commit, and its
     /// keys should have been checked with [`Store::is_processed`]: if one of them is in the
     /// inbox after all, the whole group is refused as [`Commit::Duplicate`].
-    pub fn commit_pending(&self, pending: &Pending) -> Result<Commit, StoreError> {
+    pub fn commit_pending(&self, pending: Pending) -> Result<Commit, StoreError> {
         let first = self.next_seq.load(Ordering::SeqCst);
         if pending.first != first {
             return Err(StoreError::Corrupt {
@@ -256,6 +308,8 @@ impl Store {
         match result {
             Ok(()) => {
                 let end = first + pending.records.len() as u64;
+                let mut tail = self.tail.lock().unwrap_or_else(|p| p.into_inner());
+                tail.append(pending.records);
                 self.next_seq.store(end, Ordering::SeqCst);
                 Ok(Commit::Appended { first, end })
             }
@@ -273,6 +327,28 @@ impl Store {
     /// One past the last sequence number written.
     pub fn end(&self) -> u64 {
         self.next_seq.load(Ordering::SeqCst)
+    }
+
+    /// Up to `limit` records from `from` on, in order, shared: from memory when they are among
+    /// the newest, else from sled.
+    pub fn read_shared(
+        &self,
+        from: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, Arc<LogRecord>)>, StoreError> {
+        let recent = self
+            .tail
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .read(from, limit);
+        match recent {
+            Some(records) => Ok(records),
+            None => Ok(self
+                .read_from(from, limit)?
+                .into_iter()
+                .map(|(seq, record)| (seq, Arc::new(record)))
+                .collect()),
+        }
     }
 
     /// Up to `limit` records from `from` on, in order.
@@ -467,7 +543,7 @@ mod tests {
         pending.add(Some(b"in-2"), records[100..].to_vec());
         assert!(pending.contains(b"in-2") && !pending.contains(b"in-3"));
         assert_eq!(
-            store.commit_pending(&pending).unwrap(),
+            store.commit_pending(pending).unwrap(),
             Commit::Appended { first: 1, end: 301 }
         );
         assert!(
@@ -495,7 +571,7 @@ mod tests {
         store.commit(None, &[record(301)]).unwrap();
         let mut stale = stale;
         stale.add(None, vec![record(999)]);
-        assert!(store.commit_pending(&stale).is_err());
+        assert!(store.commit_pending(stale).is_err());
         assert_eq!(store.end(), 302);
     }
 
@@ -541,5 +617,27 @@ mod tests {
             error.contains("log entry 8") && error.contains("0x7f"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn shared_reads_match_the_log_whether_from_memory_or_from_sled() {
+        let store = Store::temporary().unwrap();
+        for batch in 0..12u32 {
+            let records: Vec<LogRecord> =
+                (batch * 500 + 1..=batch * 500 + 500).map(record).collect();
+            store.commit(None, &records).unwrap();
+        }
+        // 6,000 records; the newest 4,096 are in memory, the older ones only in sled.
+        for from in [1, 1500, 1904, 1905, 1906, 5000, 6000] {
+            let shared: Vec<(u64, LogRecord)> = store
+                .read_shared(from, 300)
+                .unwrap()
+                .into_iter()
+                .map(|(seq, r)| (seq, (*r).clone()))
+                .collect();
+            assert_eq!(shared, store.read_from(from, 300).unwrap(), "from {from}");
+            assert_eq!(shared[0], (from, record(from as u32)));
+        }
+        assert!(store.read_shared(6001, 10).unwrap().is_empty());
     }
 }
