@@ -12,8 +12,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arcade_contracts::Message;
-use arcade_contracts::table::{TableGameFinished, TableGameStart};
+use arcade_contracts::table::{self, TableGameFinished, TableGameStart};
+use arcade_contracts::{Catalog, Message};
 use arcade_referee::settings::{self, TableSettings};
 use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::bus::embedded::EmbeddedBus;
@@ -98,8 +98,9 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             (Arc::new(bus.clone()), Some(bus))
         }
     };
-    // A BeagleBone has 512 MB of RAM shared with the OS: small sled segments, a small cache bound.
-    let runtime = Runtime::new(bus)
+    // A BeagleBone has 512 MB of RAM shared with the OS: small sled segments, a small cache bound,
+    // and the table's schemas only (the other domains' are neither compiled nor linked in).
+    let runtime = Runtime::new_with_catalog(bus, Catalog::from_types(table::types()))
         .with_data_dir(&cli.data)
         .with_storage(Storage::Compact);
     let referee = settings::launch(&runtime, &cli.table).map_err(|e| e.to_string())?;
