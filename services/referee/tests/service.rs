@@ -1,13 +1,13 @@
 //! The referee as a running service on a `Runtime` over the embedded bus: commands in, the
 //! `table.*` events out, the ball locks set after the log holds their decision, restart from
 //! the same data dir, duplicates, dead letters, the game clock under paused time, and a whole
-//! game refereed while the broker is away.
+//! game refereed while the broker is away; the edge binary's table-only catalog.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use arcade_contracts::Envelope;
+use arcade_contracts::{Catalog, Envelope};
 use arcade_referee::service::{self, RefereeService, TableInput};
 use arcade_referee::settings::parse_balls;
 use arcade_referee::table::{SharedTable, SimulatedTable};
@@ -267,6 +267,63 @@ async fn a_game_on_a_simulated_table_is_refereed_and_its_locks_follow_the_log() 
     assert_eq!(written, expected);
     assert_eq!(table.lock().lock(Side::Hinge), Some(IbrLock::Locked));
     assert!(!host.state().game().unwrap().in_progress());
+}
+
+/// The edge binary (`arcade-referee`) runs on a catalog of the table's types only: that is
+/// enough for a whole game, and another domain's message is refused at the boundary as unknown.
+#[tokio::test]
+async fn the_tables_own_message_types_are_enough_to_referee_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let bus = open_bus(dir.path());
+    let catalog = Catalog::from_types(arcade_contracts::table::types());
+    let runtime = Runtime::new_with_catalog(bus.clone(), catalog)
+        .with_data_dir(dir.path())
+        .with_clock(Clock::starting_at(T0));
+    let table = scripted(BAR_GAME);
+    let referee = start_referee(&runtime, &table);
+    let mut tap = Tap::open(bus.as_ref()).await;
+    runtime
+        .send(
+            "table.game.start.v1",
+            start_command("g1", bar_rules()),
+            "test",
+        )
+        .await
+        .unwrap();
+    let events = tap.until("table.game.finished.v1").await;
+    assert_eq!(of_type(&events, "table.goal.scored.v1").len(), 10);
+    let finished = &events.last().unwrap().payload;
+    assert_eq!(finished["winner"], "hinge");
+    assert_eq!(finished["score"], json!({"hinge": 6, "lock": 4}));
+
+    let refused = runtime
+        .send("game.session.completed.v1", json!({}), "test")
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("unknown message type"),
+        "{refused}"
+    );
+    bus.publish(&[wire("game.session.completed.v1", "other-1", b"{}")])
+        .await
+        .unwrap();
+    tokio::time::timeout(PATIENCE, async {
+        while bus.dead_letters().is_empty() {
+            tokio::time::sleep(POLL).await;
+        }
+    })
+    .await
+    .expect("a dead letter");
+    let reason = bus.dead_letters()[0]
+        .headers
+        .get(HEADER_DEAD_REASON)
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        reason.contains("unknown message type \"game.session.completed.v1\""),
+        "{reason:?}"
+    );
+    referee.stop(Duration::from_secs(5)).await.unwrap();
 }
 
 fn lock_of(name: &str) -> IbrLock {

@@ -66,9 +66,17 @@ impl std::fmt::Debug for Runtime {
 impl Runtime {
     /// A runtime on `bus` with the system clock and temporary stores.
     pub fn new(bus: Arc<dyn Bus>) -> Self {
+        Self::new_with_catalog(bus, Catalog::new())
+    }
+
+    /// A runtime that knows only `catalog`'s message types. A process hosting one domain (the
+    /// edge referee: `table.*`) compiles only those schemas at start, and the other domains'
+    /// schemas and payload types are not linked into its binary. Messages of any other type are
+    /// refused at the boundary as unknown.
+    pub fn new_with_catalog(bus: Arc<dyn Bus>, catalog: Catalog) -> Self {
         Runtime {
             bus,
-            catalog: Arc::new(Catalog::new()),
+            catalog: Arc::new(catalog),
             metrics: Metrics::default(),
             clock: Clock::system(),
             data_dir: None,

@@ -12,8 +12,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arcade_contracts::Message;
-use arcade_contracts::table::{TableGameFinished, TableGameStart};
+use arcade_contracts::table::{self, TableGameFinished, TableGameStart};
+use arcade_contracts::{Catalog, Message};
 use arcade_referee::settings::{self, TableSettings};
 use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::bus::embedded::EmbeddedBus;
@@ -98,8 +98,9 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             (Arc::new(bus.clone()), Some(bus))
         }
     };
-    // A BeagleBone has 512 MB of RAM shared with the OS: small sled segments, a small cache bound.
-    let runtime = Runtime::new(bus)
+    // A BeagleBone has 512 MB of RAM shared with the OS: small sled segments, a small cache bound,
+    // and the table's schemas only (the other domains' are neither compiled nor linked in).
+    let runtime = Runtime::new_with_catalog(bus, Catalog::from_types(table::types()))
         .with_data_dir(&cli.data)
         .with_storage(Storage::Compact);
     let referee = settings::launch(&runtime, &cli.table).map_err(|e| e.to_string())?;
@@ -129,10 +130,34 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     })
 }
 
+/// The AMQP frame size the referee proposes when its URL sets no `frame_max`. lapin keeps a
+/// receive and a send buffer of 32 frames each, zero-filled, so RabbitMQ's default frames
+/// (128 KiB) cost 8 MiB resident for messages of a few hundred bytes; 16 KiB frames cost 1 MiB.
+/// A larger message (a long rules document) is split across frames as AMQP does anyway.
+const EDGE_FRAME_MAX: u32 = 16 * 1024;
+// AMQP 0-9-1 frames are at least `frame-min-size`, 4096 bytes.
+const _: () = assert!(EDGE_FRAME_MAX >= 4096);
+
+/// `url` with `frame_max=EDGE_FRAME_MAX` added to its query, unless it already sets one.
+fn with_edge_frame_max(url: &str) -> String {
+    match url.split_once('?') {
+        None => format!("{url}?frame_max={EDGE_FRAME_MAX}"),
+        Some((_, query))
+            if query
+                .split('&')
+                .any(|pair| pair.split('=').next() == Some("frame_max")) =>
+        {
+            url.to_string()
+        }
+        Some((_, "")) => format!("{url}frame_max={EDGE_FRAME_MAX}"),
+        Some(_) => format!("{url}&frame_max={EDGE_FRAME_MAX}"),
+    }
+}
+
 /// RabbitMQ; an unreachable broker is not an error: the referee referees, its events wait in
 /// its log, and the bus connects when the broker appears.
 async fn connect_amqp(url: &str, table_id: &str) -> Result<Arc<dyn Bus>, String> {
-    let mut config = AmqpConfig::new(url);
+    let mut config = AmqpConfig::new(with_edge_frame_max(url));
     config.connection_name = format!("arcade-referee {table_id}");
     let bus = AmqpBus::new(config).map_err(|e| format!("--amqp / ARCADE_AMQP_URL: {e}"))?;
     if let Err(e) = bus.connect_now().await {
@@ -210,5 +235,26 @@ async fn terminated() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_edge_frame_size_is_proposed_unless_the_url_sets_one() {
+        let base = "amqps://referee:pw@broker:5671/arcade";
+        assert_eq!(with_edge_frame_max(base), format!("{base}?frame_max=16384"));
+        assert_eq!(
+            with_edge_frame_max(&format!("{base}?")),
+            format!("{base}?frame_max=16384")
+        );
+        assert_eq!(
+            with_edge_frame_max(&format!("{base}?heartbeat=30")),
+            format!("{base}?heartbeat=30&frame_max=16384")
+        );
+        let own = format!("{base}?heartbeat=30&frame_max=131072");
+        assert_eq!(with_edge_frame_max(&own), own);
     }
 }
