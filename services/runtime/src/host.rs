@@ -16,7 +16,7 @@ use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Counters;
 use crate::decider::{Context, Decided, Decoded, Service, ServiceSpec};
 use crate::inbound::{self, Inbound};
-use crate::store::{Commit, LogRecord, Pending, Store, StoreError};
+use crate::store::{Commit, Flush, LogRecord, Pending, Store, StoreError};
 use crate::telemetry;
 
 /// Why a host stopped.
@@ -98,6 +98,20 @@ struct Batch<E> {
     inputs: usize,
     events: Vec<E>,
     pending: Pending,
+}
+
+/// A committed batch whose flush is under way.
+struct Flushing<E> {
+    flush: Flush,
+    then: Durable<E>,
+}
+
+/// What to do once a batch is durable.
+struct Durable<E> {
+    /// One past its last event.
+    end: u64,
+    acks: Vec<Box<dyn Acker>>,
+    events: Vec<E>,
 }
 
 impl<E> Batch<E> {
@@ -210,6 +224,7 @@ impl<S: Service> Host<S> {
         cancel: CancellationToken,
     ) -> Result<Self, HostError> {
         self.service.resume(&self.state);
+        let mut flushing: Option<Flushing<S::Event>> = None;
         let mut local_open = true;
         let mut deliveries_open = true;
         loop {
@@ -222,6 +237,11 @@ impl<S: Service> Host<S> {
             tokio::select! {
                 biased;
                 () = cancel.cancelled() => break,
+                flushed = wait(&mut flushing), if flushing.is_some() => {
+                    let done = flushing.take().expect("a flush under way");
+                    self.durable(done.then, flushed).await?;
+                    continue;
+                }
                 delivery = deliveries.recv(), if deliveries_open => match delivery {
                     Some(delivery) => self.on_delivery(delivery, &mut batch).await?,
                     None => deliveries_open = false,
@@ -247,10 +267,31 @@ impl<S: Service> Host<S> {
                     break;
                 }
             }
-            self.finish(batch).await?;
+            // This batch was decided while the previous one was being flushed; commit it, let
+            // the previous flush end (its inputs are acked), then flush this one.
+            let wrote = !batch.pending.is_empty();
+            self.commit(batch.pending)?;
+            if let Some(previous) = flushing.take() {
+                let flushed = previous.flush.await;
+                self.durable(previous.then, flushed).await?;
+            }
+            if wrote || !batch.acks.is_empty() {
+                flushing = Some(Flushing {
+                    flush: self.store.start_flush(),
+                    then: Durable {
+                        end: self.store.end(),
+                        acks: batch.acks,
+                        events: batch.events,
+                    },
+                });
+            }
             if !deliveries_open && !local_open && deadline.is_none() {
                 break;
             }
+        }
+        if let Some(last) = flushing.take() {
+            let flushed = last.flush.await;
+            self.durable(last.then, flushed).await?;
         }
         self.store.flush().await.map_err(|e| self.store_error(e))?;
         Ok(self)
@@ -419,14 +460,15 @@ impl<S: Service> Host<S> {
         }
     }
 
-    /// Commits the batch's group, flushes, acts on its events, then acks its inputs.
-    async fn finish(&mut self, batch: Batch<S::Event>) -> Result<(), HostError> {
-        let wrote = !batch.pending.is_empty();
-        self.commit(batch.pending)?;
-        if wrote || !batch.acks.is_empty() {
-            self.store.flush().await.map_err(|e| self.store_error(e))?;
-            self.durable_end.send_replace(self.store.end());
-        }
+    /// A batch's flush ended: announce the durable end to the relay, act on the events, ack
+    /// the inputs.
+    async fn durable(
+        &mut self,
+        batch: Durable<S::Event>,
+        flushed: Result<(), StoreError>,
+    ) -> Result<(), HostError> {
+        flushed.map_err(|e| self.store_error(e))?;
+        self.durable_end.send_replace(batch.end);
         for event in &batch.events {
             self.service.effect(&self.state, event);
         }
@@ -488,6 +530,14 @@ enum Refused {
 impl From<StoreError> for Refused {
     fn from(e: StoreError) -> Self {
         Refused::Store(e)
+    }
+}
+
+/// The flush under way, if any (the branch is disabled when there is none).
+async fn wait<E>(flushing: &mut Option<Flushing<E>>) -> Result<(), StoreError> {
+    match flushing {
+        Some(flushing) => (&mut flushing.flush).await,
+        None => std::future::pending().await,
     }
 }
 

@@ -12,6 +12,7 @@
 
 pub mod backoff;
 pub mod bus;
+mod chunk;
 pub mod clock;
 pub mod counters;
 pub mod decider;

@@ -1,8 +1,8 @@
 //! A queue of the embedded bus: its messages in publish order (ready), the ones handed to a
 //! consumer and not yet settled (unacked), and how they lie in sled.
 //!
-//! On disk a durable queue is one sled tree. Each publication writes its messages as a few
-//! **chunks**, one entry each (sled pays per entry, not per byte), keyed by a chunk id; a chunk
+//! On disk a durable queue is one sled tree. Each publication writes its messages (postcard)
+//! as a few **chunks** ([`crate::chunk`]), one entry each, keyed by a chunk id; a chunk
 //! is removed once every message in it is settled. Acks are not written one by one: after a
 //! crash, the acked messages of a chunk that was only partly settled are delivered again, and
 //! consumers deduplicate them (a durable RabbitMQ queue redelivers acks it had not yet written
@@ -18,11 +18,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::Notify;
 
 use super::super::BusError;
+use crate::chunk::{self, ChunkWriter};
 use crate::wire::WireMessage;
 
-/// First byte of a chunk. A queue entry written before chunks is one postcard message, whose
-/// first byte (the tag of its optional type) is 0 or 1.
-const CHUNK_V2: u8 = 0x02;
+/// First byte of an uncompressed chunk (written before compression). A queue entry written
+/// before chunks is one postcard message, whose first byte (the tag of its optional type) is 0
+/// or 1.
+const FORMAT_FRAMED: u8 = 0x02;
 
 /// Where a message is: its chunk and its index in it. Orders messages as they were published.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -88,58 +90,53 @@ fn storage(queue: &str, what: impl std::fmt::Display) -> BusError {
 /// A chunk's bytes on disk and the messages in it.
 pub(super) type Chunk = (Vec<u8>, Vec<Arc<WireMessage>>);
 
-/// Encodes messages as chunks of at most `max_bytes` (a message larger than that gets a chunk
-/// of its own).
+/// Encodes messages as chunks of at most `max_bytes` before compression (a message larger
+/// than that gets a chunk of its own).
 pub(super) fn encode_chunks(
     messages: &[Arc<WireMessage>],
     max_bytes: usize,
 ) -> Result<Vec<Chunk>, BusError> {
     let mut chunks: Vec<Chunk> = Vec::new();
+    let mut current: Option<(ChunkWriter, Vec<Arc<WireMessage>>)> = None;
     for message in messages {
         let bytes = postcard::to_allocvec(message.as_ref())
             .map_err(|e| BusError::Storage(format!("cannot encode a message: {e}")))?;
-        let len = u32::try_from(bytes.len())
-            .map_err(|_| BusError::Storage(format!("a message of {} bytes", bytes.len())))?;
-        let fits = chunks
-            .last()
-            .is_some_and(|(chunk, _)| chunk.len() + 4 + bytes.len() <= max_bytes);
-        if !fits {
-            chunks.push((vec![CHUNK_V2], Vec::new()));
+        if let Some((writer, _)) = &current
+            && writer.raw_len() + 4 + bytes.len() > max_bytes
+        {
+            chunks.extend(current.take().map(|(w, m)| (w.finish(), m)));
         }
-        let (chunk, members) = chunks.last_mut().expect("a chunk was just pushed");
-        chunk.extend_from_slice(&len.to_le_bytes());
-        chunk.extend_from_slice(&bytes);
+        let (writer, members) = current.get_or_insert_with(Default::default);
+        writer.push(&bytes);
         members.push(message.clone());
     }
+    chunks.extend(current.map(|(w, m)| (w.finish(), m)));
     Ok(chunks)
 }
 
 fn decode_chunk(queue: &str, chunk: u64, value: &[u8]) -> Result<Vec<WireMessage>, BusError> {
     let bad = |what: String| storage(queue, format!("chunk {chunk}: {what}"));
-    match value.first() {
-        Some(0 | 1) => Ok(vec![
-            postcard::from_bytes(value).map_err(|e| bad(e.to_string()))?,
-        ]),
-        Some(&CHUNK_V2) => {
-            let mut messages = Vec::new();
-            let mut rest = &value[1..];
-            while !rest.is_empty() {
-                let (len, tail) = rest
-                    .split_first_chunk::<4>()
-                    .ok_or_else(|| bad("ends inside a length".into()))?;
-                let len = u32::from_le_bytes(*len) as usize;
-                if tail.len() < len {
-                    return Err(bad("ends inside a message".into()));
-                }
-                let (bytes, tail) = tail.split_at(len);
-                messages.push(postcard::from_bytes(bytes).map_err(|e| bad(e.to_string()))?);
-                rest = tail;
-            }
-            Ok(messages)
+    let raw;
+    let framed = match value.first() {
+        Some(0 | 1) => {
+            return Ok(vec![
+                postcard::from_bytes(value).map_err(|e| bad(e.to_string()))?,
+            ]);
         }
-        Some(other) => Err(bad(format!("unknown format (first byte {other:#04x})"))),
-        None => Err(bad("empty".into())),
-    }
+        Some(&FORMAT_FRAMED) => &value[1..],
+        Some(&chunk::FORMAT_LZ4) => {
+            raw = chunk::decompress(value).map_err(|e| bad(e.to_string()))?;
+            &raw[..]
+        }
+        Some(other) => return Err(bad(format!("unknown format (first byte {other:#04x})"))),
+        None => return Err(bad("empty".into())),
+    };
+    chunk::frames(framed)
+        .map(|frame| {
+            let bytes = frame.map_err(|e| bad(e.to_string()))?;
+            postcard::from_bytes(bytes).map_err(|e| bad(e.to_string()))
+        })
+        .collect()
 }
 
 impl Queue {
@@ -447,7 +444,7 @@ mod tests {
     fn a_damaged_chunk_is_refused_with_where_it_is() {
         let db = sled::Config::new().temporary(true).open().unwrap();
         let tree = db.open_tree("queue:q").unwrap();
-        tree.insert(7u64.to_be_bytes(), &[CHUNK_V2, 200, 0, 0, 0, 1])
+        tree.insert(7u64.to_be_bytes(), &[FORMAT_FRAMED, 200, 0, 0, 0, 1])
             .unwrap();
         let Err(error) = Queue::load("q", tree) else {
             panic!("a damaged chunk must not load")
