@@ -14,6 +14,12 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command};
 
+/// mimalloc: the durable paths allocate and free sled's page copies (up to a few hundred KiB
+/// each) at a high rate, which glibc's allocator serves slowly and with a growing heap; the
+/// pipeline bench (`cargo bench -p arcade-runtime --bench pipeline`) runs with it too.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
