@@ -7,7 +7,7 @@
 
 mod queue;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -39,10 +39,22 @@ impl std::fmt::Debug for EmbeddedBus {
 struct Inner {
     db: sled::Db,
     chunk_bytes: usize,
+    staging: Mutex<Staging>,
     bindings: sled::Tree,
     topology: Mutex<Topology>,
     next_consumer: AtomicU64,
     closed: AtomicBool,
+}
+
+/// Chunks written to disk whose messages are not ready yet: they become ready, in chunk order,
+/// once a flush covers them. Publications may run concurrently (a relay keeps several in
+/// flight): the first flush to end readies everything written before it began, so a producer's
+/// messages are never ready out of order, and concurrent publishers share flushes.
+#[derive(Default)]
+struct Staging {
+    chunks: BTreeMap<u64, (Arc<Queue>, Vec<Arc<WireMessage>>)>,
+    /// The highest chunk id written so far.
+    written: u64,
 }
 
 #[derive(Default)]
@@ -96,6 +108,7 @@ impl EmbeddedBus {
             inner: Arc::new(Inner {
                 db,
                 chunk_bytes,
+                staging: Mutex::new(Staging::default()),
                 bindings,
                 topology: Mutex::new(topology),
                 next_consumer: AtomicU64::new(1),
@@ -243,28 +256,42 @@ impl Bus for EmbeddedBus {
                 }
             }
         }
-        let mut staged: Vec<(Arc<Queue>, u64, Vec<Arc<WireMessage>>)> = Vec::new();
-        let mut durable = false;
+        if shares.is_empty() {
+            // Routed nowhere (no queue is bound to these types): nothing to keep.
+            return Ok(());
+        }
+        let mut encoded = Vec::new();
         for (queue, share) in shares {
             match &queue.tree {
-                Some(tree) => {
+                Some(_) => {
                     for (bytes, members) in encode_chunks(&share, self.inner.chunk_bytes)? {
-                        let chunk = self.next_seq()?;
-                        tree.insert(chunk.to_be_bytes(), bytes)?;
-                        staged.push((queue.clone(), chunk, members));
+                        encoded.push((queue.clone(), Some(bytes), members));
                     }
-                    durable = true;
                 }
-                None => {
-                    let chunk = self.next_seq()?;
-                    staged.push((queue.clone(), chunk, share));
-                }
+                None => encoded.push((queue, None, share)),
             }
         }
-        if durable {
-            crate::store::flush_db(&self.inner.db).await?;
-        }
-        for (queue, chunk, members) in staged {
+        let covered = {
+            let mut staging = lock(&self.inner.staging);
+            for (queue, bytes, members) in encoded {
+                let chunk = self.next_seq()?;
+                if let (Some(tree), Some(bytes)) = (&queue.tree, bytes) {
+                    tree.insert(chunk.to_be_bytes(), bytes)?;
+                }
+                staging.chunks.insert(chunk, (queue, members));
+                staging.written = chunk;
+            }
+            staging.written
+        };
+        crate::store::flush_db(&self.inner.db).await?;
+        // Everything written up to `covered` is durable: make it ready, in order (another
+        // publication's flush may have done it already).
+        let mut staging = lock(&self.inner.staging);
+        while let Some(entry) = staging.chunks.first_entry() {
+            if *entry.key() > covered {
+                break;
+            }
+            let (chunk, (queue, members)) = entry.remove_entry();
             queue.enqueue(chunk, members);
         }
         Ok(())
