@@ -23,6 +23,10 @@ use arcade_runtime::{
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+/// mimalloc, as in the `arcade` binary that hosts the service.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SESSIONS: usize = 20_000;
 /// Sessions per confirmed publication (a producer batching its confirms).
 const PUBLISH_BATCH: usize = 500;
