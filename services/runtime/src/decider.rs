@@ -88,7 +88,8 @@ pub fn payload_of<M: Message>(envelope: &Envelope) -> Result<M, String> {
             envelope.message_type
         ));
     }
-    serde_json::from_value(envelope.payload.clone()).map_err(|e| format!("{}: {e}", M::TYPE))
+    // Deserialized from the value in place, without copying it first.
+    M::deserialize(&envelope.payload).map_err(|e| format!("{}: {e}", M::TYPE))
 }
 
 /// Where a service sits on the bus and how its domain meets the wire.
