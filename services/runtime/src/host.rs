@@ -82,6 +82,8 @@ pub struct Host<S: Service> {
     config: HostConfig,
     durable_end: watch::Sender<u64>,
     last_fired: Option<u64>,
+    /// The last `occurred_at` formatted, with its milliseconds: inputs come many per ms.
+    stamp: (u64, String),
 }
 
 impl<S: Service> std::fmt::Debug for Host<S> {
@@ -149,6 +151,7 @@ impl<S: Service> Host<S> {
             config,
             durable_end,
             last_fired: None,
+            stamp: (0, rfc3339_ms(0)),
         };
         host.replay()?;
         Ok(host)
@@ -382,6 +385,9 @@ impl<S: Service> Host<S> {
         let ctx = Context {
             now_ms: self.clock.now_ms(),
         };
+        if self.stamp.0 != ctx.now_ms {
+            self.stamp = (ctx.now_ms, rfc3339_ms(ctx.now_ms));
+        }
         let events = match self.service.decide(&self.state, &input, &ctx) {
             Ok(events) => events,
             Err(rejection) => {
@@ -394,15 +400,7 @@ impl<S: Service> Host<S> {
         let traceparent = telemetry::current_traceparent();
         let records: Vec<LogRecord> = events
             .iter()
-            .map(|event| {
-                self.record(
-                    event,
-                    cause,
-                    input_flow.as_deref(),
-                    &ctx,
-                    traceparent.clone(),
-                )
-            })
+            .map(|event| self.record(event, cause, input_flow.as_deref(), traceparent.clone()))
             .collect();
         for (event, record) in events.iter().zip(&records) {
             S::evolve(&mut self.state, event);
@@ -420,7 +418,6 @@ impl<S: Service> Host<S> {
         event: &S::Event,
         cause: Option<&Inbound>,
         input_flow: Option<&str>,
-        ctx: &Context,
         traceparent: Option<String>,
     ) -> LogRecord {
         let outbound = self.service.encode(event);
@@ -449,7 +446,7 @@ impl<S: Service> Host<S> {
                 correlation_id,
                 causation_id,
                 producer: self.spec.name.clone(),
-                occurred_at: rfc3339_ms(ctx.now_ms),
+                occurred_at: self.stamp.1.clone(),
                 payload: outbound.payload,
             },
             queue: match outbound.route {
