@@ -7,14 +7,14 @@
 //! are acked (group commit).
 //!
 //! Layout: one sled tree, `log`, holds the log in chunks (`chunk.rs`: sled pays per entry, and
-//! many times per byte) under 8-byte sequence numbers, and the inbox under the prefix
-//! [`INBOX_PREFIX`], so that a group is one atomic `sled::Batch` on one tree — a multi-tree
-//! transaction cost a quarter of the pipeline's instructions. Stores written before keep their
-//! inbox in a tree of its own, `inbox`, still consulted.
+//! many times per byte) under 8-byte sequence numbers, then the inbox (`inbox.rs`: one entry of
+//! digests per group, all of them also in memory), so that a group is one atomic `sled::Batch`
+//! on one tree.
 
 mod chunk;
+mod inbox;
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -22,16 +22,7 @@ use std::sync::{Arc, Mutex};
 use arcade_contracts::Envelope;
 use serde::{Deserialize, Serialize};
 
-/// The prefix of inbox keys in the log tree: after every sequence number (whose first byte is
-/// 0 for the first 2^56 of them), so the log's range scans stop before it.
-pub const INBOX_PREFIX: &[u8] = &[0xff, b'i'];
-
-fn inbox_key(key: &[u8]) -> Vec<u8> {
-    let mut full = Vec::with_capacity(INBOX_PREFIX.len() + key.len());
-    full.extend_from_slice(INBOX_PREFIX);
-    full.extend_from_slice(key);
-    full
-}
+use self::inbox::{Digests, Inbox, LOG_END, digest};
 
 /// One entry of the log: an event and where it is to be delivered.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,8 +73,7 @@ pub enum Commit {
 pub struct Store {
     db: sled::Db,
     log: sled::Tree,
-    /// The inbox of a store written before the inbox moved into `log`.
-    legacy_inbox: Option<sled::Tree>,
+    inbox: Mutex<Inbox>,
     cursors: sled::Tree,
     next_seq: AtomicU64,
     chunk_bytes: usize,
@@ -139,30 +129,30 @@ impl Tail {
 #[derive(Debug)]
 pub struct Pending {
     first: u64,
-    inbox: Vec<(Vec<u8>, u64)>,
-    keys: HashSet<Vec<u8>>,
+    digests: Vec<u128>,
+    set: Digests,
     records: Vec<LogRecord>,
 }
 
 impl Pending {
     /// Whether an input with this key is in the group.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.keys.contains(key)
+        self.set.contains(&digest(key))
     }
 
     /// Adds an input's records, and its inbox key if it came from the bus.
     pub fn add(&mut self, inbox_key: Option<&[u8]>, records: Vec<LogRecord>) {
-        let seq = self.first + self.records.len() as u64;
         if let Some(key) = inbox_key {
-            self.inbox.push((key.to_vec(), seq));
-            self.keys.insert(key.to_vec());
+            let digest = digest(key);
+            self.digests.push(digest);
+            self.set.insert(digest);
         }
         self.records.extend(records);
     }
 
     /// Whether there is nothing to commit.
     pub fn is_empty(&self) -> bool {
-        self.inbox.is_empty() && self.records.is_empty()
+        self.digests.is_empty() && self.records.is_empty()
     }
 
     /// The sequence number the next record added gets.
@@ -262,13 +252,15 @@ impl Store {
 
     fn with_db(db: sled::Db, storage: Storage) -> Result<Self, StoreError> {
         let log = db.open_tree("log")?;
+        // Stores written before the inbox moved into the log tree kept it in a tree of its own.
         let legacy_inbox = if db.tree_names().iter().any(|name| name.as_ref() == b"inbox") {
             Some(db.open_tree("inbox")?)
         } else {
             None
         };
+        let inbox = Inbox::load(&log, legacy_inbox.as_ref())?;
         let cursors = db.open_tree("cursors")?;
-        let next = match log.range(..INBOX_PREFIX).next_back().transpose()? {
+        let next = match log.range(..LOG_END).next_back().transpose()? {
             Some((key, value)) => match chunk::decode(&key, &value)?.last() {
                 Some((seq, _)) => seq + 1,
                 None => seq_of(&key)? + 1,
@@ -278,7 +270,7 @@ impl Store {
         Ok(Store {
             db,
             log,
-            legacy_inbox,
+            inbox: Mutex::new(inbox),
             cursors,
             next_seq: AtomicU64::new(next),
             chunk_bytes: storage.chunk_bytes(),
@@ -288,21 +280,19 @@ impl Store {
 
     /// Whether an input with this deduplication key was processed.
     pub fn is_processed(&self, key: &[u8]) -> Result<bool, StoreError> {
-        if self.log.contains_key(inbox_key(key))? {
-            return Ok(true);
-        }
-        match &self.legacy_inbox {
-            Some(inbox) => Ok(inbox.contains_key(key)?),
-            None => Ok(false),
-        }
+        Ok(self.inbox().contains(digest(key)))
+    }
+
+    fn inbox(&self) -> std::sync::MutexGuard<'_, Inbox> {
+        self.inbox.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// An empty group of inputs, numbered from the end of the log.
     pub fn pending(&self) -> Pending {
         Pending {
             first: self.end(),
-            inbox: Vec::new(),
-            keys: HashSet::new(),
+            digests: Vec::new(),
+            set: Digests::default(),
             records: Vec::new(),
         }
     }
@@ -347,10 +337,11 @@ impl Store {
         for (key, bytes) in chunk::encode(first, &pending.records, self.chunk_bytes)? {
             batch.insert(&key, bytes);
         }
-        for (key, seq) in &pending.inbox {
-            batch.insert(inbox_key(key), &seq.to_be_bytes());
-        }
+        let mut inbox = self.inbox();
+        inbox.write(&mut batch, &pending.digests);
         self.log.apply_batch(batch)?;
+        inbox.committed(&pending.digests);
+        drop(inbox);
         let end = first + pending.records.len() as u64;
         let mut tail = self.tail.lock().unwrap_or_else(|p| p.into_inner());
         tail.append(pending.records);
@@ -407,7 +398,7 @@ impl Store {
             None => sled::IVec::from(&from_key),
         };
         let mut out = Vec::new();
-        for item in self.log.range(start.as_ref()..INBOX_PREFIX) {
+        for item in self.log.range(start.as_ref()..LOG_END) {
             if out.len() >= limit {
                 break;
             }
@@ -426,7 +417,7 @@ impl Store {
 
     /// Every record in order, for replay.
     pub fn replay(&self) -> impl Iterator<Item = Result<(u64, LogRecord), StoreError>> + '_ {
-        self.log.range(..INBOX_PREFIX).flat_map(|item| {
+        self.log.range(..LOG_END).flat_map(|item| {
             let records = item
                 .map_err(StoreError::from)
                 .and_then(|(key, value)| chunk::decode(&key, &value));
@@ -454,8 +445,7 @@ impl Store {
 
     /// Number of processed inputs remembered by the inbox.
     pub fn inbox_len(&self) -> usize {
-        self.log.scan_prefix(INBOX_PREFIX).count()
-            + self.legacy_inbox.as_ref().map_or(0, sled::Tree::len)
+        self.inbox().len()
     }
 }
 
@@ -601,11 +591,7 @@ mod tests {
             store.log.len() > 1,
             "2,000 records of ~250 bytes exceed one 128 KiB chunk"
         );
-        assert_eq!(
-            store.log.get(inbox_key(b"in-2")).unwrap().unwrap().as_ref(),
-            &101u64.to_be_bytes(),
-            "the inbox remembers where an input's events start"
-        );
+        assert!(store.is_processed(b"in-1").unwrap() && store.is_processed(b"in-2").unwrap());
         for from in [1, 2, 57, 150, 1999, 2000] {
             let read = store.read_from(from, 7).unwrap();
             let expected: Vec<(u64, LogRecord)> = (from..=2000)
@@ -715,7 +701,7 @@ mod tests {
         assert_eq!(store.inbox_len(), 2);
         let fresh = Store::temporary().unwrap();
         assert!(
-            fresh.legacy_inbox.is_none(),
+            !fresh.db.tree_names().iter().any(|n| n.as_ref() == b"inbox"),
             "a new store makes no inbox tree"
         );
     }

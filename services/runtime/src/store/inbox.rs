@@ -1,0 +1,216 @@
+//! The inbox: which inputs a service has processed, for deduplication.
+//!
+//! An input is known by a 16-byte digest of its deduplication key (the first half of its
+//! SHA-256: two different keys share one with a probability near 2^-64 at four billion keys).
+//! The digests of a commit group are written as **one** entry in the log tree, in the group's
+//! atomic batch, under [`DIGESTS_PREFIX`] and a chunk number; every digest is also held in
+//! memory, so a lookup touches no disk. sled pays per entry: one entry per input made the inbox
+//! the pipeline's largest cost. The price is memory, about 20 bytes per processed input (20 MB
+//! per million), loaded at start.
+//!
+//! Earlier layouts are read at start into the same set: one entry per input, in a tree of its
+//! own (`inbox`) or in the log tree under [`KEYS_PREFIX`].
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use sha2::{Digest as _, Sha256};
+
+use super::StoreError;
+
+/// The prefix of the inbox's digest chunks in the log tree: after every sequence number (whose
+/// first byte is 0 for the first 2^56 of them), so the log's range scans stop before it.
+pub(super) const DIGESTS_PREFIX: &[u8] = &[0xff, b'd'];
+
+/// The end of the log's key space: every inbox entry sorts at or after it.
+pub(super) const LOG_END: &[u8] = &[0xff];
+
+/// The prefix of the one-entry-per-input layout (written by an earlier version).
+const KEYS_PREFIX: &[u8] = &[0xff, b'i'];
+
+/// First byte of a digest chunk: 16-byte digests, one after the other.
+const FORMAT_DIGESTS: u8 = 0x01;
+
+/// The digest of a deduplication key.
+pub fn digest(key: &[u8]) -> u128 {
+    let hash = Sha256::digest(key);
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&hash[..16]);
+    u128::from_be_bytes(bytes)
+}
+
+/// Digests are uniform already: hash them by their low 64 bits.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct DigestHasher(u64);
+
+impl Hasher for DigestHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u128 digests are hashed with it; keep whatever bytes come, folded.
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 ^= u64::from_le_bytes(word);
+        }
+    }
+
+    fn write_u128(&mut self, value: u128) {
+        self.0 = value as u64;
+    }
+}
+
+/// A set of digests.
+pub type Digests = HashSet<u128, BuildHasherDefault<DigestHasher>>;
+
+/// Every processed input's digest, and where the next chunk goes.
+#[derive(Debug, Default)]
+pub(super) struct Inbox {
+    digests: Digests,
+    next_chunk: u64,
+}
+
+impl Inbox {
+    /// Loads the inbox of a store: its digest chunks and any earlier layout.
+    pub fn load(log: &sled::Tree, legacy: Option<&sled::Tree>) -> Result<Self, StoreError> {
+        let mut inbox = Inbox::default();
+        for item in log.scan_prefix(DIGESTS_PREFIX) {
+            let (key, value) = item?;
+            let number = chunk_number(&key)?;
+            let bytes = match value.split_first() {
+                Some((&FORMAT_DIGESTS, bytes)) if bytes.len() % 16 == 0 => bytes,
+                _ => {
+                    return Err(StoreError::Corrupt {
+                        seq: 0,
+                        reason: format!("inbox chunk {number} is not a list of digests"),
+                    });
+                }
+            };
+            for digest in bytes.chunks_exact(16) {
+                let digest: [u8; 16] = digest.try_into().expect("16 bytes");
+                inbox.digests.insert(u128::from_be_bytes(digest));
+            }
+            inbox.next_chunk = number + 1;
+        }
+        for item in log.scan_prefix(KEYS_PREFIX) {
+            let (key, _) = item?;
+            inbox.digests.insert(digest(&key[KEYS_PREFIX.len()..]));
+        }
+        if let Some(tree) = legacy {
+            for item in tree.iter() {
+                let (key, _) = item?;
+                inbox.digests.insert(digest(&key));
+            }
+        }
+        Ok(inbox)
+    }
+
+    /// Whether an input with this digest was processed.
+    pub fn contains(&self, digest: u128) -> bool {
+        self.digests.contains(&digest)
+    }
+
+    /// Adds a group's digests to `batch` as one chunk; [`Inbox::committed`] once it is applied.
+    pub fn write(&self, batch: &mut sled::Batch, digests: &[u128]) {
+        if digests.is_empty() {
+            return;
+        }
+        let mut key = DIGESTS_PREFIX.to_vec();
+        key.extend_from_slice(&self.next_chunk.to_be_bytes());
+        let mut value = Vec::with_capacity(1 + 16 * digests.len());
+        value.push(FORMAT_DIGESTS);
+        for digest in digests {
+            value.extend_from_slice(&digest.to_be_bytes());
+        }
+        batch.insert(key, value);
+    }
+
+    /// The batch written by [`Inbox::write`] was applied.
+    pub fn committed(&mut self, digests: &[u128]) {
+        if digests.is_empty() {
+            return;
+        }
+        self.digests.extend(digests.iter().copied());
+        self.next_chunk += 1;
+    }
+
+    /// Number of processed inputs.
+    pub fn len(&self) -> usize {
+        self.digests.len()
+    }
+}
+
+fn chunk_number(key: &[u8]) -> Result<u64, StoreError> {
+    key.get(DIGESTS_PREFIX.len()..)
+        .and_then(|rest| rest.try_into().ok())
+        .map(u64::from_be_bytes)
+        .ok_or_else(|| StoreError::Corrupt {
+            seq: 0,
+            reason: "an inbox chunk's key is not a chunk number".into(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_of_different_keys_differ_and_are_stable() {
+        assert_eq!(digest(b"m-1"), digest(b"m-1"));
+        assert_ne!(digest(b"m-1"), digest(b"m-2"));
+        assert_ne!(digest(b""), digest(b"\0"));
+    }
+
+    #[test]
+    fn chunks_and_earlier_layouts_load_into_one_set() {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        let log = db.open_tree("log").unwrap();
+        let legacy = db.open_tree("inbox").unwrap();
+        legacy.insert(b"from-the-inbox-tree", &[]).unwrap();
+        log.insert([KEYS_PREFIX, b"from-a-key-entry"].concat(), &[])
+            .unwrap();
+        let mut inbox = Inbox::load(&log, Some(&legacy)).unwrap();
+        let fresh = [digest(b"a"), digest(b"b")];
+        let mut batch = sled::Batch::default();
+        inbox.write(&mut batch, &fresh);
+        log.apply_batch(batch).unwrap();
+        inbox.committed(&fresh);
+        let mut batch = sled::Batch::default();
+        inbox.write(&mut batch, &[digest(b"c")]);
+        log.apply_batch(batch).unwrap();
+        inbox.committed(&[digest(b"c")]);
+
+        let again = Inbox::load(&log, Some(&legacy)).unwrap();
+        for key in [
+            &b"from-the-inbox-tree"[..],
+            b"from-a-key-entry",
+            b"a",
+            b"b",
+            b"c",
+        ] {
+            assert!(
+                again.contains(digest(key)),
+                "{}",
+                String::from_utf8_lossy(key)
+            );
+        }
+        assert!(!again.contains(digest(b"d")));
+        assert_eq!(again.len(), 5);
+        assert_eq!(again.next_chunk, 2, "two chunks written");
+    }
+
+    #[test]
+    fn a_damaged_chunk_is_refused() {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        let log = db.open_tree("log").unwrap();
+        log.insert(
+            [DIGESTS_PREFIX, &7u64.to_be_bytes()].concat(),
+            &[FORMAT_DIGESTS, 1, 2],
+        )
+        .unwrap();
+        let error = Inbox::load(&log, None).unwrap_err().to_string();
+        assert!(error.contains("inbox chunk 7"), "{error}");
+    }
+}
