@@ -11,6 +11,8 @@ pub mod amqp;
 pub mod embedded;
 pub mod pattern;
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 
 use crate::wire::WireMessage;
@@ -141,8 +143,8 @@ pub trait Acker: Send + Sync {
 
 /// One delivery of a message to a consumer.
 pub struct Delivery {
-    /// The message.
-    pub message: WireMessage,
+    /// The message (shared with the queue that holds it until it is settled).
+    pub message: Arc<WireMessage>,
     /// Whether it was delivered before (and not acked).
     pub redelivered: bool,
     /// The queue it came from.
@@ -163,13 +165,13 @@ impl std::fmt::Debug for Delivery {
 impl Delivery {
     /// A delivery settled through `acker`.
     pub fn new(
-        message: WireMessage,
+        message: impl Into<Arc<WireMessage>>,
         redelivered: bool,
         queue: String,
         acker: Box<dyn Acker>,
     ) -> Self {
         Delivery {
-            message,
+            message: message.into(),
             redelivered,
             queue,
             acker,
@@ -177,7 +179,7 @@ impl Delivery {
     }
 
     /// Splits the message from its settlement, so it can be settled after a batch commits.
-    pub fn into_parts(self) -> (WireMessage, Box<dyn Acker>) {
+    pub fn into_parts(self) -> (Arc<WireMessage>, Box<dyn Acker>) {
         (self.message, self.acker)
     }
 

@@ -347,7 +347,7 @@ impl EmbeddedConsumer {
             in_flight: self.in_flight.clone(),
         };
         Some(Delivery::new(
-            (*entry.message).clone(),
+            entry.message.clone(),
             entry.redelivered,
             self.queue.name.clone(),
             Box::new(acker),
