@@ -469,10 +469,8 @@ impl<S: Service> Host<S> {
         for event in &batch.events {
             self.service.effect(&self.state, event);
         }
-        for acker in batch.acks {
-            if let Err(error) = acker.ack().await {
-                debug!(service = %self.spec.name, %error, "ack lost; the message will be redelivered and deduplicated");
-            }
+        for error in crate::bus::ack_all(batch.acks).await {
+            debug!(service = %self.spec.name, %error, "ack lost; the message will be redelivered and deduplicated");
         }
         Ok(())
     }

@@ -1,9 +1,10 @@
-//! The relay: publishes a service's log to the bus in order, one confirmed batch at a time, and
-//! advances a persisted cursor after each confirm. It publishes only the durable part of the
+//! The relay: publishes a service's log to the bus in order, in batches, and advances a
+//! persisted cursor as each batch is confirmed. It publishes only the durable part of the
 //! log, so nothing a crash could take back is ever out in the world. When the bus is away it
 //! waits (capped, jittered backoff) and resumes from its cursor: an edge referee's whole game
 //! goes out, in order, when the connection comes back.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use tokio::sync::watch;
@@ -11,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use crate::backoff::Backoff;
-use crate::bus::{Bus, Destination, Publication};
+use crate::bus::{Bus, BusError, Confirms, Destination, Publication};
 use crate::counters::Counters;
 use crate::store::{LogRecord, Store, StoreError};
 use crate::wire::WireMessage;
@@ -30,8 +31,28 @@ pub fn publication(record: &LogRecord) -> Publication {
     }
 }
 
+/// A publication started and not yet confirmed.
+struct InFlight {
+    /// One past its last record: the cursor once it is confirmed.
+    end: u64,
+    count: u64,
+    confirms: Confirms,
+}
+
+/// What the relay waits for when it has nothing to start.
+enum Wake {
+    Confirmed(Result<(), BusError>),
+    More,
+    Closed,
+    Stop,
+}
+
 /// Runs until `stop` is cancelled and everything durable is published (or the task is
 /// aborted). `durable_end` is one past the last flushed log entry.
+///
+/// Up to the bus's [`Bus::publish_window`] batches are out unconfirmed at once; the cursor
+/// advances over each in order as its confirms come. Should any fail, all those in flight are
+/// given up and published again from the cursor (consumers deduplicate).
 pub async fn run(
     name: String,
     store: Arc<Store>,
@@ -42,55 +63,94 @@ pub async fn run(
     stop: CancellationToken,
 ) -> Result<(), StoreError> {
     let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
+    let window = bus.publish_window().max(1);
+    let mut in_flight: VecDeque<InFlight> = VecDeque::new();
+    let mut open = true;
     let mut backoff = Backoff::default();
     let mut failing = false;
     loop {
         let end = *durable_end.borrow_and_update();
-        if cursor >= end {
-            if stop.is_cancelled() {
+        let next = in_flight.back().map_or(cursor, |f| f.end);
+        let failure = if next < end && in_flight.len() < window {
+            let limit = usize::try_from(end - next)
+                .unwrap_or(usize::MAX)
+                .min(batch.max(1));
+            let records = store.read_shared(next, limit)?;
+            let Some(&(last, _)) = records.last() else {
+                break;
+            };
+            let publications: Vec<Publication> =
+                records.iter().map(|(_, r)| publication(r)).collect();
+            match bus.start_publish(&publications).await {
+                Ok(confirms) => {
+                    in_flight.push_back(InFlight {
+                        end: last + 1,
+                        count: publications.len() as u64,
+                        confirms,
+                    });
+                    continue;
+                }
+                Err(error) => error,
+            }
+        } else if !in_flight.is_empty() {
+            let more = open && next >= end && in_flight.len() < window;
+            let oldest = in_flight.front_mut().expect("a publication in flight");
+            let wake = tokio::select! {
+                biased;
+                confirmed = &mut oldest.confirms => Wake::Confirmed(confirmed),
+                changed = durable_end.changed(), if more => {
+                    if changed.is_ok() { Wake::More } else { Wake::Closed }
+                }
+            };
+            match wake {
+                Wake::Confirmed(Ok(())) => {
+                    let done = in_flight.pop_front().expect("the oldest publication");
+                    cursor = done.end;
+                    store.set_cursor(RELAY_CURSOR, cursor)?;
+                    counters
+                        .published
+                        .fetch_add(done.count, std::sync::atomic::Ordering::Relaxed);
+                    backoff.reset();
+                    if failing {
+                        info!(service = %name, cursor, "bus is back; relay resumed");
+                        failing = false;
+                    }
+                    continue;
+                }
+                Wake::Confirmed(Err(error)) => error,
+                Wake::Closed => {
+                    open = false;
+                    continue;
+                }
+                Wake::More | Wake::Stop => continue,
+            }
+        } else {
+            if stop.is_cancelled() || !open {
                 break;
             }
-            tokio::select! {
-                changed = durable_end.changed() => if changed.is_err() { break },
-                () = stop.cancelled() => {}
+            let wake = tokio::select! {
+                changed = durable_end.changed() => {
+                    if changed.is_ok() { Wake::More } else { Wake::Closed }
+                }
+                () = stop.cancelled() => Wake::Stop,
+            };
+            if let Wake::Closed = wake {
+                open = false;
             }
             continue;
-        }
-        let limit = usize::try_from(end - cursor)
-            .unwrap_or(usize::MAX)
-            .min(batch.max(1));
-        let records = store.read_shared(cursor, limit)?;
-        let Some(&(last, _)) = records.last() else {
-            break;
         };
-        let publications: Vec<Publication> = records.iter().map(|(_, r)| publication(r)).collect();
-        match bus.publish(&publications).await {
-            Ok(()) => {
-                cursor = last + 1;
-                store.set_cursor(RELAY_CURSOR, cursor)?;
-                counters.published.fetch_add(
-                    publications.len() as u64,
-                    std::sync::atomic::Ordering::Relaxed,
-                );
-                backoff.reset();
-                if failing {
-                    info!(service = %name, cursor, "bus is back; relay resumed");
-                    failing = false;
-                }
-            }
-            Err(error) => {
-                if !failing {
-                    warn!(service = %name, %error, cursor, "cannot publish; events wait in the log");
-                    failing = true;
-                }
-                if stop.is_cancelled() {
-                    break;
-                }
-                tokio::select! {
-                    () = tokio::time::sleep(backoff.next_delay()) => {}
-                    () = stop.cancelled() => {}
-                }
-            }
+        // A publication failed: nothing from the cursor on is taken as sent.
+        in_flight.clear();
+        if !failing {
+            warn!(service = %name, error = %failure, cursor, "cannot publish; events wait in the log");
+            failing = true;
+        }
+        if stop.is_cancelled() {
+            break;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(backoff.next_delay()) => {}
+            () = stop.cancelled() => {}
         }
     }
     store.set_cursor(RELAY_CURSOR, cursor)?;

@@ -35,7 +35,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::{
-    Acker, Bus, BusError, Consumer, DEAD_LETTERS, Delivery, Destination, EVENTS_EXCHANGE,
+    Acker, Bus, BusError, Confirms, Consumer, DEAD_LETTERS, Delivery, Destination, EVENTS_EXCHANGE,
     Publication, SubscriptionSpec,
 };
 use crate::backoff::Backoff;
@@ -121,6 +121,9 @@ struct Inner {
     config: AmqpConfig,
     link: Mutex<Link>,
     publisher: Mutex<Option<Publisher>>,
+    /// The token of the latest publishing channel: alive while publications started on it
+    /// wait for their confirms.
+    latest: std::sync::Mutex<std::sync::Weak<()>>,
     closed: CancellationToken,
 }
 
@@ -136,6 +139,8 @@ struct Publisher {
     channel: Channel,
     generation: u64,
     declared: HashSet<String>,
+    /// Held by the confirms of every publication started on this channel.
+    token: Arc<()>,
 }
 
 fn unavailable(what: &str, error: impl std::fmt::Display) -> BusError {
@@ -168,6 +173,7 @@ impl AmqpBus {
                     warned: false,
                 }),
                 publisher: Mutex::new(None),
+                latest: std::sync::Mutex::new(std::sync::Weak::new()),
                 closed: CancellationToken::new(),
                 config,
             }),
@@ -357,6 +363,15 @@ impl AmqpBus {
             .is_some_and(|p| p.generation == generation && p.channel.status().connected());
         if !usable {
             *slot = None;
+            // Publications started on the lost channel may yet fail, to be published again by
+            // their callers; until they are settled, a new channel would let later ones
+            // overtake them.
+            let latest = self.inner.latest.lock().map(|w| w.upgrade().is_some());
+            if latest.unwrap_or(false) {
+                return Err(BusError::Unavailable(
+                    "publications of the lost channel are not settled yet".into(),
+                ));
+            }
             let channel = connection
                 .create_channel()
                 .await
@@ -365,10 +380,15 @@ impl AmqpBus {
                 .confirm_select(ConfirmSelectOptions::default())
                 .await
                 .map_err(|e| unavailable("cannot enable publisher confirms", e))?;
+            let token = Arc::new(());
+            if let Ok(mut latest) = self.inner.latest.lock() {
+                *latest = Arc::downgrade(&token);
+            }
             *slot = Some(Publisher {
                 channel,
                 generation,
                 declared: HashSet::new(),
+                token,
             });
         }
         slot.as_mut().ok_or(BusError::Closed)
@@ -415,6 +435,10 @@ impl AmqpBus {
     }
 }
 
+/// How many publications the relay keeps unconfirmed: confirms of persistent messages come
+/// after the broker's disk write, and meanwhile the next batches are on their way.
+const PUBLISH_WINDOW: usize = 4;
+
 /// How long a publisher confirm may take before its channel is taken for lost.
 const CONFIRM_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -432,8 +456,14 @@ fn settle(confirmation: lapin::Result<lapin::Confirmation>) -> Result<(), BusErr
 #[async_trait]
 impl Bus for AmqpBus {
     async fn publish(&self, messages: &[Publication]) -> Result<(), BusError> {
+        self.start_publish(messages).await?.await
+    }
+
+    /// Publishes on the confirm channel (frames handed to the connection, in order) and
+    /// returns the wait for their confirms, so the relay can publish its next batch meanwhile.
+    async fn start_publish(&self, messages: &[Publication]) -> Result<Confirms, BusError> {
         if messages.is_empty() {
-            return Ok(());
+            return Ok(Box::pin(std::future::ready(Ok(()))));
         }
         // Publish in order under the channel lock (so concurrent callers keep their own order),
         // then await every confirm outside it.
@@ -441,6 +471,7 @@ impl Bus for AmqpBus {
             let mut slot = self.inner.publisher.lock().await;
             let publisher = self.publisher(&mut slot).await?;
             let mut confirms = Vec::with_capacity(messages.len());
+            let token = publisher.token.clone();
             for publication in messages {
                 let message = &publication.message;
                 let (exchange, routing_key) = match &publication.destination {
@@ -481,13 +512,22 @@ impl Bus for AmqpBus {
                     }
                 }
             }
-            confirms
+            (confirms, token)
         };
+        let (confirms, token) = confirms;
         // One message not confirmed fails the whole publication (all are published again).
-        for confirm in confirms {
-            self.confirmed(confirm).await?;
-        }
-        Ok(())
+        let bus = self.clone();
+        Ok(Box::pin(async move {
+            let _token = token;
+            for confirm in confirms {
+                bus.confirmed(confirm).await?;
+            }
+            Ok(())
+        }))
+    }
+
+    fn publish_window(&self) -> usize {
+        PUBLISH_WINDOW
     }
 
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
@@ -552,8 +592,10 @@ impl Bus for AmqpBus {
             }
         };
         debug!(queue = %spec.queue, prefetch = spec.prefetch, "consuming");
+        static CONSUMERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(Box::new(AmqpConsumer {
             bus: self.clone(),
+            id: CONSUMERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             channel,
             stream,
             queue: spec.queue.clone(),
@@ -571,6 +613,8 @@ impl Bus for AmqpBus {
 
 struct AmqpConsumer {
     bus: AmqpBus,
+    /// Unique among the process's consumers (channel ids are reused), for [`super::ack_all`].
+    id: u64,
     channel: Channel,
     stream: lapin::Consumer,
     queue: String,
@@ -578,10 +622,15 @@ struct AmqpConsumer {
 
 impl AmqpConsumer {
     fn delivery(&self, delivery: lapin::message::Delivery) -> Delivery {
-        let message = properties::from_properties(&delivery.properties, delivery.data);
+        let message = Arc::new(properties::from_properties(
+            &delivery.properties,
+            delivery.data,
+        ));
         let acker = AmqpAcker {
             bus: self.bus.clone(),
             channel: self.channel.clone(),
+            consumer: self.id,
+            tag: delivery.delivery_tag,
             acker: delivery.acker,
             queue: self.queue.clone(),
             message: message.clone(),
@@ -642,9 +691,11 @@ impl Drop for AmqpConsumer {
 struct AmqpAcker {
     bus: AmqpBus,
     channel: Channel,
+    consumer: u64,
+    tag: u64,
     acker: lapin::Acker,
     queue: String,
-    message: WireMessage,
+    message: Arc<WireMessage>,
 }
 
 /// How long an ack may take to be handed to the connection before the channel is taken for
@@ -690,8 +741,17 @@ impl Acker for AmqpAcker {
         self.settle("requeue", self.acker.nack(options)).await
     }
 
+    fn position(&self) -> Option<(u64, u64)> {
+        Some((self.consumer, self.tag))
+    }
+
+    async fn ack_through(self: Box<Self>) -> Result<(), BusError> {
+        self.settle("ack", self.acker.ack(BasicAckOptions { multiple: true }))
+            .await
+    }
+
     async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
-        let mut dead = self.message.clone();
+        let mut dead = (*self.message).clone();
         dead.headers
             .insert(HEADER_DEAD_REASON.into(), reason.to_string());
         dead.headers
@@ -703,9 +763,24 @@ impl Acker for AmqpAcker {
         let exchange = self.bus.inner.config.dead_letters.clone();
         // Confirmed in the dead letters first; only then removed from its queue. A crash between
         // the two leaves a second copy of a dead letter, never none.
-        self.bus
+        if let Err(error) = self
+            .bus
             .publish_confirmed(&exchange, self.message.routing_key(), &dead)
-            .await?;
+            .await
+        {
+            // Not moved: put it back now, so that a later ack of the consumer's whole run of
+            // deliveries (`multiple`) cannot take it too. It comes again, to be refused again.
+            let _ = self
+                .settle(
+                    "requeue after a failed dead-lettering",
+                    self.acker.nack(BasicNackOptions {
+                        requeue: true,
+                        multiple: false,
+                    }),
+                )
+                .await;
+            return Err(error);
+        }
         self.settle(
             "ack after dead-lettering",
             self.acker.ack(BasicAckOptions::default()),

@@ -99,6 +99,10 @@ impl From<sled::Error> for BusError {
     }
 }
 
+/// The confirms of a started publication ([`Bus::start_publish`]).
+pub type Confirms =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), BusError>> + Send>>;
+
 /// A transport.
 #[async_trait]
 pub trait Bus: Send + Sync + 'static {
@@ -106,6 +110,21 @@ pub trait Bus: Send + Sync + 'static {
     /// nowhere, as AMQP drops a topic message no queue is bound for). On error, none may be
     /// taken as sent: the caller publishes them again (consumers deduplicate).
     async fn publish(&self, messages: &[Publication]) -> Result<(), BusError>;
+
+    /// Hands `messages` to the transport, in order, and returns what resolves when every one is
+    /// confirmed (with [`Bus::publish`]'s meaning). Publications started one after another
+    /// reach the broker in that order, so a caller may keep several unconfirmed (up to
+    /// [`Bus::publish_window`]). The default publishes and confirms before returning.
+    async fn start_publish(&self, messages: &[Publication]) -> Result<Confirms, BusError> {
+        self.publish(messages).await?;
+        Ok(Box::pin(std::future::ready(Ok(()))))
+    }
+
+    /// How many started publications are worth keeping unconfirmed at once (1: publish, await
+    /// the confirms, publish the next).
+    fn publish_window(&self) -> usize {
+        1
+    }
 
     /// Declares the queue and its bindings (idempotent) and starts consuming it. Several
     /// consumers of one queue compete: each message goes to one of them.
@@ -139,6 +158,50 @@ pub trait Acker: Send + Sync {
     async fn requeue(self: Box<Self>) -> Result<(), BusError>;
     /// Move it to the dead letters with the reason, and remove it from the queue.
     async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError>;
+
+    /// Where the delivery sits, for a transport that settles a run of deliveries with one
+    /// frame (AMQP's `multiple` ack): its consumer's identity and its position there. `None`
+    /// (the default): it is acked on its own.
+    fn position(&self) -> Option<(u64, u64)> {
+        None
+    }
+
+    /// Acks this delivery and every earlier unsettled one of its consumer (see [`ack_all`]).
+    /// The default acks only this one.
+    async fn ack_through(self: Box<Self>) -> Result<(), BusError> {
+        self.ack().await
+    }
+}
+
+/// Acks a batch of deliveries. Where the transport can, one frame per consumer settles them
+/// all: the last delivery is acked "through", the others with it.
+///
+/// The caller guarantees that every delivery a consumer handed out before the last one in
+/// `acks` is either in `acks` or already settled (the host settles its deliveries in the order
+/// they came). Returns the acks that were lost (the messages come again, to be deduplicated).
+pub async fn ack_all(acks: Vec<Box<dyn Acker>>) -> Vec<BusError> {
+    let mut last: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    for acker in &acks {
+        if let Some((consumer, position)) = acker.position() {
+            let entry = last.entry(consumer).or_insert(position);
+            *entry = (*entry).max(position);
+        }
+    }
+    let mut lost = Vec::new();
+    for acker in acks {
+        let result = match acker.position() {
+            None => acker.ack().await,
+            Some((consumer, position)) if last.get(&consumer) == Some(&position) => {
+                acker.ack_through().await
+            }
+            // Settled by the consumer's last ack of the batch.
+            Some(_) => continue,
+        };
+        if let Err(error) = result {
+            lost.push(error);
+        }
+    }
+    lost
 }
 
 /// One delivery of a message to a consumer.

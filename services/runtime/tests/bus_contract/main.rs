@@ -38,6 +38,11 @@ mod embedded {
     }
 
     #[tokio::test]
+    async fn a_batch_ack_settles_exactly_its_deliveries() {
+        suite::a_batch_ack_settles_exactly_its_deliveries(&Embedded).await;
+    }
+
+    #[tokio::test]
     async fn poison_goes_to_the_dead_letters_with_its_reason() {
         suite::poison_goes_to_the_dead_letters_with_its_reason(&Embedded).await;
     }
@@ -217,6 +222,11 @@ mod rabbitmq {
     #[tokio::test]
     async fn unacked_messages_are_redelivered() {
         suite::unacked_messages_are_redelivered(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn a_batch_ack_settles_exactly_its_deliveries() {
+        suite::a_batch_ack_settles_exactly_its_deliveries(&RabbitMq).await;
     }
 
     #[tokio::test]

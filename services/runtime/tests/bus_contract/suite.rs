@@ -198,6 +198,56 @@ pub async fn unacked_messages_are_redelivered(backend: &impl Backend) {
     }
 }
 
+pub async fn a_batch_ack_settles_exactly_its_deliveries(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("batch-ack");
+    let spec = durable_spec(&queue, &["work.item.done.v1"]);
+    let mut first = bus.subscribe(&spec).await.unwrap();
+    bus.publish(&events(&["work.item.done.v1"], "p", 10))
+        .await
+        .unwrap();
+    let mut batch = Vec::new();
+    let mut in_hand = Vec::new();
+    for n in 1..=8 {
+        let d = next(&mut first).await;
+        assert_eq!(seq_of(&d), n);
+        match n {
+            // Settled on its own before the batch's ack (as the host dead-letters poison).
+            3 => d
+                .dead_letter("poison in the middle of a batch")
+                .await
+                .unwrap(),
+            1 | 2 | 4 | 5 => batch.push(d.into_parts().1),
+            // Delivered after the batch and not settled: must not be taken by its ack.
+            _ => in_hand.push(d),
+        }
+    }
+    let lost = arcade_runtime::bus::ack_all(batch).await;
+    assert!(lost.is_empty(), "acks lost: {lost:?}");
+    drop(in_hand);
+    drop(first);
+    let mut second = bus.subscribe(&spec).await.unwrap();
+    let mut got = Vec::new();
+    for _ in 0..5 {
+        got.push(next(&mut second).await);
+    }
+    got.sort_by_key(seq_of);
+    assert_eq!(
+        got.iter().map(seq_of).collect::<Vec<_>>(),
+        vec![6, 7, 8, 9, 10],
+        "exactly the deliveries outside the batch come again"
+    );
+    for d in got {
+        d.ack().await.unwrap();
+    }
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), second.next())
+            .await
+            .is_err(),
+        "nothing else is left in the queue"
+    );
+}
+
 pub async fn poison_goes_to_the_dead_letters_with_its_reason(backend: &impl Backend) {
     let bus = bus_or_skip!(backend);
     let queue = unique("poisoned");
@@ -255,9 +305,18 @@ pub async fn order_per_producer_is_kept(backend: &impl Backend) {
     let a = events(&["work.item.done.v1"], "a", 200);
     let b = events(&["work.item.done.v1"], "b", 200);
     let (bus_a, bus_b) = (bus.clone(), bus.clone());
+    // Producer a keeps up to three publications unconfirmed at once, as the relay does.
     let pa = tokio::spawn(async move {
+        let mut in_flight = std::collections::VecDeque::new();
         for chunk in a.chunks(7) {
-            bus_a.publish(chunk).await.unwrap();
+            if in_flight.len() == 3 {
+                let confirms: arcade_runtime::bus::Confirms = in_flight.pop_front().unwrap();
+                confirms.await.unwrap();
+            }
+            in_flight.push_back(bus_a.start_publish(chunk).await.unwrap());
+        }
+        for confirms in in_flight {
+            confirms.await.unwrap();
         }
     });
     let pb = tokio::spawn(async move {
