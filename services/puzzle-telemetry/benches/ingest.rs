@@ -1,7 +1,7 @@
 //! Telemetry ingest on the embedded transport, durable end to end: 20,000 simulated
 //! `game.session.completed.v1` are published on the bus (each publication confirmed once the
 //! bus's sled store is flushed); the telemetry service receives them, validates each against
-//! its puzzle, appends its recorded/flagged event and the inbox entry in one sled transaction,
+//! its puzzle, appends its recorded/flagged event and the inbox entry in one atomic sled batch,
 //! flushes per batch, then acks. A session counts once the flush covering it returned (the live
 //! view follows durable events only).
 //!
