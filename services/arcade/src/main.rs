@@ -14,9 +14,9 @@ use clap::Parser;
 
 use crate::cli::{Cli, Command};
 
-/// mimalloc: the durable paths allocate and free sled's page copies (up to a few hundred KiB
-/// each) at a high rate, which glibc's allocator serves slowly and with a growing heap; the
-/// pipeline bench (`cargo bench -p arcade-runtime --bench pipeline`) runs with it too.
+/// mimalloc, for the many short-lived allocations of the durable paths (envelopes, sled's page
+/// copies); the pipeline bench (`cargo bench -p arcade-runtime --bench pipeline`) runs with it
+/// too, so that it measures what this binary runs.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -46,14 +46,19 @@ impl ChunkWriter {
 
     /// The chunk's bytes.
     pub fn finish(self) -> Vec<u8> {
-        let raw_len = u32::try_from(self.raw.len()).expect("a chunk under 4 GiB");
-        let compressed = lz4_flex::block::compress(&self.raw);
-        let mut out = Vec::with_capacity(5 + compressed.len());
-        out.push(FORMAT_LZ4);
-        out.extend_from_slice(&raw_len.to_le_bytes());
-        out.extend_from_slice(&compressed);
-        out
+        seal(&self.raw)
     }
+}
+
+/// Compresses raw frames into a chunk's bytes (tests use it to store damaged frames).
+pub(crate) fn seal(raw: &[u8]) -> Vec<u8> {
+    let raw_len = u32::try_from(raw.len()).expect("a chunk under 4 GiB");
+    let compressed = lz4_flex::block::compress(raw);
+    let mut out = Vec::with_capacity(5 + compressed.len());
+    out.push(FORMAT_LZ4);
+    out.extend_from_slice(&raw_len.to_le_bytes());
+    out.extend_from_slice(&compressed);
+    out
 }
 
 /// The raw frames of a compressed chunk (`value` starts with [`FORMAT_LZ4`]).
@@ -129,16 +134,12 @@ mod tests {
             decompress(&[FORMAT_LZ4, 10, 0, 0, 0, 0xff, 1, 2]),
             Err(ChunkError::Decompress(_))
         ));
-        let frames: Vec<_> = frames(&[5, 0, 0, 0, b'a']).collect();
-        assert_eq!(frames, vec![Err(ChunkError::Truncated("a record"))]);
-        let frames: Vec<_> = frames_of(&[1, 0, 0, 0, b'a', 9]);
+        let cut_record: Vec<_> = frames(&[5, 0, 0, 0, b'a']).collect();
+        assert_eq!(cut_record, vec![Err(ChunkError::Truncated("a record"))]);
+        let cut_length: Vec<_> = frames(&[1, 0, 0, 0, b'a', 9]).collect();
         assert_eq!(
-            frames,
+            cut_length,
             vec![Ok(&b"a"[..]), Err(ChunkError::Truncated("a length"))]
         );
-    }
-
-    fn frames_of(raw: &[u8]) -> Vec<Result<&[u8], ChunkError>> {
-        frames(raw).collect()
     }
 }

@@ -1,7 +1,8 @@
 //! The host: runs one service on a bus. For each batch of inputs it dedupes and decides each
 //! input in turn (the state evolves as it goes), commits the whole batch — every input's events
-//! and inbox record — in one sled transaction, flushes once, and only then acks the batch. At
-//! start it replays the log to rebuild the state.
+//! and inbox record — as one atomic sled batch, flushes once, and only then acks the batch. The
+//! next batch is decided while the previous one flushes. At start it replays the log to rebuild
+//! the state.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,7 +17,7 @@ use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Counters;
 use crate::decider::{Context, Decided, Decoded, Service, ServiceSpec};
 use crate::inbound::{self, Inbound};
-use crate::store::{Commit, Flush, LogRecord, Pending, Store, StoreError};
+use crate::store::{Flush, LogRecord, Pending, Store, StoreError};
 use crate::telemetry;
 
 /// Why a host stopped.
@@ -275,8 +276,7 @@ impl<S: Service> Host<S> {
             let wrote = !batch.pending.is_empty();
             self.commit(batch.pending)?;
             if let Some(previous) = flushing.take() {
-                let flushed = previous.flush.await;
-                self.durable(previous.then, flushed).await?;
+                self.finish_flush(previous).await?;
             }
             if wrote || !batch.acks.is_empty() {
                 flushing = Some(Flushing {
@@ -293,8 +293,7 @@ impl<S: Service> Host<S> {
             }
         }
         if let Some(last) = flushing.take() {
-            let flushed = last.flush.await;
-            self.durable(last.then, flushed).await?;
+            self.finish_flush(last).await?;
         }
         self.store.flush().await.map_err(|e| self.store_error(e))?;
         Ok(self)
@@ -457,14 +456,20 @@ impl<S: Service> Host<S> {
         }
     }
 
+    /// Waits for a batch's flush, then [`Host::durable`].
+    async fn finish_flush(&mut self, flushing: Flushing<S::Event>) -> Result<(), HostError> {
+        let flushed = flushing.flush.await;
+        self.durable(flushing.then, flushed).await
+    }
+
     /// A batch's flush ended: announce the durable end to the relay, act on the events, ack
     /// the inputs.
     async fn durable(
         &mut self,
         batch: Durable<S::Event>,
-        flushed: Result<(), StoreError>,
+        flushed: sled::Result<()>,
     ) -> Result<(), HostError> {
-        flushed.map_err(|e| self.store_error(e))?;
+        flushed.map_err(|e| self.store_error(e.into()))?;
         self.durable_end.send_replace(batch.end);
         for event in &batch.events {
             self.service.effect(&self.state, event);
@@ -475,27 +480,17 @@ impl<S: Service> Host<S> {
         Ok(())
     }
 
+    /// Commits the batch's group (its keys were checked against the inbox as it was decided).
     fn commit(&mut self, pending: Pending) -> Result<(), HostError> {
-        let next = pending.next_seq();
-        match self
-            .store
+        let first = self.store.end();
+        self.store
             .commit_pending(pending)
-            .map_err(|e| self.store_error(e))?
-        {
-            Commit::Appended { first, end } => {
-                self.counters
-                    .appended
-                    .fetch_add(end - first, std::sync::atomic::Ordering::Relaxed);
-                Ok(())
-            }
-            // Every key was checked against the inbox before deciding: the log and the state
-            // no longer agree, so stop rather than ack what was not recorded.
-            Commit::Duplicate => Err(self.store_error(StoreError::Corrupt {
-                seq: next,
-                reason: "an input of the batch was recorded in the inbox while it was decided"
-                    .into(),
-            })),
-        }
+            .map_err(|e| self.store_error(e))?;
+        self.counters.appended.fetch_add(
+            self.store.end() - first,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        Ok(())
     }
 
     /// Decides on one input and commits it now, outside `run` (tests and tools). Not flushed.
@@ -529,7 +524,7 @@ impl From<StoreError> for Refused {
 }
 
 /// The flush under way, if any (the branch is disabled when there is none).
-async fn wait<E>(flushing: &mut Option<Flushing<E>>) -> Result<(), StoreError> {
+async fn wait<E>(flushing: &mut Option<Flushing<E>>) -> sled::Result<()> {
     match flushing {
         Some(flushing) => (&mut flushing.flush).await,
         None => std::future::pending().await,

@@ -138,26 +138,11 @@ const EDGE_FRAME_MAX: u32 = 16 * 1024;
 // AMQP 0-9-1 frames are at least `frame-min-size`, 4096 bytes.
 const _: () = assert!(EDGE_FRAME_MAX >= 4096);
 
-/// `url` with `frame_max=EDGE_FRAME_MAX` added to its query, unless it already sets one.
-fn with_edge_frame_max(url: &str) -> String {
-    match url.split_once('?') {
-        None => format!("{url}?frame_max={EDGE_FRAME_MAX}"),
-        Some((_, query))
-            if query
-                .split('&')
-                .any(|pair| pair.split('=').next() == Some("frame_max")) =>
-        {
-            url.to_string()
-        }
-        Some((_, "")) => format!("{url}frame_max={EDGE_FRAME_MAX}"),
-        Some(_) => format!("{url}&frame_max={EDGE_FRAME_MAX}"),
-    }
-}
-
 /// RabbitMQ; an unreachable broker is not an error: the referee referees, its events wait in
 /// its log, and the bus connects when the broker appears.
 async fn connect_amqp(url: &str, table_id: &str) -> Result<Arc<dyn Bus>, String> {
-    let mut config = AmqpConfig::new(with_edge_frame_max(url));
+    let mut config = AmqpConfig::new(url);
+    config.frame_max = Some(EDGE_FRAME_MAX);
     config.connection_name = format!("arcade-referee {table_id}");
     let bus = AmqpBus::new(config).map_err(|e| format!("--amqp / ARCADE_AMQP_URL: {e}"))?;
     if let Err(e) = bus.connect_now().await {
@@ -235,26 +220,5 @@ async fn terminated() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_edge_frame_size_is_proposed_unless_the_url_sets_one() {
-        let base = "amqps://referee:pw@broker:5671/arcade";
-        assert_eq!(with_edge_frame_max(base), format!("{base}?frame_max=16384"));
-        assert_eq!(
-            with_edge_frame_max(&format!("{base}?")),
-            format!("{base}?frame_max=16384")
-        );
-        assert_eq!(
-            with_edge_frame_max(&format!("{base}?heartbeat=30")),
-            format!("{base}?heartbeat=30&frame_max=16384")
-        );
-        let own = format!("{base}?heartbeat=30&frame_max=131072");
-        assert_eq!(with_edge_frame_max(&own), own);
     }
 }

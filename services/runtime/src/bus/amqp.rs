@@ -59,6 +59,10 @@ pub struct AmqpConfig {
     /// For tests: queues expire after this long unused (`x-expires`) and exchanges are
     /// auto-deleted, so a test's randomly named topology goes away after it. `None` in service.
     pub expire_after: Option<Duration>,
+    /// The largest frame to propose when the URL's query sets no `frame_max` (`None`: the
+    /// broker's, 128 KiB on RabbitMQ). lapin keeps a receive and a send buffer of 32 frames
+    /// each, zero-filled: an edge device proposes small frames.
+    pub frame_max: Option<u32>,
 }
 
 impl AmqpConfig {
@@ -72,6 +76,7 @@ impl AmqpConfig {
             connect_timeout: Duration::from_secs(5),
             backoff: (Duration::from_millis(100), Duration::from_secs(10)),
             expire_after: None,
+            frame_max: None,
         }
     }
 }
@@ -119,6 +124,8 @@ impl std::fmt::Debug for AmqpBus {
 
 struct Inner {
     config: AmqpConfig,
+    /// The parsed URL, with the configuration's defaults applied.
+    uri: lapin::uri::AMQPUri,
     link: Mutex<Link>,
     publisher: Mutex<Option<Publisher>>,
     /// The token of the latest publishing channel: alive while publications started on it
@@ -155,12 +162,12 @@ impl AmqpBus {
     /// A bus for `config`. It does not connect yet (see [`AmqpBus::connect_now`]): a service
     /// runs without the broker and the bus connects when it is first needed and reachable.
     pub fn new(config: AmqpConfig) -> Result<Self, InvalidUrl> {
-        let parsed: Result<lapin::uri::AMQPUri, String> = config.url.parse();
-        if let Err(reason) = parsed {
-            return Err(InvalidUrl {
-                url: redact(&config.url),
-                reason,
-            });
+        let mut uri: lapin::uri::AMQPUri = config.url.parse().map_err(|reason| InvalidUrl {
+            url: redact(&config.url),
+            reason,
+        })?;
+        if uri.query.frame_max.is_none() {
+            uri.query.frame_max = config.frame_max;
         }
         let (base, cap) = config.backoff;
         Ok(AmqpBus {
@@ -176,6 +183,7 @@ impl AmqpBus {
                 latest: std::sync::Mutex::new(std::sync::Weak::new()),
                 closed: CancellationToken::new(),
                 config,
+                uri,
             }),
         })
     }
@@ -252,7 +260,7 @@ impl AmqpBus {
             .with_connection_name(LongString::from(config.connection_name.clone()));
         let connection = tokio::time::timeout(
             config.connect_timeout,
-            Connection::connect(&config.url, properties),
+            Connection::connect_uri(self.inner.uri.clone(), properties),
         )
         .await
         .map_err(|_| {
@@ -816,5 +824,24 @@ mod tests {
         assert!(text.contains("http://guest:***@localhost"), "{text}");
         assert!(!text.contains("secret"), "{text}");
         assert!(AmqpBus::new(AmqpConfig::new("amqp://127.0.0.1:5672/%2f")).is_ok());
+    }
+
+    #[test]
+    fn the_configured_frame_size_is_proposed_unless_the_url_sets_one() {
+        let proposed = |url: &str| {
+            let mut config = AmqpConfig::new(url);
+            config.frame_max = Some(16384);
+            AmqpBus::new(config).unwrap().inner.uri.query.frame_max
+        };
+        let base = "amqps://referee:pw@broker:5671/arcade";
+        assert_eq!(proposed(base), Some(16384));
+        assert_eq!(proposed(&format!("{base}?")), Some(16384));
+        assert_eq!(proposed(&format!("{base}?heartbeat=30")), Some(16384));
+        assert_eq!(
+            proposed(&format!("{base}?heartbeat=30&frame_max=131072")),
+            Some(131072)
+        );
+        let broker_default = AmqpBus::new(AmqpConfig::new(base)).unwrap();
+        assert_eq!(broker_default.inner.uri.query.frame_max, None);
     }
 }

@@ -2,14 +2,11 @@
 //! keyed by the sequence number of its first record; each record is the JSON of a
 //! [`LogRecord`].
 //!
-//! Older logs are still read: one JSON record per entry (its first byte is `{`), and the
-//! uncompressed chunks of format 1 (`[0x01]` then the frames).
+//! Logs written before chunks are still read: one JSON record per entry (its first byte is
+//! `{`).
 
 use super::{LogRecord, StoreError};
 use crate::chunk::{self, ChunkWriter};
-
-/// First byte of an uncompressed chunk (format 1, written before compression).
-const FORMAT_FRAMED: u8 = 0x01;
 
 /// A chunk's key (its first sequence number) and bytes.
 pub(super) type Chunk = ([u8; 8], Vec<u8>);
@@ -49,17 +46,14 @@ fn finish((first, writer): (u64, ChunkWriter)) -> Chunk {
 pub(super) fn decode(key: &[u8], value: &[u8]) -> Result<Vec<(u64, LogRecord)>, StoreError> {
     let first = super::seq_of(key)?;
     let corrupt = |seq: u64, reason: String| StoreError::Corrupt { seq, reason };
-    let raw;
-    let framed = match value.first() {
+    let raw = match value.first() {
         Some(b'{') => {
             let record =
                 serde_json::from_slice(value).map_err(|e| corrupt(first, e.to_string()))?;
             return Ok(vec![(first, record)]);
         }
-        Some(&FORMAT_FRAMED) => &value[1..],
         Some(&chunk::FORMAT_LZ4) => {
-            raw = chunk::decompress(value).map_err(|e| corrupt(first, e.to_string()))?;
-            &raw[..]
+            chunk::decompress(value).map_err(|e| corrupt(first, e.to_string()))?
         }
         Some(other) => {
             return Err(corrupt(
@@ -70,7 +64,7 @@ pub(super) fn decode(key: &[u8], value: &[u8]) -> Result<Vec<(u64, LogRecord)>, 
         None => return Err(corrupt(first, "an empty log entry".into())),
     };
     let mut records = Vec::new();
-    for frame in chunk::frames(framed) {
+    for frame in chunk::frames(&raw) {
         let seq = first + records.len() as u64;
         let json = frame.map_err(|e| corrupt(seq, e.to_string()))?;
         let record = serde_json::from_slice(json).map_err(|e| corrupt(seq, e.to_string()))?;

@@ -8,8 +8,8 @@
 //! the pipeline's largest cost. The price is memory, about 20 bytes per processed input (20 MB
 //! per million), loaded at start.
 //!
-//! Earlier layouts are read at start into the same set: one entry per input, in a tree of its
-//! own (`inbox`) or in the log tree under [`KEYS_PREFIX`].
+//! The earlier layout, one entry per input in a tree of its own (`inbox`), is read at start
+//! into the same set.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -24,9 +24,6 @@ pub(super) const DIGESTS_PREFIX: &[u8] = &[0xff, b'd'];
 
 /// The end of the log's key space: every inbox entry sorts at or after it.
 pub(super) const LOG_END: &[u8] = &[0xff];
-
-/// The prefix of the one-entry-per-input layout (written by an earlier version).
-const KEYS_PREFIX: &[u8] = &[0xff, b'i'];
 
 /// First byte of a digest chunk: 16-byte digests, one after the other.
 const FORMAT_DIGESTS: u8 = 0x01;
@@ -94,10 +91,6 @@ impl Inbox {
             }
             inbox.next_chunk = number + 1;
         }
-        for item in log.scan_prefix(KEYS_PREFIX) {
-            let (key, _) = item?;
-            inbox.digests.insert(digest(&key[KEYS_PREFIX.len()..]));
-        }
         if let Some(tree) = legacy {
             for item in tree.iter() {
                 let (key, _) = item?;
@@ -113,7 +106,7 @@ impl Inbox {
     }
 
     /// Adds a group's digests to `batch` as one chunk; [`Inbox::committed`] once it is applied.
-    pub fn write(&self, batch: &mut sled::Batch, digests: &[u128]) {
+    pub fn write(&self, batch: &mut sled::Batch, digests: &Digests) {
         if digests.is_empty() {
             return;
         }
@@ -128,7 +121,7 @@ impl Inbox {
     }
 
     /// The batch written by [`Inbox::write`] was applied.
-    pub fn committed(&mut self, digests: &[u128]) {
+    pub fn committed(&mut self, digests: &Digests) {
         if digests.is_empty() {
             return;
         }
@@ -164,32 +157,22 @@ mod tests {
     }
 
     #[test]
-    fn chunks_and_earlier_layouts_load_into_one_set() {
+    fn chunks_and_the_earlier_layout_load_into_one_set() {
         let db = sled::Config::new().temporary(true).open().unwrap();
         let log = db.open_tree("log").unwrap();
         let legacy = db.open_tree("inbox").unwrap();
         legacy.insert(b"from-the-inbox-tree", &[]).unwrap();
-        log.insert([KEYS_PREFIX, b"from-a-key-entry"].concat(), &[])
-            .unwrap();
         let mut inbox = Inbox::load(&log, Some(&legacy)).unwrap();
-        let fresh = [digest(b"a"), digest(b"b")];
-        let mut batch = sled::Batch::default();
-        inbox.write(&mut batch, &fresh);
-        log.apply_batch(batch).unwrap();
-        inbox.committed(&fresh);
-        let mut batch = sled::Batch::default();
-        inbox.write(&mut batch, &[digest(b"c")]);
-        log.apply_batch(batch).unwrap();
-        inbox.committed(&[digest(b"c")]);
+        for group in [&[&b"a"[..], b"b"][..], &[b"c"]] {
+            let digests: Digests = group.iter().map(|key| digest(key)).collect();
+            let mut batch = sled::Batch::default();
+            inbox.write(&mut batch, &digests);
+            log.apply_batch(batch).unwrap();
+            inbox.committed(&digests);
+        }
 
         let again = Inbox::load(&log, Some(&legacy)).unwrap();
-        for key in [
-            &b"from-the-inbox-tree"[..],
-            b"from-a-key-entry",
-            b"a",
-            b"b",
-            b"c",
-        ] {
+        for key in [&b"from-the-inbox-tree"[..], b"a", b"b", b"c"] {
             assert!(
                 again.contains(digest(key)),
                 "{}",
@@ -197,7 +180,7 @@ mod tests {
             );
         }
         assert!(!again.contains(digest(b"d")));
-        assert_eq!(again.len(), 5);
+        assert_eq!(again.len(), 4);
         assert_eq!(again.next_chunk, 2, "two chunks written");
     }
 

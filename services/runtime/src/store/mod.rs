@@ -129,23 +129,20 @@ impl Tail {
 #[derive(Debug)]
 pub struct Pending {
     first: u64,
-    digests: Vec<u128>,
-    set: Digests,
+    digests: Digests,
     records: Vec<LogRecord>,
 }
 
 impl Pending {
     /// Whether an input with this key is in the group.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.set.contains(&digest(key))
+        self.digests.contains(&digest(key))
     }
 
     /// Adds an input's records, and its inbox key if it came from the bus.
     pub fn add(&mut self, inbox_key: Option<&[u8]>, records: Vec<LogRecord>) {
         if let Some(key) = inbox_key {
-            let digest = digest(key);
-            self.digests.push(digest);
-            self.set.insert(digest);
+            self.digests.insert(digest(key));
         }
         self.records.extend(records);
     }
@@ -154,19 +151,28 @@ impl Pending {
     pub fn is_empty(&self) -> bool {
         self.digests.is_empty() && self.records.is_empty()
     }
-
-    /// The sequence number the next record added gets.
-    pub fn next_seq(&self) -> u64 {
-        self.first + self.records.len() as u64
-    }
 }
 
-/// A flush under way ([`Store::start_flush`]).
+/// A flush of a sled database under way: it resolves when everything written to the database
+/// before it started is durable.
+///
+/// sled 0.34's own `flush_async` runs on sled's small I/O thread pool and deadlocks when several
+/// flushes are awaited at once (spacejam/sled#1241, #1308: every pool thread waits for a write
+/// that needs a pool thread). Seen here with 16 concurrent `arcade send`s; so the synchronous
+/// flush runs on tokio's blocking pool instead, without blocking the async runtime.
 #[derive(Debug)]
 pub struct Flush(tokio::task::JoinHandle<sled::Result<usize>>);
 
+impl Flush {
+    /// Starts flushing `db`.
+    pub(crate) fn start(db: &sled::Db) -> Self {
+        let db = db.clone();
+        Flush(tokio::task::spawn_blocking(move || db.flush()))
+    }
+}
+
 impl std::future::Future for Flush {
-    type Output = Result<(), StoreError>;
+    type Output = sled::Result<()>;
 
     fn poll(
         mut self: std::pin::Pin<&mut Self>,
@@ -175,11 +181,10 @@ impl std::future::Future for Flush {
         std::pin::Pin::new(&mut self.0)
             .poll(cx)
             .map(|joined| match joined {
-                Ok(Ok(_)) => Ok(()),
-                Ok(Err(e)) => Err(e.into()),
-                Err(e) => Err(StoreError::Sled(sled::Error::ReportableBug(format!(
+                Ok(flushed) => flushed.map(|_| ()),
+                Err(e) => Err(sled::Error::ReportableBug(format!(
                     "the flush task failed: {e}"
-                )))),
+                ))),
             })
     }
 }
@@ -291,8 +296,7 @@ impl Store {
     pub fn pending(&self) -> Pending {
         Pending {
             first: self.end(),
-            digests: Vec::new(),
-            set: Digests::default(),
+            digests: Digests::default(),
             records: Vec::new(),
         }
     }
@@ -351,15 +355,13 @@ impl Store {
 
     /// Makes every commit so far durable.
     pub async fn flush(&self) -> Result<(), StoreError> {
-        flush_db(&self.db).await?;
-        Ok(())
+        Ok(self.start_flush().await?)
     }
 
     /// Starts making every commit so far durable; the returned future resolves when it is.
     /// Commits made meanwhile are not covered (the next flush covers them).
     pub fn start_flush(&self) -> Flush {
-        let db = self.db.clone();
-        Flush(tokio::task::spawn_blocking(move || db.flush()))
+        Flush::start(&self.db)
     }
 
     /// One past the last sequence number written.
@@ -475,19 +477,6 @@ pub(crate) fn open_db(config: sled::Config) -> sled::Result<sled::Db> {
             other => return other,
         }
     }
-}
-
-/// Makes everything written to `db` durable, without blocking the async runtime.
-///
-/// sled 0.34's own `flush_async` runs on sled's small I/O thread pool and deadlocks when several
-/// flushes are awaited at once (spacejam/sled#1241, #1308: every pool thread waits for a write
-/// that needs a pool thread). Seen here with 16 concurrent `arcade send`s; so the synchronous
-/// flush runs on tokio's blocking pool instead.
-pub(crate) async fn flush_db(db: &sled::Db) -> sled::Result<usize> {
-    let db = db.clone();
-    tokio::task::spawn_blocking(move || db.flush())
-        .await
-        .map_err(|e| sled::Error::ReportableBug(format!("the flush task failed: {e}")))?
 }
 
 #[cfg(test)]
@@ -641,7 +630,7 @@ mod tests {
         let store = Store::temporary().unwrap();
         store
             .log
-            .insert(7u64.to_be_bytes(), &[0x01, 9, 0, 0, 0, b'{'])
+            .insert(7u64.to_be_bytes(), crate::chunk::seal(&[9, 0, 0, 0, b'{']))
             .unwrap();
         let error = store.read_from(1, 10).unwrap_err().to_string();
         assert!(

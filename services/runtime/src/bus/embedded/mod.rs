@@ -47,8 +47,8 @@ struct Inner {
 }
 
 /// Chunks written to disk whose messages are not ready yet: they become ready, in chunk order,
-/// once a flush covers them. Publications may run concurrently (a relay keeps several in
-/// flight): the first flush to end readies everything written before it began, so a producer's
+/// once a flush covers them. Publications may run concurrently (several services' relays,
+/// `arcade send`): the first flush to end readies everything written before it began, so a producer's
 /// messages are never ready out of order, and concurrent publishers share flushes.
 #[derive(Default)]
 struct Staging {
@@ -211,7 +211,7 @@ impl EmbeddedBus {
             queue.notify.notify_waiters();
             queue.write_acks()?;
         }
-        crate::store::flush_db(&self.inner.db).await?;
+        crate::store::Flush::start(&self.inner.db).await?;
         Ok(())
     }
 
@@ -283,7 +283,7 @@ impl Bus for EmbeddedBus {
             }
             staging.written
         };
-        crate::store::flush_db(&self.inner.db).await?;
+        crate::store::Flush::start(&self.inner.db).await?;
         // Everything written up to `covered` is durable: make it ready, in order (another
         // publication's flush may have done it already).
         let mut staging = lock(&self.inner.staging);

@@ -21,11 +21,6 @@ use super::super::BusError;
 use crate::chunk::{self, ChunkWriter};
 use crate::wire::WireMessage;
 
-/// First byte of an uncompressed chunk (written before compression). A queue entry written
-/// before chunks is one postcard message, whose first byte (the tag of its optional type) is 0
-/// or 1.
-const FORMAT_FRAMED: u8 = 0x02;
-
 /// Where a message is: its chunk and its index in it. Orders messages as they were published.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) struct Pos {
@@ -116,22 +111,19 @@ pub(super) fn encode_chunks(
 
 fn decode_chunk(queue: &str, chunk: u64, value: &[u8]) -> Result<Vec<WireMessage>, BusError> {
     let bad = |what: String| storage(queue, format!("chunk {chunk}: {what}"));
-    let raw;
-    let framed = match value.first() {
+    let raw = match value.first() {
+        // An entry written before chunks: one postcard message, whose first byte (the tag of
+        // its optional type) is 0 or 1.
         Some(0 | 1) => {
             return Ok(vec![
                 postcard::from_bytes(value).map_err(|e| bad(e.to_string()))?,
             ]);
         }
-        Some(&FORMAT_FRAMED) => &value[1..],
-        Some(&chunk::FORMAT_LZ4) => {
-            raw = chunk::decompress(value).map_err(|e| bad(e.to_string()))?;
-            &raw[..]
-        }
+        Some(&chunk::FORMAT_LZ4) => chunk::decompress(value).map_err(|e| bad(e.to_string()))?,
         Some(other) => return Err(bad(format!("unknown format (first byte {other:#04x})"))),
         None => return Err(bad("empty".into())),
     };
-    chunk::frames(framed)
+    chunk::frames(&raw)
         .map(|frame| {
             let bytes = frame.map_err(|e| bad(e.to_string()))?;
             postcard::from_bytes(bytes).map_err(|e| bad(e.to_string()))
@@ -444,7 +436,7 @@ mod tests {
     fn a_damaged_chunk_is_refused_with_where_it_is() {
         let db = sled::Config::new().temporary(true).open().unwrap();
         let tree = db.open_tree("queue:q").unwrap();
-        tree.insert(7u64.to_be_bytes(), &[FORMAT_FRAMED, 200, 0, 0, 0, 1])
+        tree.insert(7u64.to_be_bytes(), chunk::seal(&[200, 0, 0, 0, 1]))
             .unwrap();
         let Err(error) = Queue::load("q", tree) else {
             panic!("a damaged chunk must not load")
