@@ -79,6 +79,9 @@ pub struct RunArgs {
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
+    /// Health, readiness and metrics.
+    #[command(flatten)]
+    pub observe: crate::observe::ObserveArgs,
 }
 
 /// `arcade tap`.
