@@ -473,13 +473,7 @@ impl<S: Service> Host<S> {
             }
         };
         let input_flow = self.service.flow_of_input(&input);
-        let traceparent = match cause {
-            Some(_) => telemetry::current_traceparent(),
-            None => input_flow
-                .as_deref()
-                .and_then(|flow| self.flows.get(flow))
-                .and_then(|flow| flow.traceparent.clone()),
-        };
+        let traceparent = cause.and_then(|_| telemetry::current_traceparent());
         let records: Vec<LogRecord> = events
             .iter()
             .map(|event| self.record(event, cause, input_flow.as_deref(), traceparent.clone()))
@@ -504,11 +498,13 @@ impl<S: Service> Host<S> {
     ) -> LogRecord {
         let outbound = self.service.encode(event);
         let message_id = uuid::Uuid::now_v7().to_string();
-        let (correlation_id, causation_id) = match cause {
+        let (correlation_id, causation_id, traceparent) = match cause {
             Some(cause) => (
                 cause.envelope.correlation_id.clone(),
                 Some(cause.envelope.message_id.clone()),
+                traceparent,
             ),
+            // A local input (a sensor) continues its flow, in the flow's trace.
             None => {
                 let flow = self.service.flow_of_event(event);
                 match flow
@@ -516,8 +512,12 @@ impl<S: Service> Host<S> {
                     .or(input_flow)
                     .and_then(|f| self.flows.get(f))
                 {
-                    Some(flow) => (flow.correlation.clone(), Some(flow.last.clone())),
-                    None => (message_id.clone(), None),
+                    Some(flow) => (
+                        flow.correlation.clone(),
+                        Some(flow.last.clone()),
+                        flow.traceparent.clone(),
+                    ),
+                    None => (message_id.clone(), None, None),
                 }
             }
         };
