@@ -35,7 +35,10 @@ fn demo(envs: &[(&str, &str)]) -> Output {
 }
 
 /// The spans a demo run exported, once it has exited (it flushes at exit).
-async fn exported(receiver: &otlp::Receiver, envs: Vec<(&'static str, String)>) -> Vec<otlp::Received> {
+async fn exported(
+    receiver: &otlp::Receiver,
+    envs: Vec<(&'static str, String)>,
+) -> Vec<otlp::Received> {
     let endpoint = receiver.endpoint();
     tokio::task::spawn_blocking(move || {
         let mut all: Vec<(&str, &str)> = envs.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -62,7 +65,10 @@ fn assert_a_demo_trace(spans: &[otlp::Received], service_name: &str) {
         "process table.goal.scored.v1",
         "process bingo.game.open.v1",
     ] {
-        assert!(names.contains(expected), "no {expected:?} span among {names:?}");
+        assert!(
+            names.contains(expected),
+            "no {expected:?} span among {names:?}"
+        );
     }
     let bingo_goal = spans
         .iter()
@@ -72,8 +78,9 @@ fn assert_a_demo_trace(spans: &[otlp::Received], service_name: &str) {
         })
         .expect("bingo handled a goal");
     assert!(
-        spans.iter().any(|p| p.span_id() == bingo_goal.parent_id()
-            && p.name() == "publish arcade.events"),
+        spans
+            .iter()
+            .any(|p| p.span_id() == bingo_goal.parent_id() && p.name() == "publish arcade.events"),
         "bingo's span is the child of a producer span"
     );
 }

@@ -107,7 +107,9 @@ async fn play(bus: Arc<dyn Bus>, dir: &std::path::Path, queue_of: impl Fn(&str) 
     let referee = arcade_referee::settings::launch(&runtime, &table.settings).unwrap();
     let referee_name = referee.name().to_string();
     for mut subscribed in [referee.subscribed(), bingo.subscribed()] {
-        within("the services to subscribe", subscribed.wait_for(|s| *s)).await.unwrap();
+        within("the services to subscribe", subscribed.wait_for(|s| *s))
+            .await
+            .unwrap();
     }
     let mut finished = runtime
         .bus()
@@ -184,7 +186,9 @@ fn bingo_goal_spans(spans: &[otlp::Received], correlation: &str) -> usize {
         .iter()
         .filter(|s| s.name() == "process table.goal.scored.v1")
         .filter(|s| s.attribute("arcade.service").as_deref() == Some("bingo"))
-        .filter(|s| s.attribute("messaging.message.conversation_id").as_deref() == Some(correlation))
+        .filter(|s| {
+            s.attribute("messaging.message.conversation_id").as_deref() == Some(correlation)
+        })
         .count()
 }
 
@@ -212,8 +216,13 @@ async fn flush() {
 }
 
 fn attr(span: &otlp::Received, key: &str) -> String {
-    span.attribute(key)
-        .unwrap_or_else(|| panic!("{} has no attribute {key}: {:?}", span.name(), span.span.attributes))
+    span.attribute(key).unwrap_or_else(|| {
+        panic!(
+            "{} has no attribute {key}: {:?}",
+            span.name(),
+            span.span.attributes
+        )
+    })
 }
 
 /// The trace of `game` as the receiver has it, checked link by link.
@@ -223,12 +232,17 @@ async fn check_trace(game: &Game, system: &str, exchange: &str) {
         .spans
         .all()
         .into_iter()
-        .filter(|s| s.attribute("messaging.message.conversation_id").as_deref() == Some(&game.correlation))
+        .filter(|s| {
+            s.attribute("messaging.message.conversation_id").as_deref() == Some(&game.correlation)
+        })
         .collect();
     let traces: BTreeSet<String> = spans.iter().map(|s| s.trace_id()).collect();
     assert_eq!(traces.len(), 1, "one game, one trace: {traces:?}");
     for span in &spans {
-        assert_eq!(span.service_name, "arcade", "a process hosting several services is `arcade`");
+        assert_eq!(
+            span.service_name, "arcade",
+            "a process hosting several services is `arcade`"
+        );
         assert_eq!(attr(span, "messaging.system"), system);
     }
     let by_id = |id: &str| spans.iter().find(|s| s.span_id() == id);
@@ -241,9 +255,19 @@ async fn check_trace(game: &Game, system: &str, exchange: &str) {
     let start = starts[0];
     assert_eq!(start.span.kind, SpanKind::Consumer as i32);
     assert_eq!(attr(start, "arcade.service"), game.referee);
-    assert_eq!(attr(start, "messaging.consumer.group.name"), game.referee_queue);
-    assert_eq!(attr(start, "messaging.destination.name"), "amq.default", "a command goes to its queue");
-    assert_eq!(attr(start, "messaging.rabbitmq.destination.routing_key"), game.referee_queue);
+    assert_eq!(
+        attr(start, "messaging.consumer.group.name"),
+        game.referee_queue
+    );
+    assert_eq!(
+        attr(start, "messaging.destination.name"),
+        "amq.default",
+        "a command goes to its queue"
+    );
+    assert_eq!(
+        attr(start, "messaging.rabbitmq.destination.routing_key"),
+        game.referee_queue
+    );
     assert_eq!(attr(start, "messaging.operation.type"), "process");
 
     let goals: Vec<&otlp::Received> = spans
@@ -251,23 +275,41 @@ async fn check_trace(game: &Game, system: &str, exchange: &str) {
         .filter(|s| s.name() == "process table.goal.scored.v1")
         .filter(|s| s.attribute("arcade.service").as_deref() == Some("bingo"))
         .collect();
-    let ids: BTreeSet<String> = goals.iter().map(|s| attr(s, "messaging.message.id")).collect();
+    let ids: BTreeSet<String> = goals
+        .iter()
+        .map(|s| attr(s, "messaging.message.id"))
+        .collect();
     assert_eq!(ids.len(), GOALS, "bingo handled each goal");
     for goal in goals {
         assert_eq!(goal.span.kind, SpanKind::Consumer as i32);
         assert_eq!(attr(goal, "messaging.destination.name"), exchange);
-        assert_eq!(attr(goal, "messaging.rabbitmq.destination.routing_key"), "table.goal.scored.v1");
-        assert_eq!(attr(goal, "messaging.consumer.group.name"), game.bingo_queue);
+        assert_eq!(
+            attr(goal, "messaging.rabbitmq.destination.routing_key"),
+            "table.goal.scored.v1"
+        );
+        assert_eq!(
+            attr(goal, "messaging.consumer.group.name"),
+            game.bingo_queue
+        );
         assert_eq!(attr(goal, "messaging.operation.type"), "process");
         assert_eq!(attr(goal, "messaging.operation.name"), "process");
         let producer = by_id(&goal.parent_id()).unwrap_or_else(|| {
-            panic!("the parent of bingo's span is not in the game's trace: {}", goal.parent_id())
+            panic!(
+                "the parent of bingo's span is not in the game's trace: {}",
+                goal.parent_id()
+            )
         });
         assert_eq!(producer.name(), format!("publish {exchange}"));
         assert_eq!(producer.span.kind, SpanKind::Producer as i32);
-        assert_eq!(attr(producer, "messaging.message.id"), attr(goal, "messaging.message.id"));
+        assert_eq!(
+            attr(producer, "messaging.message.id"),
+            attr(goal, "messaging.message.id")
+        );
         assert_eq!(attr(producer, "messaging.destination.name"), exchange);
-        assert_eq!(attr(producer, "messaging.rabbitmq.destination.routing_key"), "table.goal.scored.v1");
+        assert_eq!(
+            attr(producer, "messaging.rabbitmq.destination.routing_key"),
+            "table.goal.scored.v1"
+        );
         assert_eq!(attr(producer, "messaging.operation.type"), "send");
         assert_eq!(attr(producer, "messaging.operation.name"), "publish");
         assert_eq!(attr(producer, "arcade.service"), game.referee);

@@ -230,13 +230,15 @@ async fn metrics_parse_and_move_as_messages_flow() {
     let (tally, emitter) = ("tally.m", "emitter.m");
     let before = scrape(process.addr).await;
     assert_eq!(before.value("arcade_messages_consumed_total", tally), 0.0);
-    assert_eq!(before.value("arcade_handle_duration_seconds_count", tally), 0.0);
-    assert_eq!(before.value("arcade_last_commit_timestamp_seconds", tally), 0.0);
     assert_eq!(
-        before.process("arcade_broker_connected"),
-        None,
-        "no broker"
+        before.value("arcade_handle_duration_seconds_count", tally),
+        0.0
     );
+    assert_eq!(
+        before.value("arcade_last_commit_timestamp_seconds", tally),
+        0.0
+    );
+    assert_eq!(before.process("arcade_broker_connected"), None, "no broker");
 
     feed(&process.emitter, 300).await;
     process.tally.wait_for_events(300).await;
@@ -246,12 +248,18 @@ async fn metrics_parse_and_move_as_messages_flow() {
             && m.get("arcade_consumer_lag_messages", tally) == Some(0.0)
     })
     .await;
-    assert_eq!(after.value("arcade_messages_published_total", emitter), 300.0);
+    assert_eq!(
+        after.value("arcade_messages_published_total", emitter),
+        300.0
+    );
     assert_eq!(after.value("arcade_events_appended_total", emitter), 300.0);
     assert_eq!(after.value("arcade_events_appended_total", tally), 300.0);
     assert_eq!(after.value("arcade_relay_backlog_messages", emitter), 0.0);
     assert_eq!(after.value("arcade_inbox_keys", tally), 300.0);
-    assert_eq!(after.value("arcade_messages_deduplicated_total", tally), 0.0);
+    assert_eq!(
+        after.value("arcade_messages_deduplicated_total", tally),
+        0.0
+    );
     assert_eq!(after.value("arcade_consuming", tally), 1.0);
     assert!(after.value("arcade_batch_size_count", tally) >= 1.0);
     assert_eq!(after.value("arcade_batch_size_sum", tally), 300.0);
@@ -260,7 +268,10 @@ async fn metrics_parse_and_move_as_messages_flow() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs_f64();
-    assert!((now - committed).abs() < 120.0, "last commit {committed}, now {now}");
+    assert!(
+        (now - committed).abs() < 120.0,
+        "last commit {committed}, now {now}"
+    );
     let (status, body) = get(process.addr, "/ready").await;
     assert_eq!(status, 200, "{body}");
     let (status, body) = get(process.addr, "/health").await;
@@ -304,7 +315,10 @@ async fn readiness_and_backlog_follow_the_broker() {
         .unwrap_or_else(|| panic!("/ready does not name the broker: {body}"));
     let reason = broker_failure["reason"].as_str().unwrap();
     assert!(reason.contains(&proxy.addr.to_string()), "{reason}");
-    assert!(!reason.contains("guest:guest"), "no password in /ready: {reason}");
+    assert!(
+        !reason.contains("guest:guest"),
+        "no password in /ready: {reason}"
+    );
     let (status, body) = get(process.addr, "/health").await;
     assert_eq!(status, 200, "/health while the broker is away: {body}");
 
@@ -324,7 +338,10 @@ async fn readiness_and_backlog_follow_the_broker() {
     .await;
     assert_eq!(back.process("arcade_broker_connected"), Some(1.0));
     assert!(back.process("arcade_broker_reconnects_total").unwrap() >= 1.0);
-    assert_eq!(back.value("arcade_messages_published_total", &emitter), 250.0);
+    assert_eq!(
+        back.value("arcade_messages_published_total", &emitter),
+        250.0
+    );
     let (status, _) = get(process.addr, "/health").await;
     assert_eq!(status, 200);
     process.stop().await;
