@@ -59,6 +59,31 @@ impl Metrics {
     }
 }
 
+/// The broker's metrics, which a process on the embedded bus does not have.
+const BROKER_METRICS: [&str; 2] = ["arcade_broker_connected", "arcade_broker_reconnects_total"];
+
+/// Every Arcade metric the shipped Grafana dashboard plots.
+fn dashboard_metrics() -> std::collections::BTreeSet<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ops/grafana/arcade.json");
+    let dashboard: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut metrics = std::collections::BTreeSet::new();
+    for panel in dashboard["panels"].as_array().unwrap() {
+        for target in panel["targets"].as_array().unwrap() {
+            let mut rest = target["expr"].as_str().unwrap();
+            while let Some(at) = rest.find("arcade_") {
+                let name: String = rest[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                rest = &rest[at + name.len()..];
+                metrics.insert(name);
+            }
+        }
+    }
+    assert!(!metrics.is_empty(), "the dashboard plots no Arcade metric");
+    metrics
+}
+
 /// Whether python3 with `prometheus_client` is there (CI installs it; elsewhere the test says
 /// it is skipped, and fails when `ARCADE_REQUIRE_BROKER=1`).
 fn parser_available() -> bool {
@@ -272,6 +297,13 @@ async fn metrics_parse_and_move_as_messages_flow() {
         (now - committed).abs() < 120.0,
         "last commit {committed}, now {now}"
     );
+    for metric in dashboard_metrics() {
+        assert!(
+            BROKER_METRICS.contains(&metric.as_str())
+                || after.0.iter().any(|s| s["name"] == *metric),
+            "ops/grafana/arcade.json plots {metric}, which /metrics does not export"
+        );
+    }
     let (status, body) = get(process.addr, "/ready").await;
     assert_eq!(status, 200, "{body}");
     let (status, body) = get(process.addr, "/health").await;
@@ -337,6 +369,12 @@ async fn readiness_and_backlog_follow_the_broker() {
     })
     .await;
     assert_eq!(back.process("arcade_broker_connected"), Some(1.0));
+    for metric in BROKER_METRICS {
+        assert!(
+            dashboard_metrics().contains(metric),
+            "the dashboard shows {metric}"
+        );
+    }
     assert!(back.process("arcade_broker_reconnects_total").unwrap() >= 1.0);
     assert_eq!(
         back.value("arcade_messages_published_total", &emitter),
