@@ -14,13 +14,13 @@ use tokio_util::sync::CancellationToken;
 #[derive(Debug, Clone, Args)]
 pub struct ObserveArgs {
     /// Also serve /health, /ready and /metrics (only those) on this address, e.g. 0.0.0.0:9464
-    /// for a Prometheus scraper. Absent: they are served on the admin endpoint only.
+    /// for a Prometheus scraper. Absent or empty: they are served on the admin endpoint only.
     #[arg(
         long = "metrics-addr",
         env = "ARCADE_METRICS_ADDR",
         value_name = "ADDR"
     )]
-    pub metrics_addr: Option<SocketAddr>,
+    pub metrics_addr: Option<arcade_runtime::http::ListenAddr>,
     /// /ready answers 503 while a service's relay has this many events or more waiting to be
     /// published.
     #[arg(
@@ -43,7 +43,7 @@ pub async fn serve(
     args: &ObserveArgs,
     shutdown: CancellationToken,
 ) -> anyhow::Result<Option<(SocketAddr, tokio::task::JoinHandle<()>)>> {
-    let Some(addr) = args.metrics_addr else {
+    let Some(addr) = args.metrics_addr.and_then(|a| a.0) else {
         return Ok(None);
     };
     let served = arcade_runtime::http::serve(
@@ -55,4 +55,32 @@ pub async fn serve(
     .await
     .map_err(anyhow::Error::msg)?;
     Ok(Some(served))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Debug, Parser)]
+    struct Run {
+        #[command(flatten)]
+        observe: ObserveArgs,
+    }
+
+    #[test]
+    fn an_empty_metrics_address_is_none_and_a_bad_one_is_named() {
+        let run = Run::try_parse_from(["run", "--metrics-addr", ""]).unwrap();
+        assert_eq!(run.observe.metrics_addr.and_then(|a| a.0), None);
+        let run = Run::try_parse_from(["run", "--metrics-addr", "0.0.0.0:9464"]).unwrap();
+        assert_eq!(
+            run.observe.metrics_addr.and_then(|a| a.0),
+            Some("0.0.0.0:9464".parse().unwrap())
+        );
+        let error = Run::try_parse_from(["run", "--metrics-addr", "nowhere"]).unwrap_err();
+        assert!(error.to_string().contains("--metrics-addr"), "{error}");
+        let run = Run::try_parse_from(["run"]).unwrap();
+        assert_eq!(run.observe.ready_max_backlog, 10_000);
+    }
 }

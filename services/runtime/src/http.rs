@@ -17,6 +17,26 @@ use tokio_util::sync::CancellationToken;
 
 use crate::runtime::Runtime;
 
+/// A listening address from a setting where an empty value means none (`ARCADE_METRICS_ADDR=`
+/// in an env file or a compose interpolation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListenAddr(pub Option<SocketAddr>);
+
+impl std::str::FromStr for ListenAddr {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Ok(ListenAddr(None));
+        }
+        value
+            .parse()
+            .map(|addr| ListenAddr(Some(addr)))
+            .map_err(|e| format!("{value:?} is not host:port: {e}"))
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Observed {
     runtime: Runtime,

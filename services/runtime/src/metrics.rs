@@ -97,13 +97,24 @@ impl Snapshot {
 
 type Labels = Vec<(&'static str, String)>;
 
+/// A counter family: its name, its help, and how to read it from a service's counters.
+type CounterFamily = (&'static str, &'static str, fn(&Counters) -> u64);
+
+/// A gauge family: its name, its help, its unit, and how to read it.
+type GaugeFamily = (
+    &'static str,
+    &'static str,
+    Option<Unit>,
+    fn(&Counters) -> f64,
+);
+
 fn labels(service: &str) -> Labels {
     vec![("service", service.to_string())]
 }
 
 impl Collector for Snapshot {
     fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
-        let counters: [(&str, &str, fn(&Counters) -> u64); 7] = [
+        let counters: [CounterFamily; 7] = [
             (
                 "arcade_messages_consumed",
                 "Messages taken from the bus and settled (acked or dead-lettered).",
@@ -146,7 +157,7 @@ impl Collector for Snapshot {
                 ConstCounter::new(value(c)).encode(family.encode_family(&labels(service))?)?;
             }
         }
-        let gauges: [(&str, &str, Option<Unit>, fn(&Counters) -> f64); 4] = [
+        let gauges: [GaugeFamily; 4] = [
             (
                 "arcade_relay_backlog_messages",
                 "Log entries not yet confirmed by the bus.",

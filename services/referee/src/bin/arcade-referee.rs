@@ -49,13 +49,14 @@ struct Cli {
     /// With --play: stop once that game is finished.
     #[arg(long = "exit-after-game", requires = "play")]
     exit_after_game: bool,
-    /// Serve /health, /ready and /metrics (Prometheus) on this address, e.g. 0.0.0.0:9464.
+    /// Serve /health, /ready and /metrics (Prometheus) on this address, e.g. 0.0.0.0:9464
+    /// (absent or empty: not served).
     #[arg(
         long = "metrics-addr",
         env = "ARCADE_METRICS_ADDR",
         value_name = "ADDR"
     )]
-    metrics_addr: Option<std::net::SocketAddr>,
+    metrics_addr: Option<arcade_runtime::http::ListenAddr>,
     /// /ready answers 503 while this many events or more wait in the log to be published.
     #[arg(
         long = "ready-max-backlog",
@@ -122,7 +123,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     let referee = settings::launch(&runtime, &cli.table).map_err(|e| e.to_string())?;
     let table_id = cli.table.table_id.clone();
     let shutdown = tokio_util::sync::CancellationToken::new();
-    let observed = match cli.metrics_addr {
+    let observed = match cli.metrics_addr.and_then(|a| a.0) {
         Some(addr) => {
             let router = arcade_runtime::http::router(runtime.clone(), cli.ready_max_backlog);
             let (bound, task) = arcade_runtime::http::serve(
