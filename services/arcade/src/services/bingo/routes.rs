@@ -29,17 +29,18 @@ pub fn host(view: BingoView) {
     *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some(view);
 }
 
-fn hosted() -> Result<BingoView, Response> {
+fn hosted() -> Option<BingoView> {
     HOSTED
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .clone()
-        .ok_or_else(|| {
-            error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "this `arcade run` does not host bingo; run `arcade run bingo`".into(),
-            )
-        })
+}
+
+fn not_hosted() -> Response {
+    error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "this `arcade run` does not host bingo; run `arcade run bingo`".into(),
+    )
 }
 
 /// The bingo read routes.
@@ -57,9 +58,8 @@ fn no_game(game_id: &str) -> Response {
 }
 
 async fn game(Path(game_id): Path<String>) -> Response {
-    let view = match hosted() {
-        Ok(view) => view,
-        Err(response) => return response,
+    let Some(view) = hosted() else {
+        return not_hosted();
     };
     match view.game(&game_id) {
         Some(game) => axum::Json(game).into_response(),
@@ -68,9 +68,8 @@ async fn game(Path(game_id): Path<String>) -> Response {
 }
 
 async fn card(Path((game_id, serial)): Path<(String, String)>) -> Response {
-    let view = match hosted() {
-        Ok(view) => view,
-        Err(response) => return response,
+    let Some(view) = hosted() else {
+        return not_hosted();
     };
     let Ok(serial) = serial.parse::<u32>() else {
         return error(
