@@ -117,10 +117,10 @@ fn escape(text: &str) -> String {
 
 const STYLE: &str = "@page { size: A4; margin: 12mm; }
 body { font-family: Helvetica, Arial, sans-serif; margin: 0; color: #000; }
-section.card { break-inside: avoid; page-break-inside: avoid; width: 150mm; margin: 0 auto 10mm; }
+section.card { break-inside: avoid; page-break-inside: avoid; width: 105mm; margin: 0 auto 8mm; }
 section.card:nth-of-type(2n) { break-after: page; page-break-after: always; }
 h1 { font-size: 14pt; margin: 0 0 3mm; display: flex; justify-content: space-between; }
-table { border-collapse: collapse; table-layout: fixed; width: 150mm; }
+table { border-collapse: collapse; table-layout: fixed; width: 105mm; }
 td { border: 0.4mm solid #000; text-align: center; vertical-align: middle; overflow-wrap: anywhere;
      hyphens: auto; padding: 1mm; font-size: 9pt; }
 td.free { background: #ddd; font-weight: bold; }
@@ -137,8 +137,8 @@ pub fn html_sheet(
 ) -> String {
     let labels: HashMap<u32, &str> = squares.iter().map(|s| (s.id, s.label.as_str())).collect();
     let size = usize::from(grid_size.max(1));
-    // Cells are square: the table is 150 mm wide.
-    let cell_mm = 150 / size;
+    // Cells are square: the table is 105 mm wide, so two cards fit on an A4 page.
+    let cell_mm = 105 / size;
     let mut html = String::new();
     let game = escape(game_id);
     let _ = write!(
