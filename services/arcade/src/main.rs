@@ -65,7 +65,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Referee(command) => {
             Ok(tool(|out, err| arcade_referee::cli::run(command, out, err)))
         }
-        Command::Bingo(command) => Ok(tool(|out, err| arcade_bingo::cli::run(command, out, err))),
+        Command::Bingo(command) => tools::bingo::run(command).await,
         Command::Race(command) => Ok(tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
         })),
