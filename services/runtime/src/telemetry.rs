@@ -208,12 +208,20 @@ fn exporter(export: &Export) -> Result<opentelemetry_otlp::SpanExporter, Telemet
             .with_endpoint(export.endpoint.clone())
             .build()
             .map_err(failed),
+        #[cfg(feature = "otlp-grpc")]
         Protocol::Grpc => builder
             .with_tonic()
             .with_protocol(opentelemetry_otlp::Protocol::Grpc)
             .with_endpoint(export.endpoint.clone())
             .build()
             .map_err(failed),
+        #[cfg(not(feature = "otlp-grpc"))]
+        Protocol::Grpc => Err(TelemetryError::Setting {
+            name: "OTEL_EXPORTER_OTLP_PROTOCOL",
+            reason: "\"grpc\" is not built into this binary (the edge referee exports over \
+                     \"http/protobuf\"; build with the otlp-grpc feature for gRPC)"
+                .to_string(),
+        }),
     }
 }
 
