@@ -4,15 +4,17 @@
 //! waits (capped, jittered backoff) and resumes from its cursor: an edge referee's whole game
 //! goes out, in order, when the connection comes back.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
+
+use arcade_contracts::Envelope;
 
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use crate::backoff::Backoff;
-use crate::bus::{Bus, BusError, Confirms, Destination, Publication};
+use crate::bus::{Bus, BusError, Confirms, Destination, Publication, SubscriptionSpec};
 use crate::counters::Counters;
 use crate::store::{LogRecord, Store, StoreError};
 use crate::wire::WireMessage;
@@ -29,6 +31,27 @@ pub fn publication(record: &LogRecord) -> Publication {
         },
         message: WireMessage::from_envelope(&record.envelope, record.traceparent.clone()),
     }
+}
+
+/// The queue an event of the log needs before it goes out ([`crate::Service::queue_before`]).
+pub type QueueBefore = Arc<dyn Fn(&Envelope) -> Option<SubscriptionSpec> + Send + Sync>;
+
+/// Declares the queues `records` need that this relay has not declared yet.
+async fn declare_queues(
+    bus: &dyn Bus,
+    queue_before: &QueueBefore,
+    declared: &mut HashSet<String>,
+    records: &[(u64, Arc<LogRecord>)],
+) -> Result<(), BusError> {
+    for (_, record) in records {
+        if let Some(spec) = queue_before(&record.envelope)
+            && !declared.contains(&spec.queue)
+        {
+            bus.declare(&spec).await?;
+            declared.insert(spec.queue);
+        }
+    }
+    Ok(())
 }
 
 /// A publication started and not yet confirmed.
@@ -48,7 +71,8 @@ enum Wake {
 }
 
 /// Runs until `stop` is cancelled and everything durable is published (or the task is
-/// aborted). `durable_end` is one past the last flushed log entry.
+/// aborted). `durable_end` is one past the last flushed log entry. The queues an event needs
+/// (`queue_before`) are declared before the batch holding it is published.
 ///
 /// Up to the bus's [`Bus::publish_window`] batches are out unconfirmed at once; the cursor
 /// advances over each in order as its confirms come. Should any fail, all those in flight are
@@ -60,8 +84,10 @@ pub async fn run(
     counters: Arc<Counters>,
     mut durable_end: watch::Receiver<u64>,
     batch: usize,
+    queue_before: QueueBefore,
     stop: CancellationToken,
 ) -> Result<(), StoreError> {
+    let mut declared = HashSet::new();
     let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
     let window = bus.publish_window().max(1);
     let mut in_flight: VecDeque<InFlight> = VecDeque::new();
@@ -81,16 +107,19 @@ pub async fn run(
             };
             let publications: Vec<Publication> =
                 records.iter().map(|(_, r)| publication(r)).collect();
-            match bus.start_publish(&publications).await {
-                Ok(confirms) => {
-                    in_flight.push_back(InFlight {
-                        end: last + 1,
-                        count: publications.len() as u64,
-                        confirms,
-                    });
-                    continue;
-                }
+            match declare_queues(bus.as_ref(), &queue_before, &mut declared, &records).await {
                 Err(error) => error,
+                Ok(()) => match bus.start_publish(&publications).await {
+                    Ok(confirms) => {
+                        in_flight.push_back(InFlight {
+                            end: last + 1,
+                            count: publications.len() as u64,
+                            confirms,
+                        });
+                        continue;
+                    }
+                    Err(error) => error,
+                },
             }
         } else if !in_flight.is_empty() {
             let more = open && next >= end && in_flight.len() < window;

@@ -169,7 +169,7 @@ impl Runtime {
             })?;
         let counters = self.metrics.service(&spec.name);
         let host = Host::open(
-            service,
+            service.clone(),
             store.clone(),
             self.catalog.clone(),
             counters.clone(),
@@ -206,6 +206,10 @@ impl Runtime {
             }
             result
         });
+        let queue_before: relay::QueueBefore = {
+            let service = service.clone();
+            Arc::new(move |envelope| service.queue_before(envelope))
+        };
         let relay = tokio::spawn(relay::run(
             spec.name.clone(),
             store.clone(),
@@ -213,6 +217,7 @@ impl Runtime {
             counters,
             durable_end,
             self.config.relay_batch,
+            queue_before,
             relay_stop.clone(),
         ));
         info!(service = %spec.name, queue = %spec.queue, bus = self.bus.name(), "service started");

@@ -2,4 +2,5 @@
 //! one module per service.
 
 pub mod car;
+pub mod duel_ai;
 pub mod puzzle;
