@@ -140,7 +140,7 @@ fn question_name(question: &Question) -> &'static str {
 }
 
 /// Plays through the admin endpoint of `arcade run` (embedded transport).
-async fn via_admin(
+pub(crate) async fn via_admin(
     args: &CarArgs,
     mut program: CarProgram,
     advisor: Option<&dyn DuelAdvisor>,
