@@ -1,7 +1,7 @@
 //! The race master as a running service: the thin shell around [`RaceMaster`] that the runtime
 //! hosts. It consumes the commands on its queue `race-master` (`race.start.v1`,
 //! `race.distribution.set.v1`, `race.car.register.v1`, `race.budget.query.v1`,
-//! `race.decision.made.v1`), publishes every fact on the topic and each question to its team's
+//! `race.state.query.v1`, `race.budget.grant.v1`, `race.decision.made.v1`), publishes every fact on the topic and each question to its team's
 //! queue `race.team.<team>`, and is woken by the runtime's clock at [`RaceMaster::next_deadline`]
 //! (answer deadlines, turn starts, the race's end). Its state is a fold of its own log. A
 //! team's queue is declared before the team's first registration is published.

@@ -36,6 +36,22 @@ pub fn publication(record: &LogRecord) -> Publication {
 /// The queue an event of the log needs before it goes out ([`crate::Service::queue_before`]).
 pub type QueueBefore = Arc<dyn Fn(&Envelope) -> Option<SubscriptionSpec> + Send + Sync>;
 
+/// Where the relay publishes: the bus, and the queues some events need first.
+pub struct Outlet {
+    /// The bus.
+    pub bus: Arc<dyn Bus>,
+    /// The queue an event needs declared before it goes out.
+    pub queue_before: QueueBefore,
+}
+
+impl std::fmt::Debug for Outlet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Outlet")
+            .field("bus", &self.bus.name())
+            .finish_non_exhaustive()
+    }
+}
+
 /// Declares the queues `records` need that this relay has not declared yet.
 async fn declare_queues(
     bus: &dyn Bus,
@@ -80,13 +96,13 @@ enum Wake {
 pub async fn run(
     name: String,
     store: Arc<Store>,
-    bus: Arc<dyn Bus>,
+    outlet: Outlet,
     counters: Arc<Counters>,
     mut durable_end: watch::Receiver<u64>,
     batch: usize,
-    queue_before: QueueBefore,
     stop: CancellationToken,
 ) -> Result<(), StoreError> {
+    let Outlet { bus, queue_before } = outlet;
     let mut declared = HashSet::new();
     let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
     let window = bus.publish_window().max(1);

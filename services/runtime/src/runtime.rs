@@ -210,14 +210,17 @@ impl Runtime {
             let service = service.clone();
             Arc::new(move |envelope| service.queue_before(envelope))
         };
+        let outlet = relay::Outlet {
+            bus: self.bus.clone(),
+            queue_before,
+        };
         let relay = tokio::spawn(relay::run(
             spec.name.clone(),
             store.clone(),
-            self.bus.clone(),
+            outlet,
             counters,
             durable_end,
             self.config.relay_batch,
-            queue_before,
             relay_stop.clone(),
         ));
         info!(service = %spec.name, queue = %spec.queue, bus = self.bus.name(), "service started");

@@ -220,7 +220,7 @@ mod tests {
         .await;
         assert!(finished.is_ok(), "the race did not end in time");
         program.await.unwrap().unwrap();
-        let seen = seen.lock().unwrap();
+        let seen = std::mem::take(&mut *seen.lock().unwrap());
         assert!(!answers.is_empty(), "the car fought the pirates");
         assert_eq!(
             answers, seen.replies,

@@ -46,7 +46,7 @@ pub fn hint(achievement: Achievement) -> &'static str {
 
 /// The hint that comes with `turn`, if one does.
 pub fn hint_of_turn(turn: u32) -> Option<Achievement> {
-    if turn == 0 || turn % HINT_EVERY_TURNS != 0 {
+    if turn == 0 || !turn.is_multiple_of(HINT_EVERY_TURNS) {
         return None;
     }
     HINT_ORDER
