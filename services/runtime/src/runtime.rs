@@ -181,7 +181,7 @@ impl Runtime {
         let counters = self.metrics.service(&spec.name);
         let _ = counters.queue.set(spec.queue.clone());
         let host = Host::open(
-            service,
+            service.clone(),
             store.clone(),
             self.catalog.clone(),
             counters.clone(),
@@ -225,10 +225,18 @@ impl Runtime {
             }
             result
         });
+        let queue_before: relay::QueueBefore = {
+            let service = service.clone();
+            Arc::new(move |envelope| service.queue_before(envelope))
+        };
+        let outlet = relay::Outlet {
+            bus: self.bus.clone(),
+            queue_before,
+        };
         let relay = tokio::spawn(relay::run(
             spec.name.clone(),
             store.clone(),
-            self.bus.clone(),
+            outlet,
             counters,
             durable_end,
             self.config.relay_batch,

@@ -3,4 +3,5 @@
 
 pub mod bingo;
 pub mod car;
+pub mod duel_ai;
 pub mod puzzle;

@@ -622,6 +622,38 @@ impl Bus for AmqpBus {
         }))
     }
 
+    async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
+        let (connection, _) = self.connection().await?;
+        let channel = connection
+            .create_channel()
+            .await
+            .map_err(|e| unavailable("cannot open a channel", e))?;
+        let setup = async {
+            self.declare_durable_queue(&channel, &spec.queue).await?;
+            for pattern in &spec.bindings {
+                channel
+                    .queue_bind(
+                        short(&spec.queue),
+                        short(&self.inner.config.events_exchange),
+                        short(pattern),
+                        QueueBindOptions::default(),
+                        FieldTable::default(),
+                    )
+                    .await?;
+            }
+            Ok::<(), lapin::Error>(())
+        };
+        let result = setup.await;
+        let _ = channel.close(200, short("declared")).await;
+        result.map_err(|e| {
+            if connection.status().connected() {
+                BusError::Refused(format!("cannot declare queue {}: {e}", spec.queue))
+            } else {
+                unavailable(&format!("cannot declare queue {}", spec.queue), e)
+            }
+        })
+    }
+
     fn name(&self) -> &'static str {
         "rabbitmq"
     }

@@ -130,6 +130,14 @@ pub trait Bus: Send + Sync + 'static {
     /// consumers of one queue compete: each message goes to one of them.
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError>;
 
+    /// Declares a durable queue and its bindings (idempotent) without consuming it, so that
+    /// what is published from now on waits there for a consumer to come. The default
+    /// subscribes and drops the consumer at once, which suits a transport whose dropped
+    /// consumers hand back what they held.
+    async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
+        self.subscribe(spec).await.map(drop)
+    }
+
     /// A short name of the transport, for logs.
     fn name(&self) -> &'static str;
 

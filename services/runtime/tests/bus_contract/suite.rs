@@ -350,3 +350,23 @@ pub async fn commands_reach_their_queue_only(backend: &impl Backend) {
     assert_eq!(drain(&mut three, quiet).await, vec!["table.game.start.v1"]);
     assert!(drain(&mut four, quiet).await.is_empty());
 }
+
+/// A queue declared (without a consumer) keeps what is published on its bindings from then on,
+/// for a consumer that comes later; declaring it again changes nothing.
+pub async fn a_declared_queue_keeps_what_comes_before_its_consumer(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("race.team.late");
+    let spec = durable_spec(&queue, &["test.race.#"]);
+    bus.declare(&spec).await.unwrap();
+    bus.declare(&spec).await.unwrap();
+    bus.publish(&events(&["test.race.car.v1", "test.other.v1"], "p", 1))
+        .await
+        .unwrap();
+    let mut consumer = bus.subscribe(&spec).await.unwrap();
+    let quiet = Duration::from_millis(300);
+    assert_eq!(
+        drain(&mut consumer, quiet).await,
+        vec!["test.race.car.v1"],
+        "what was published after the declaration, on its bindings only"
+    );
+}

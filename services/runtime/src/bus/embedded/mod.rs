@@ -316,6 +316,17 @@ impl Bus for EmbeddedBus {
         }))
     }
 
+    async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
+        if self.inner.closed.load(Ordering::SeqCst) {
+            return Err(BusError::Closed);
+        }
+        self.declare(&spec.queue, spec.durable)?;
+        for pattern in &spec.bindings {
+            self.bind(&spec.queue, pattern, spec.durable)?;
+        }
+        Ok(())
+    }
+
     fn name(&self) -> &'static str {
         "embedded"
     }
