@@ -146,7 +146,6 @@ mod tests {
         let master = runtime.start(RaceService::new(4)).unwrap();
         let router = admin::router(AdminState {
             runtime: runtime.clone(),
-            services: vec!["race-master".into()],
         })
         .merge(crate::services::race::routes(&runtime));
         let (addr, server) = admin::serve("127.0.0.1:0".parse().unwrap(), router, shutdown.clone())
