@@ -27,9 +27,9 @@ pub enum Command {
     Demo(DemoArgs),
     /// List the message types of the contract, or print one's schema or example.
     Types(TypesArgs),
-    /// Table referee tools: replay a script against rules, check a rules document.
+    /// Table referee: start, abort a game, report a goal; replay a script, check rules.
     #[command(subcommand)]
-    Referee(arcade_referee::cli::Command),
+    Referee(crate::tools::referee::RefereeCommand),
     /// Bingo tools: print a batch of cards.
     #[command(subcommand)]
     Bingo(arcade_bingo::cli::Command),

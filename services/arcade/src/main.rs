@@ -59,9 +59,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Demo(args) => demo::run(args).await,
         Command::Types(args) => client::types(args),
         Command::Car(args) => tools::car::run(args).await,
-        Command::Referee(command) => {
-            Ok(tool(|out, err| arcade_referee::cli::run(command, out, err)))
-        }
+        Command::Referee(command) => tools::referee::run(command).await,
         Command::Bingo(command) => Ok(tool(|out, err| arcade_bingo::cli::run(command, out, err))),
         Command::Race(command) => Ok(tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
