@@ -41,6 +41,10 @@ pub enum Command {
     /// Strata Relay puzzle tools: generate puzzles, print the telemetry, simulate sessions.
     #[command(subcommand)]
     Puzzle(crate::tools::puzzle::PuzzleCommand),
+    /// Print the completion script of a shell (bash, zsh, fish, elvish, powershell).
+    Completions(crate::shell::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command with --dir.
+    Man(crate::shell::ManArgs),
 }
 
 /// Where to reach the services: a broker, or the admin endpoint of `arcade run`.

@@ -1,4 +1,5 @@
-//! Tracing and OpenTelemetry: logs to stderr filtered by `RUST_LOG`, one span per handled
+//! Tracing and OpenTelemetry: logs to stderr filtered by `RUST_LOG` (coloured on a terminal
+//! unless `NO_COLOR` is set), one span per handled
 //! message named `process <type>` whose parent is the incoming W3C `traceparent`, and the
 //! current trace context injected into every event the span produces. Spans are exported over
 //! OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; otherwise trace ids are still made and
@@ -69,7 +70,10 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
         .with(
             tracing_subscriber::fmt::layer()
                 .with_writer(std::io::stderr)
-                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .with_ansi(colors(
+                    std::env::var_os("NO_COLOR").as_deref(),
+                    std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                ))
                 .with_filter(filter),
         )
         .with(
@@ -80,6 +84,12 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
         .try_init()
         .map_err(|e| TelemetryError::AlreadySet(e.to_string()))?;
     Ok(Telemetry { provider })
+}
+
+/// Whether logs are coloured: only on a terminal, and never when `NO_COLOR` is set to anything
+/// but the empty string (<https://no-color.org>).
+pub fn colors(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
+    terminal && no_color.is_none_or(|value| value.is_empty())
 }
 
 /// The span of one handled message, child of the trace it came with.
