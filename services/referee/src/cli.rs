@@ -191,7 +191,7 @@ fn replay_steps(rules: Value, steps: &[Step]) -> Vec<String> {
 
 /// Milliseconds of script clock as the seconds the script wrote.
 fn seconds(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         format!("{}", ms as f64 / 1000.0)

@@ -222,3 +222,37 @@ fn a_reported_goal_names_who_scored() {
         other => panic!("expected a goal, got {other:?}"),
     }
 }
+
+#[test]
+fn a_report_without_a_game_id_counts_in_the_game_in_progress() {
+    let anonymous = |at_ms| {
+        Input::Report(GoalReport {
+            table_id: "t1".into(),
+            game_id: None,
+            side: Side::Hinge,
+            kind: BallKind::Goal,
+            player: None,
+            at_ms,
+        })
+    };
+    let (state, _) = play(&[start("g1", bar_document(), T0)]);
+    let events = referee().decide(&state, &anonymous(T0 + 1_000)).unwrap();
+    assert!(
+        matches!(&events[0], Event::GoalScored { game_id, .. } if game_id == "g1"),
+        "{events:?}"
+    );
+    match referee().decide(&TableState::default(), &anonymous(T0)) {
+        Err(Rejection::Report { game_id, .. }) => assert_eq!(game_id, ""),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    let (over, _) = play(&won("g1", T0));
+    match referee().decide(&over, &anonymous(T0 + 60_000)) {
+        Err(Rejection::Report {
+            game_id, reason, ..
+        }) => {
+            assert_eq!(game_id, "g1");
+            assert_eq!(reason.to_string(), r#"game "g1" is finished"#);
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
