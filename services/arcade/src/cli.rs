@@ -30,9 +30,10 @@ pub enum Command {
     /// Table referee: start, abort a game, report a goal; replay a script, check rules.
     #[command(subcommand)]
     Referee(crate::tools::referee::RefereeCommand),
-    /// Bingo tools: print a batch of cards.
+    /// Bingo tools: open a game from a squares file, print cards through the service, show a
+    /// game or a card.
     #[command(subcommand)]
-    Bingo(arcade_bingo::cli::Command),
+    Bingo(crate::tools::bingo::BingoCommand),
     /// Race master tools: simulate a whole race in process.
     #[command(subcommand)]
     Race(arcade_race_master::cli::Command),
@@ -83,6 +84,9 @@ pub struct RunArgs {
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
+    /// Health, readiness and metrics.
+    #[command(flatten)]
+    pub observe: crate::observe::ObserveArgs,
 }
 
 /// `arcade tap`.

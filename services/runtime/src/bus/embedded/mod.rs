@@ -346,6 +346,10 @@ impl Bus for EmbeddedBus {
     fn name(&self) -> &'static str {
         "embedded"
     }
+
+    fn queue_depth(&self, queue: &str) -> Option<u64> {
+        Some(self.depth(queue) as u64)
+    }
 }
 
 /// The dead letter of a command sent to `queue`, which does not exist.
