@@ -221,6 +221,12 @@ fn exporter(export: &Export) -> Result<opentelemetry_otlp::SpanExporter, Telemet
     }
 }
 
+/// Whether logs are coloured: only on a terminal, and never when `NO_COLOR` is set to anything
+/// but the empty string (<https://no-color.org>).
+pub fn colors(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
+    terminal && no_color.is_none_or(|value| value.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,10 +297,4 @@ mod tests {
         assert!(text.starts_with("OTEL_EXPORTER_OTLP_PROTOCOL:"), "{text}");
         assert!(text.contains("http/json"), "{text}");
     }
-}
-
-/// Whether logs are coloured: only on a terminal, and never when `NO_COLOR` is set to anything
-/// but the empty string (<https://no-color.org>).
-pub fn colors(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
-    terminal && no_color.is_none_or(|value| value.is_empty())
 }
