@@ -3,6 +3,7 @@
 //!
 //! Layout:
 //! - [`envelope`]: the envelope (identities, producer, time) around a JSON payload.
+//! - [`bounds`]: the schema generator, which bounds every integer by its Rust type.
 //! - [`catalog`]: the list of every known message type with its JSON Schema, its example and
 //!   its route (published on the topic exchange, or sent to one service's queue).
 //! - one module per domain: [`game`], [`table`], [`bingo`], [`activity`], [`race`], [`puzzle`].
@@ -14,6 +15,7 @@
 pub mod activity;
 pub mod asyncapi;
 pub mod bingo;
+pub mod bounds;
 pub mod catalog;
 pub mod envelope;
 pub mod game;

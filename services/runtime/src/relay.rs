@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use crate::backoff::Backoff;
-use crate::bus::{Bus, BusError, Confirms, Destination, Publication, SubscriptionSpec};
+use crate::bus::{Bus, BusError, Confirms, Destination, Publication, Published, SubscriptionSpec};
 use crate::counters::Counters;
 use crate::store::{LogRecord, Store, StoreError};
 use crate::telemetry;
@@ -107,6 +107,8 @@ struct InFlight {
     /// One past its last record: the cursor once it is confirmed.
     end: u64,
     count: u64,
+    /// What each message is and where it went, to name the commands nobody took.
+    sent: Vec<(String, Destination)>,
     confirms: Confirms,
     /// Its messages' producer spans, ended with it.
     _spans: Vec<tracing::Span>,
@@ -114,7 +116,7 @@ struct InFlight {
 
 /// What the relay waits for when it has nothing to start.
 enum Wake {
-    Confirmed(Result<(), BusError>),
+    Confirmed(Result<Published, BusError>),
     More,
     Closed,
     Stop,
@@ -164,9 +166,14 @@ pub async fn run(
                 Err(error) => error,
                 Ok(()) => match bus.start_publish(&publications).await {
                     Ok(confirms) => {
+                        let sent = publications
+                            .iter()
+                            .map(|p| (p.message.routing_key().to_string(), p.destination.clone()))
+                            .collect();
                         in_flight.push_back(InFlight {
                             end: last + 1,
                             count: publications.len() as u64,
+                            sent,
                             confirms,
                             _spans: spans,
                         });
@@ -186,8 +193,16 @@ pub async fn run(
                 }
             };
             match wake {
-                Wake::Confirmed(Ok(())) => {
+                Wake::Confirmed(Ok(published)) => {
                     let done = in_flight.pop_front().expect("the oldest publication");
+                    for &position in &published.unroutable {
+                        if let Some((message_type, Destination::Queue(queue))) =
+                            done.sent.get(position)
+                        {
+                            // Kept in the dead letters: nothing is lost, and nothing to retry.
+                            warn!(service = %name, %message_type, %queue, "no such queue: nobody consumes this command; it is in the dead letters (unroutable)");
+                        }
+                    }
                     cursor = done.end;
                     store.set_cursor(RELAY_CURSOR, cursor)?;
                     counters.relay_cursor.store(cursor, Ordering::Relaxed);

@@ -5,3 +5,4 @@ pub mod bingo;
 pub mod car;
 pub mod duel_ai;
 pub mod puzzle;
+pub mod referee;
