@@ -41,6 +41,9 @@ pub enum Command {
     /// Strata Relay puzzle tools: generate puzzles, print the telemetry, simulate sessions.
     #[command(subcommand)]
     Puzzle(crate::tools::puzzle::PuzzleCommand),
+    /// Schema evolution: compare the generated schemas with a baseline (exit 1 if one breaks).
+    #[command(subcommand)]
+    Schemas(crate::tools::schemas::SchemasCommand),
 }
 
 /// Where to reach the services: a broker, or the admin endpoint of `arcade run`.

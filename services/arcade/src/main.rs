@@ -67,6 +67,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arcade_race_master::cli::run(command, out, err)
         })),
         Command::Puzzle(command) => tools::puzzle::run(command).await,
+        Command::Schemas(command) => Ok(tools::schemas::run(command)),
     }
 }
 

@@ -3,3 +3,4 @@
 
 pub mod car;
 pub mod puzzle;
+pub mod schemas;
