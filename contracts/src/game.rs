@@ -123,13 +123,13 @@ impl Message for GameSessionCompletedV2 {
     const KIND: MessageKind = MessageKind::Event;
     fn example() -> Self {
         GameSessionCompletedV2 {
-            game_id: "strata-7f3a2c".into(),
+            game_id: "strata-9d41b0".into(),
             seed: 421_337,
             stage: 1,
             outcome: Outcome::Won,
             turns: 2,
             duration_ms: 9_250,
-            moves: vec![Pulse([2, 3]), Pulse([2, 3])],
+            moves: vec![Pulse([1, 3]), Pulse([1, 3])],
             producer_version: "strata-web 2.4.1".into(),
         }
     }
