@@ -36,7 +36,7 @@ pub enum Class {
 
 impl fmt::Display for Class {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.pad(match self {
             Class::Compatible => "compatible",
             Class::Breaking => "BREAKING",
         })

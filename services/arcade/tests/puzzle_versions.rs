@@ -55,8 +55,20 @@ fn wait_ready(child: &mut Child) {
 
 fn simulate(admin: &str, sessions: u32, seed: u32, contract: &str) {
     let output = arcade()
-        .args(["puzzle", "simulate", "--admin", admin, "--contract", contract])
-        .args(["--sessions", &sessions.to_string(), "--seed", &seed.to_string()])
+        .args([
+            "puzzle",
+            "simulate",
+            "--admin",
+            admin,
+            "--contract",
+            contract,
+        ])
+        .args([
+            "--sessions",
+            &sessions.to_string(),
+            "--seed",
+            &seed.to_string(),
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
@@ -66,7 +78,9 @@ fn simulate(admin: &str, sessions: u32, seed: u32, contract: &str) {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        text.contains(&format!("published {sessions} sessions as game.session.completed.{contract}")),
+        text.contains(&format!(
+            "published {sessions} sessions as game.session.completed.{contract}"
+        )),
         "{text}"
     );
 }
@@ -103,7 +117,11 @@ fn tampered() -> Vec<(GameSessionCompletedV2, u8)> {
         session.game_id = format!("tampered-{}", out.len());
         let stage = Stage::new(session.stage.into()).unwrap();
         let puzzle = Puzzle::generate(session.seed, stage).unwrap();
-        let cells: Vec<Cell> = session.moves.iter().map(|Pulse([x, y])| Cell::new(*x, *y)).collect();
+        let cells: Vec<Cell> = session
+            .moves
+            .iter()
+            .map(|Pulse([x, y])| Cell::new(*x, *y))
+            .collect();
         let k = out.len() % cells.len();
         let found = (0..25u8).map(|i| Cell::new(i % 5, i / 5)).find_map(|cell| {
             let mut moves = cells.clone();
@@ -114,7 +132,10 @@ fn tampered() -> Vec<(GameSessionCompletedV2, u8)> {
         });
         if let Some((cell, at)) = found {
             session.moves[k] = Pulse([cell.x, cell.y]);
-            assert!(usize::from(at) > k, "the moves before the changed one still agree");
+            assert!(
+                usize::from(at) > k,
+                "the moves before the changed one still agree"
+            );
             out.push((session, at));
         }
     }
@@ -141,14 +162,26 @@ fn a_mixed_run_of_v1_and_v2_counts_each_session_once_and_flags_every_tampered_on
     let _run = Running(child);
 
     let mut flags = arcade()
-        .args(["tap", "puzzle.session.flagged.v1", "--count", "500", "--admin", &admin])
+        .args([
+            "tap",
+            "puzzle.session.flagged.v1",
+            "--count",
+            "500",
+            "--admin",
+            &admin,
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let flag_lines = {
         let stdout = flags.stdout.take().unwrap();
-        std::thread::spawn(move || BufReader::new(stdout).lines().map_while(Result::ok).collect::<Vec<_>>())
+        std::thread::spawn(move || {
+            BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .collect::<Vec<_>>()
+        })
     };
 
     simulate(&admin, 5_000, 1, "v1");
@@ -168,24 +201,49 @@ fn a_mixed_run_of_v1_and_v2_counts_each_session_once_and_flags_every_tampered_on
     let (stats, counters) = loop {
         let stats = get(&client, &format!("http://{admin}/puzzle/stats"));
         let counters = get(&client, &format!("http://{admin}/counters"));
-        let consumed = counters["puzzle-telemetry"]["consumed"].as_u64().unwrap_or(0);
-        let counted = stats["sessions"].as_u64().unwrap_or(0) + stats["flagged"].as_u64().unwrap_or(0);
+        let consumed = counters["puzzle-telemetry"]["consumed"]
+            .as_u64()
+            .unwrap_or(0);
+        let counted =
+            stats["sessions"].as_u64().unwrap_or(0) + stats["flagged"].as_u64().unwrap_or(0);
         if consumed >= 11_500 && counted >= 11_000 {
             break (stats, counters);
         }
-        assert!(Instant::now() < deadline, "11,500 messages not consumed in 180 s: {counters}");
+        assert!(
+            Instant::now() < deadline,
+            "11,500 messages not consumed in 180 s: {counters}"
+        );
         std::thread::sleep(Duration::from_millis(200));
     };
     let telemetry = &counters["puzzle-telemetry"];
-    assert_eq!(telemetry["deduplicated"], 500, "the 500 resent as v2: {telemetry}");
+    assert_eq!(
+        telemetry["deduplicated"], 500,
+        "the 500 resent as v2: {telemetry}"
+    );
     assert_eq!(telemetry["dead_lettered"], 0, "{telemetry}");
     assert_eq!(stats["sessions"], 10_500, "every honest session once");
-    assert_eq!(stats["flagged"], 500, "the tampered ones, and no honest one");
+    assert_eq!(
+        stats["flagged"], 500,
+        "the tampered ones, and no honest one"
+    );
     let stages = stats["stages"].as_array().unwrap();
-    let sum = |field: &str| stages.iter().map(|s| s[field].as_u64().unwrap()).sum::<u64>();
-    assert_eq!(sum("v1Sessions"), 5_500, "5,000 v1 and the first copy of the 500 twice-sent");
+    let sum = |field: &str| {
+        stages
+            .iter()
+            .map(|s| s[field].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(
+        sum("v1Sessions"),
+        5_500,
+        "5,000 v1 and the first copy of the 500 twice-sent"
+    );
     assert_eq!(sum("v2Sessions"), 5_500, "5,000 v2 and the 500 tampered");
-    assert_eq!(sum("verified"), 5_000, "every honest v2 session was replayed and agrees");
+    assert_eq!(
+        sum("verified"),
+        5_000,
+        "every honest v2 session was replayed and agrees"
+    );
 
     let lines = flag_lines.join().unwrap();
     assert_eq!(lines.len(), 500);
@@ -206,9 +264,16 @@ fn a_mixed_run_of_v1_and_v2_counts_each_session_once_and_flags_every_tampered_on
         let [x, y] = session.moves[usize::from(*at) - 1].0;
         assert_eq!(flag["moveCell"], serde_json::json!([x, y]), "{flag}");
         assert!(
-            ["moveOnImmutable", "moveAfterEnd", "movesDisagree"].contains(&flag["reason"].as_str().unwrap()),
+            ["moveOnImmutable", "moveAfterEnd", "movesDisagree"]
+                .contains(&flag["reason"].as_str().unwrap()),
             "{flag}"
         );
-        assert!(flag["detail"].as_str().unwrap().starts_with(&format!("move {at} ")), "{flag}");
+        assert!(
+            flag["detail"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("move {at} ")),
+            "{flag}"
+        );
     }
 }

@@ -48,7 +48,10 @@ fn baseline_with(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> tempf
 fn the_committed_schemas_pass_against_themselves() {
     let (code, out, err) = check(&schemas());
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("0 new, 0 compatible changes, 0 breaking changes"), "{out}");
+    assert!(
+        out.contains("0 new, 0 compatible changes, 0 breaking changes"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -77,10 +80,19 @@ fn compatible_changes_and_a_new_type_pass() {
     std::fs::remove_file(baseline.path().join("game.session.completed.v2.json")).unwrap();
     let (code, out, _) = check(baseline.path());
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("game.session.completed.v2: new type (compatible)"), "{out}");
-    assert!(out.contains("compatible /stage: maximum 4 became 5"), "{out}");
+    assert!(
+        out.contains("game.session.completed.v2: new type (compatible)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("compatible /stage: maximum 4 became 5"),
+        "{out}"
+    );
     assert!(out.contains("compatible /: `description` changed"), "{out}");
-    assert!(out.contains("1 new, 2 compatible changes, 0 breaking changes"), "{out}");
+    assert!(
+        out.contains("1 new, 2 compatible changes, 0 breaking changes"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -22,7 +22,10 @@ use lapin::{BasicProperties, Connection, ConnectionProperties};
 
 async fn publish_bare(channel: &lapin::Channel, exchange: &str, message_type: &str, body: &[u8]) {
     let mut headers = FieldTable::default();
-    headers.insert("type".into(), AMQPValue::LongString(LongString::from(message_type)));
+    headers.insert(
+        "type".into(),
+        AMQPValue::LongString(LongString::from(message_type)),
+    );
     let confirm = channel
         .basic_publish(
             exchange.to_string().into(),
@@ -68,7 +71,8 @@ async fn a_bare_v1_session_is_consumed_and_its_v2_copy_counted_once() {
 
     let counters = runtime.metrics().service(&name);
     tokio::time::timeout(Duration::from_secs(30), async {
-        while counters.consumed.load(std::sync::atomic::Ordering::SeqCst) < 3 || live.counted() < 1 {
+        while counters.consumed.load(std::sync::atomic::Ordering::SeqCst) < 3 || live.counted() < 1
+        {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     })
@@ -80,7 +84,10 @@ async fn a_bare_v1_session_is_consumed_and_its_v2_copy_counted_once() {
     assert_eq!(stage.flagged, 0, "an honest session");
     assert_eq!((stage.v1, stage.v2, stage.verified), (1, 0, 0));
     let snapshot = counters.snapshot();
-    assert_eq!(snapshot.deduplicated, 2, "the resent body and the v2 copy: {snapshot:?}");
+    assert_eq!(
+        snapshot.deduplicated, 2,
+        "the resent body and the v2 copy: {snapshot:?}"
+    );
     assert_eq!(snapshot.dead_lettered, 0);
     let _ = connection.close(200, "done".into()).await;
     bus.close().await;
