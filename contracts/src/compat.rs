@@ -198,10 +198,10 @@ impl Walk<'_> {
         }
         let (old, old_ref) = resolve(self.old_root, old);
         let (new, new_ref) = resolve(self.new_root, new);
-        if let (Some(a), Some(b)) = (&old_ref, &new_ref) {
-            if !self.seen.insert((a.clone(), b.clone())) {
-                return;
-            }
+        if let (Some(a), Some(b)) = (&old_ref, &new_ref)
+            && !self.seen.insert((a.clone(), b.clone()))
+        {
+            return;
         }
         self.annotations(path, &old, &new);
         self.types(path, &old, &new);
