@@ -20,10 +20,15 @@
 //! keywords, enums as `oneOf` of `const`s, options as `anyOf [T, null]` or `type: [T, "null"]`).
 //! A keyword it does not know is compared by value, and any difference there is breaking.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 use serde_json::{Map, Value};
+
+mod bounds;
+mod objects;
+
+use bounds::format_range;
 
 /// Whether a change can break a producer or a consumer of the old version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -112,24 +117,6 @@ const HANDLED: &[&str] = &[
     "oneOf",
     "anyOf",
 ];
-
-/// The range an integer `format` implies (the Rust type's own bounds).
-fn format_range(format: &str) -> Option<(f64, f64)> {
-    Some(match format {
-        "uint8" => (0.0, f64::from(u8::MAX)),
-        "uint16" => (0.0, f64::from(u16::MAX)),
-        "uint32" | "uint" => (0.0, f64::from(u32::MAX)),
-        "uint64" => (0.0, u64::MAX as f64),
-        "int8" => (f64::from(i8::MIN), f64::from(i8::MAX)),
-        "int16" => (f64::from(i16::MIN), f64::from(i16::MAX)),
-        "int32" | "int" => (f64::from(i32::MIN), f64::from(i32::MAX)),
-        "int64" => (i64::MIN as f64, i64::MAX as f64),
-        _ => return None,
-    })
-}
-
-/// A bound: its value and whether it is exclusive.
-type Bound = (f64, bool);
 
 struct Walk<'a> {
     old_root: &'a Value,
@@ -352,88 +339,6 @@ impl Walk<'_> {
         }
     }
 
-    fn range(&mut self, path: &str, old: &Map<String, Value>, new: &Map<String, Value>) {
-        let implied = old
-            .get("format")
-            .and_then(Value::as_str)
-            .filter(|f| Some(*f) == new.get("format").and_then(Value::as_str))
-            .and_then(format_range);
-        let lower = |m: &Map<String, Value>| -> Option<Bound> {
-            let inclusive = number(m, "minimum").map(|v| (v, false));
-            let exclusive = number(m, "exclusiveMinimum").map(|v| (v, true));
-            match (inclusive, exclusive) {
-                (Some(i), Some(e)) => Some(if e.0 >= i.0 { e } else { i }),
-                (i, e) => i.or(e),
-            }
-        };
-        let upper = |m: &Map<String, Value>| -> Option<Bound> {
-            let inclusive = number(m, "maximum").map(|v| (v, false));
-            let exclusive = number(m, "exclusiveMaximum").map(|v| (v, true));
-            match (inclusive, exclusive) {
-                (Some(i), Some(e)) => Some(if e.0 <= i.0 { e } else { i }),
-                (i, e) => i.or(e),
-            }
-        };
-        let (old_lo, new_lo) = (lower(old), lower(new));
-        if old_lo != new_lo {
-            // Effective old bound: the declared one, or the format's own.
-            let effective = old_lo.or(implied.map(|(lo, _)| (lo, false)));
-            let stricter = match (effective, new_lo) {
-                (_, None) => false,
-                (None, Some(_)) => true,
-                (Some((o, oe)), Some((n, ne))) => n > o || (n == o && ne && !oe),
-            };
-            self.push(
-                path,
-                class(stricter),
-                describe("minimum", old_lo, new_lo, stricter, effective != old_lo),
-            );
-        }
-        let (old_hi, new_hi) = (upper(old), upper(new));
-        if old_hi != new_hi {
-            let effective = old_hi.or(implied.map(|(_, hi)| (hi, false)));
-            let stricter = match (effective, new_hi) {
-                (_, None) => false,
-                (None, Some(_)) => true,
-                (Some((o, oe)), Some((n, ne))) => n < o || (n == o && ne && !oe),
-            };
-            self.push(
-                path,
-                class(stricter),
-                describe("maximum", old_hi, new_hi, stricter, effective != old_hi),
-            );
-        }
-    }
-
-    fn count(
-        &mut self,
-        path: &str,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-        min: &str,
-        max: &str,
-        what: &str,
-    ) {
-        let (o, n) = (number(old, min), number(new, min));
-        if o != n {
-            let stricter = n.is_some_and(|n| n > o.unwrap_or(0.0));
-            self.push(
-                path,
-                class(stricter),
-                format!("minimum {what} {} became {}", show(o), show(n)),
-            );
-        }
-        let (o, n) = (number(old, max), number(new, max));
-        if o != n {
-            let stricter = n.is_some_and(|n| o.is_none_or(|o| n < o));
-            self.push(
-                path,
-                class(stricter),
-                format!("maximum {what} {} became {}", show(o), show(n)),
-            );
-        }
-    }
-
     fn pattern(&mut self, path: &str, old: &Map<String, Value>, new: &Map<String, Value>) {
         match (old.get("pattern"), new.get("pattern")) {
             (Some(a), Some(b)) if a != b => {
@@ -442,154 +347,6 @@ impl Walk<'_> {
             (None, Some(b)) => self.push(path, Class::Breaking, format!("pattern {b} added")),
             (Some(a), None) => self.push(path, Class::Compatible, format!("pattern {a} removed")),
             _ => {}
-        }
-    }
-
-    fn properties(&mut self, path: &str, old: &Map<String, Value>, new: &Map<String, Value>) {
-        let props = |m: &Map<String, Value>| {
-            m.get("properties")
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default()
-        };
-        let required = |m: &Map<String, Value>| -> BTreeSet<String> {
-            m.get("required")
-                .and_then(Value::as_array)
-                .map(|r| {
-                    r.iter()
-                        .filter_map(|v| v.as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let (old_props, new_props) = (props(old), props(new));
-        let (old_req, new_req) = (required(old), required(new));
-        let child = |name: &str| format!("{}/{name}", path.trim_end_matches('/'));
-        for (name, old_schema) in &old_props {
-            match new_props.get(name) {
-                Some(new_schema) => self.node(&child(name), old_schema, new_schema),
-                None => self.push(
-                    &child(name),
-                    Class::Breaking,
-                    "property removed (or renamed)",
-                ),
-            }
-        }
-        for name in new_props.keys().filter(|n| !old_props.contains_key(*n)) {
-            if new_req.contains(name) {
-                self.push(&child(name), Class::Breaking, "new required property");
-            } else {
-                self.push(&child(name), Class::Compatible, "new optional property");
-            }
-        }
-        for name in new_req.difference(&old_req) {
-            if old_props.contains_key(name) {
-                self.push(
-                    &child(name),
-                    Class::Breaking,
-                    "optional property became required",
-                );
-            } else if !new_props.contains_key(name) {
-                self.push(&child(name), Class::Breaking, "new required property");
-            }
-        }
-        for name in old_req.difference(&new_req) {
-            if new_props.contains_key(name) {
-                self.push(&child(name), Class::Compatible, "no longer required");
-            }
-        }
-    }
-
-    fn additional(&mut self, path: &str, old: &Map<String, Value>, new: &Map<String, Value>) {
-        let allow = |m: &Map<String, Value>| {
-            m.get("additionalProperties")
-                .cloned()
-                .unwrap_or(Value::Bool(true))
-        };
-        match (allow(old), allow(new)) {
-            (a, b) if a == b => {}
-            (Value::Bool(true), _) => self.push(
-                path,
-                Class::Breaking,
-                "additionalProperties tightened: other properties were allowed",
-            ),
-            (_, Value::Bool(true)) => self.push(
-                path,
-                Class::Compatible,
-                "additionalProperties relaxed: other properties are allowed",
-            ),
-            (Value::Bool(false), _) => {
-                self.push(path, Class::Compatible, "additionalProperties relaxed")
-            }
-            (_, Value::Bool(false)) => self.push(
-                path,
-                Class::Breaking,
-                "additionalProperties tightened: no other property is allowed",
-            ),
-            (a, b) => self.node(&format!("{}/*", path.trim_end_matches('/')), &a, &b),
-        }
-    }
-
-    fn alternatives(
-        &mut self,
-        path: &str,
-        keyword: &str,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-    ) {
-        let list = |m: &Map<String, Value>| m.get(keyword).and_then(Value::as_array).cloned();
-        let (old_alts, new_alts) = match (list(old), list(new)) {
-            (None, None) => return,
-            (Some(_), None) => {
-                return self.push(path, Class::Compatible, format!("`{keyword}` removed"));
-            }
-            (None, Some(_)) => {
-                return self.push(path, Class::Breaking, format!("`{keyword}` added"));
-            }
-            (Some(a), Some(b)) => (a, b),
-        };
-        if let (Some(a), Some(b)) = (constants(&old_alts), constants(&new_alts)) {
-            self.value_sets(path, "enum value", &a, &b);
-            // Same constants: compare their annotations.
-            for alt in &old_alts {
-                if let Some(peer) = new_alts.iter().find(|n| n.get("const") == alt.get("const")) {
-                    self.node(path, alt, peer);
-                }
-            }
-            return;
-        }
-        // Pair equal alternatives first, then the rest by position.
-        let mut unmatched_new: BTreeMap<usize, &Value> = new_alts.iter().enumerate().collect();
-        let mut unmatched_old = Vec::new();
-        for alt in &old_alts {
-            match unmatched_new
-                .iter()
-                .find(|(_, n)| **n == alt)
-                .map(|(i, _)| *i)
-            {
-                Some(i) => {
-                    unmatched_new.remove(&i);
-                }
-                None => unmatched_old.push(alt),
-            }
-        }
-        let rest: Vec<(usize, &Value)> = unmatched_new.into_iter().collect();
-        for (n, alt) in unmatched_old.iter().enumerate() {
-            match rest.get(n) {
-                Some((i, peer)) => self.node(&format!("{path} ({keyword} {})", i + 1), alt, peer),
-                None => self.push(
-                    path,
-                    Class::Breaking,
-                    format!("a `{keyword}` alternative removed"),
-                ),
-            }
-        }
-        for _ in rest.iter().skip(unmatched_old.len()) {
-            self.push(
-                path,
-                Class::Compatible,
-                format!("a `{keyword}` alternative added"),
-            );
         }
     }
 }
@@ -612,28 +369,4 @@ fn class(stricter: bool) -> Class {
 
 fn join(set: &BTreeSet<String>) -> String {
     set.iter().cloned().collect::<Vec<_>>().join("|")
-}
-
-fn show(v: Option<f64>) -> String {
-    v.map_or_else(|| "(none)".into(), |v| v.to_string())
-}
-
-fn describe(
-    what: &str,
-    old: Option<Bound>,
-    new: Option<Bound>,
-    stricter: bool,
-    implied: bool,
-) -> String {
-    let bound = |b: Option<Bound>| match b {
-        None => "(none)".to_string(),
-        Some((v, true)) => format!("{v} (exclusive)"),
-        Some((v, false)) => v.to_string(),
-    };
-    let note = if implied && !stricter {
-        ": the bound its format already implies"
-    } else {
-        ""
-    };
-    format!("{what} {} became {}{note}", bound(old), bound(new))
 }
