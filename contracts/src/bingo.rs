@@ -6,7 +6,7 @@
 //! sender subscribes to one refusal type whatever it sent.
 //!
 //! Layout: the shapes shared by several messages are here; [`commands`] holds the requests,
-//! [`events`] the facts.
+//! [`events`] the facts, [`reads`] what the admin endpoint answers about games and cards.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -16,6 +16,7 @@ use crate::MessageType;
 pub mod commands;
 pub mod events;
 mod examples;
+pub mod reads;
 
 pub use commands::{CallSquare, ClaimCard, CloseGame, DealCard, OpenGame, PrintCards, VerifyCard};
 pub use events::{
@@ -122,8 +123,8 @@ pub struct ActivitySourceSpec {
     /// The verb such a message counts as, e.g. `table.goal` (exact: no `*`).
     #[schemars(length(min = 1, max = 200))]
     pub verb: String,
-    /// JSON Pointer (RFC 6901) to the payload field naming the member, e.g. `/scorer`. A string
-    /// or a number.
+    /// JSON Pointer (RFC 6901) to the payload field naming the member, e.g. `/side` (the side
+    /// that scored a `table.goal.scored.v1`). A string or a number.
     #[schemars(length(min = 2, max = 200))]
     pub member_field: String,
     /// JSON Pointer to the payload field naming the gesture's object, e.g. `/tableId`; absent,
@@ -131,6 +132,33 @@ pub struct ActivitySourceSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 2, max = 200))]
     pub object_field: Option<String>,
+    /// Conditions a message must meet, all of them, to count as a gesture; 0 to 8. E.g.
+    /// `{"field": "/counted", "equals": true}`: the referee's rehearsal balls tick nothing.
+    /// Absent: every message of the type counts. (Added within v1: optional.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub filters: Vec<FieldFilter>,
+}
+
+/// A condition on a mapped message: the payload field at `field` equals `equals`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FieldFilter {
+    /// JSON Pointer (RFC 6901) to the payload field, e.g. `/counted`. A missing field meets no
+    /// condition.
+    #[schemars(length(min = 2, max = 200))]
+    pub field: String,
+    /// The value the field must equal: a string (at most 200 bytes), a number, a boolean or
+    /// null. Compared as JSON: `true` is not `"true"`, and `1` is not `1.0`.
+    #[schemars(schema_with = "scalar_schema")]
+    pub equals: serde_json::Value,
+}
+
+fn scalar_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": ["string", "number", "boolean", "null"],
+        "maxLength": 200
+    })
 }
 
 /// A printed card: what the organiser prints, and what `arcade bingo print` writes.

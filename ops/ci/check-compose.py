@@ -8,11 +8,16 @@ interpolation like compose, and checks what the deployment relies on:
   service's name, configured only through environment variables, whose ARCADE_AMQP_URL logs in
   as the service's own broker user on vhost `arcade`, and that waits for a healthy broker;
 - each service keeps its data dir on a named volume of its own;
-- bind-mounted files exist (the rendered definitions excepted: render-definitions.py makes it).
+- bind-mounted files exist (the rendered definitions excepted: render-definitions.py makes it);
+- observability: each service serves /metrics on a non-loopback ARCADE_METRICS_ADDR, its health
+  check asks /ready, ops/prometheus/prometheus.yml scrapes exactly those addresses and RabbitMQ's
+  rabbitmq_prometheus port, and ops/grafana/arcade.json is a dashboard of Arcade metrics (that
+  each is one Arcade exports, services/runtime/tests/observe.rs checks on a live scrape).
 
 Run from the repository root: python3 ops/ci/check-compose.py [docker-compose.yml]
 """
 
+import json
 import os
 import re
 import sys
@@ -103,12 +108,48 @@ def check(path):
             source = mount.split(":")[0]
             if source.startswith(".") and source != RENDERED and not Path(source).exists():
                 problems.append(f"{name}: bind mount source {source} does not exist")
+    problems.extend(check_observability(services))
     dockerfile = Path("ops/Dockerfile").read_text(encoding="utf-8")
     for needed in ("USER ", "HEALTHCHECK", 'ENTRYPOINT ["arcade", "run"]'):
         if needed not in dockerfile:
             problems.append(f"ops/Dockerfile: no {needed.strip()}")
     if dockerfile.count("FROM ") < 2:
         problems.append("ops/Dockerfile: not multi-stage")
+    return problems
+
+
+def check_observability(services):
+    problems = []
+    addresses = {}
+    for name in SERVICES:
+        env_vars = services.get(name, {}).get("environment", {}) or {}
+        addr = str(env_vars.get("ARCADE_METRICS_ADDR", ""))
+        host, _, port = addr.rpartition(":")
+        if not port.isdigit() or host in ("", "127.0.0.1", "localhost", "[::1]"):
+            problems.append(f"{name}: ARCADE_METRICS_ADDR {addr!r} is not reachable by a scraper")
+        addresses[name] = port
+        if "OTEL_EXPORTER_OTLP_ENDPOINT" not in env_vars:
+            problems.append(f"{name}: no OTEL_EXPORTER_OTLP_ENDPOINT (empty means no export)")
+        test = (services.get(name, {}).get("healthcheck") or {}).get("test")
+        if test != ["CMD", "arcade-healthcheck"]:
+            problems.append(f"{name}: the health check is {test}, not arcade-healthcheck (GET /ready)")
+    if "GET /ready " not in Path("ops/healthcheck.sh").read_text(encoding="utf-8"):
+        problems.append("ops/healthcheck.sh: does not ask /ready")
+
+    scrape = yaml.safe_load(Path("ops/prometheus/prometheus.yml").read_text(encoding="utf-8"))
+    jobs = {job["job_name"]: job for job in scrape.get("scrape_configs", [])}
+    targets = lambda job: {t for c in jobs.get(job, {}).get("static_configs", []) for t in c.get("targets", [])}
+    expected = {f"{name}:{port}" for name, port in addresses.items()}
+    if targets("arcade") != expected:
+        problems.append(f"ops/prometheus/prometheus.yml: job arcade scrapes {sorted(targets('arcade'))}, not {sorted(expected)}")
+    if targets("rabbitmq") != {"rabbitmq:15692"}:
+        problems.append("ops/prometheus/prometheus.yml: job rabbitmq does not scrape rabbitmq:15692")
+    if "rabbitmq_prometheus" not in Path("ops/rabbitmq/enabled_plugins").read_text(encoding="utf-8"):
+        problems.append("ops/rabbitmq/enabled_plugins: rabbitmq_prometheus is not enabled")
+
+    dashboard = json.loads(Path("ops/grafana/arcade.json").read_text(encoding="utf-8"))
+    if not any("arcade_" in t.get("expr", "") for p in dashboard.get("panels", []) for t in p.get("targets", [])):
+        problems.append("ops/grafana/arcade.json: plots no Arcade metric")
     return problems
 
 

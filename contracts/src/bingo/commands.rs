@@ -24,8 +24,8 @@ pub struct OpenGame {
     pub tick_mode: TickMode,
     /// The size of the cards and whether the centre is free.
     pub grid: GridSpec,
-    /// 1 to 500 squares with distinct ids, at least as many as a card draws (every cell but the
-    /// free centre).
+    /// 1 to 500 squares with distinct ids, at least as many as a card draws (every cell, less
+    /// the free centre when the grid has one).
     #[schemars(length(min = 1, max = 500))]
     pub pool: Vec<SquareSpec>,
     /// 1 to 16 win patterns, checked in order.
@@ -74,7 +74,8 @@ pub struct PrintCards {
 }
 
 /// `bingo.square.call.v1`: call a square for every card of a called game. Answered by
-/// `bingo.square.called.v1` the first time only.
+/// `bingo.square.called.v1` the first time; a square called again is refused
+/// (`bingo.request.rejected.v1`, code `already-called`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(description = "Call a square of a called game's pool.")]

@@ -111,8 +111,9 @@ pub struct SquareTicked {
     pub verb: String,
 }
 
-/// `bingo.gesture.undone.v1`: a gesture that ticked squares in a game was undone; the cells
-/// it alone ticked (on cards that had not won) are unticked.
+/// `bingo.gesture.undone.v1`: a gesture was undone in a game; the cells it alone ticked (on
+/// cards that had not won) are unticked. A gesture undone before it was recorded is announced
+/// too, with nothing unticked: it ticks nothing when it comes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(description = "A gesture was undone in an activity bingo game.")]

@@ -1,13 +1,16 @@
 //! Example payloads of the bingo messages, committed next to their schemas. Two games tell the
-//! story: `office-party`, ticked by activity (and by the table referee's goals), and
-//! `friday-quiz`, a classic 75-square game whose squares are called.
+//! story: `office-party`, ticked by activity (and by the table referee's counted goals, the
+//! scoring side being the member: a team holds a card named `hinge` or `lock`), and
+//! `friday-quiz`, a classic 75-square game whose squares are called. `arcade`'s tests feed the
+//! `office-party` mapping real referee events, so the example works as written.
 
+use super::PrintedCard;
 use super::commands::OpenGame;
 use super::events::{
     CardDealt, CardWon, CardsPrinted, ClaimAnswered, GameClosed, GameOpened, GestureUndone,
     RequestRejected, SquareCalled, SquareTicked,
 };
-use super::{ActivitySourceSpec, CardCell, ClaimCheck, GridSpec, PatternSpec, PrintedCard};
+use super::{ActivitySourceSpec, CardCell, ClaimCheck, FieldFilter, GridSpec, PatternSpec};
 use super::{SquareSpec, TickMode, TriggerSpec};
 
 fn square(id: u32, label: &str, verb: &str, object: Option<&str>) -> SquareSpec {
@@ -62,8 +65,12 @@ pub(crate) fn open_game() -> OpenGame {
         activity_sources: vec![ActivitySourceSpec {
             message_type: "table.goal.scored.v1".into(),
             verb: "table.goal".into(),
-            member_field: "/scorer".into(),
+            member_field: "/side".into(),
             object_field: Some("/tableId".into()),
+            filters: vec![FieldFilter {
+                field: "/counted".into(),
+                equals: serde_json::Value::Bool(true),
+            }],
         }],
     }
 }

@@ -1,7 +1,7 @@
 //! The admin endpoint `arcade run` serves on loopback: health, counters, sending a message, and
 //! a stream of messages (what `arcade tap` and `arcade send` use with the embedded transport).
 //!
-//! - `GET /health` → `{"status":"ok","transport":"embedded","services":[…]}`
+//! - `GET /health`, `GET /ready`, `GET /metrics`: [`crate::observe`] (merged by `arcade run`)
 //! - `GET /counters` → every service's counters
 //! - `POST /messages/{type}` with a JSON payload → 202 and the envelope, or 400 and the error
 //! - `GET /stream?pattern=game.%23` → one JSON envelope per line, as messages pass
@@ -25,14 +25,11 @@ use tokio_util::sync::CancellationToken;
 pub struct AdminState {
     /// The process's runtime.
     pub runtime: Runtime,
-    /// Names of the services it hosts.
-    pub services: Vec<String>,
 }
 
 /// The admin routes, to which services may merge their own (the telemetry page).
 pub fn router(state: AdminState) -> Router {
     Router::new()
-        .route("/health", get(health))
         .route("/counters", get(counters))
         .route("/messages/{message_type}", post(send))
         .route("/stream", get(stream))
@@ -57,14 +54,6 @@ pub async fn serve(
         }
     });
     Ok((bound, task))
-}
-
-async fn health(State(state): State<AdminState>) -> impl IntoResponse {
-    axum::Json(json!({
-        "status": "ok",
-        "transport": state.runtime.bus().name(),
-        "services": state.services,
-    }))
 }
 
 async fn counters(State(state): State<AdminState>) -> impl IntoResponse {

@@ -30,9 +30,10 @@ pub enum Command {
     /// Table referee tools: replay a script against rules, check a rules document.
     #[command(subcommand)]
     Referee(arcade_referee::cli::Command),
-    /// Bingo tools: print a batch of cards.
+    /// Bingo tools: open a game from a squares file, print cards through the service, show a
+    /// game or a card.
     #[command(subcommand)]
-    Bingo(arcade_bingo::cli::Command),
+    Bingo(crate::tools::bingo::BingoCommand),
     /// Race master tools: simulate a whole race in process.
     #[command(subcommand)]
     Race(arcade_race_master::cli::Command),
@@ -82,6 +83,9 @@ pub struct RunArgs {
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
+    /// Health, readiness and metrics.
+    #[command(flatten)]
+    pub observe: crate::observe::ObserveArgs,
 }
 
 /// `arcade tap`.

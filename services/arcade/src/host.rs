@@ -104,21 +104,26 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     };
     let runtime = Runtime::new(bus).with_data_dir(&args.data);
     let services = crate::services::start(&runtime, &args.services, &args.settings)?;
+    let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
+    let shutdown = CancellationToken::new();
+    let router = admin::router(AdminState {
+        runtime: runtime.clone(),
+    })
+    .merge(crate::services::routes(&runtime))
+    .merge(crate::observe::routes(&runtime, &args.observe));
+    let (addr, admin_task) = admin::serve(args.connection.admin, router, shutdown.clone()).await?;
+    let metrics = crate::observe::serve(&runtime, &args.observe, shutdown.clone()).await?;
+    if let Some((metrics_addr, _)) = &metrics {
+        info!(metrics = %metrics_addr, "serving /health, /ready and /metrics");
+    }
     // Ready means every queue is bound: an event published before would reach no queue. With
-    // a broker that is away, the services keep running and bind when it comes back.
+    // a broker that is away, the services keep running and bind when it comes back; /health
+    // answers meanwhile, and /ready says what it waits for.
     if !wait_subscribed(&services, Duration::from_secs(10)).await {
         warn!(
             "not every service is subscribed yet (is the broker reachable?); they will be when it is"
         );
     }
-    let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
-    let shutdown = CancellationToken::new();
-    let router = admin::router(AdminState {
-        runtime: runtime.clone(),
-        services: names.clone(),
-    })
-    .merge(crate::services::routes(&runtime));
-    let (addr, admin_task) = admin::serve(args.connection.admin, router, shutdown.clone()).await?;
     info!(
         admin = %addr,
         data = %args.data.display(),
@@ -134,6 +139,9 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let clean = stop_all(services).await;
     shutdown.cancel();
     let _ = admin_task.await;
+    if let Some((_, task)) = metrics {
+        let _ = task.await;
+    }
     if let Some(bus) = embedded {
         bus.close().await?;
     }
@@ -142,6 +150,18 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (None, true) => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
     })
+}
+
+/// The `service.name` of an `arcade run` process: the hosted service's when it hosts one
+/// (`referee`, `bingo`, `race-master`, `puzzle-telemetry`), else `arcade`.
+pub fn process_name(args: &RunArgs) -> String {
+    match args.services.as_slice() {
+        [one] => clap::ValueEnum::to_possible_value(one).map_or_else(
+            || "arcade".to_string(),
+            |value| value.get_name().to_string(),
+        ),
+        _ => "arcade".to_string(),
+    }
 }
 
 /// Waits until every service's queue is declared and bound, at most `patience`. Returns whether

@@ -5,6 +5,7 @@ mod cli;
 mod client;
 mod demo;
 mod host;
+mod observe;
 mod services;
 mod tools;
 
@@ -44,14 +45,16 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    // Tools that print to stdout keep logs quiet unless RUST_LOG asks for them.
-    let _telemetry = match &cli.command {
-        Command::Run(_) => Some(arcade_runtime::telemetry::init("arcade")?),
-        Command::Demo(_) if std::env::var_os("RUST_LOG").is_some() => {
-            Some(arcade_runtime::telemetry::init("arcade-demo")?)
+    // One service name per process: the hosted service's, else `arcade` (spans then say which
+    // service in `arcade.service`); OTEL_SERVICE_NAME wins. Tools that print to stdout keep
+    // logs quiet unless RUST_LOG asks for them; spans are exported either way.
+    let config = match &cli.command {
+        Command::Run(args) => {
+            arcade_runtime::telemetry::TelemetryConfig::from_env(&host::process_name(args))?
         }
-        _ => None,
+        _ => arcade_runtime::telemetry::TelemetryConfig::from_env("arcade")?.quiet(),
     };
+    let _telemetry = arcade_runtime::telemetry::init_with(config)?;
     match cli.command {
         Command::Run(args) => host::run(args).await,
         Command::Tap(args) => client::tap(args).await,
@@ -62,7 +65,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Referee(command) => {
             Ok(tool(|out, err| arcade_referee::cli::run(command, out, err)))
         }
-        Command::Bingo(command) => Ok(tool(|out, err| arcade_bingo::cli::run(command, out, err))),
+        Command::Bingo(command) => tools::bingo::run(command).await,
         Command::Race(command) => Ok(tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
         })),

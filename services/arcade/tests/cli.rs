@@ -32,6 +32,9 @@ fn every_subcommand_has_help() {
         vec!["types", "--help"],
         vec!["referee", "--help"],
         vec!["bingo", "--help"],
+        vec!["bingo", "open", "--help"],
+        vec!["bingo", "print", "--help"],
+        vec!["bingo", "show", "--help"],
         vec!["race", "--help"],
         vec!["puzzle", "--help"],
     ] {

@@ -1,155 +1,177 @@
-//! `arcade bingo …`: the organiser's command-line tools. `print` writes a batch of printed cards
-//! of a called game whose pool is the squares 1 to N (a classic 75-square game is `--pool 75`),
-//! one JSON line per card: `{"serial":1,"label":"…","cells":[…]}` with square ids row by row
-//! and `null` for the free centre.
+//! The pure parts of the organiser's tools `arcade bingo open | print | show` (the `arcade`
+//! binary sends their requests to the service and reads its answers): a squares file read into
+//! a pool, pattern names read into patterns, and printed cards written as JSON lines or as a
+//! printable A4 HTML sheet.
 //!
-//! The cards are exactly those `bingo.cards.print.v1` with the same count gives in a fresh
-//! game with that id, grid and pool (squares 1 to N, in order) under the same secret: send
-//! that request to the service to register the batch, so it can verify the labels.
+//! A squares file holds one square per line, numbered from 1 in file order; blank lines are
+//! skipped. In a called game the line is the label. In an activity game it is
+//! `label | verb` or `label | verb | object`: the gesture that ticks it.
 
-use std::ffi::OsString;
-use std::io::Write;
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::fmt::Write as _;
 
-use arcade_contracts::bingo::PrintedCard;
+use arcade_contracts::bingo::{PatternSpec, PrintedCard, SquareSpec, TickMode, TriggerSpec};
 
-use crate::SECRET_ENV;
-use crate::domain::limits::{MAX_CARDS, MAX_PRINT_BATCH};
-use crate::domain::{
-    Action, Bingo, Command as BingoCommand, Event, GameSpec, Input, PatternKind, Secret,
-    SquareSpec, State, TickMode,
-};
+use crate::domain::limits::{MAX_LABEL_BYTES, MAX_POOL};
 
-/// The `arcade bingo` subcommands.
-#[derive(Debug, clap::Subcommand)]
-pub enum Command {
-    /// Print a batch of cards of a called game whose pool is the squares 1 to N, one JSON line
-    /// each. The secret comes from --secret-file, or else from ARCADE_BINGO_SECRET.
-    Print(PrintArgs),
-}
+/// The pattern names `--patterns` takes, and what each is.
+pub const PATTERN_NAMES: &str =
+    "line, row, column, diagonal, full (or fullCard), corners (or fourCorners)";
 
-/// Arguments of `arcade bingo print`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct PrintArgs {
-    /// The game id the cards belong to.
-    #[arg(long)]
-    pub game: String,
-    /// Cells per side, 3 to 9 (odd sizes have a free centre).
-    #[arg(long, default_value_t = 5)]
-    pub grid: u32,
-    /// Squares in the pool, numbered 1 to N (at least the cells a card draws, at most 500).
-    #[arg(long)]
-    pub pool: u32,
-    /// How many cards, 1 to 100000.
-    #[arg(long)]
-    pub count: u32,
-    /// No free centre on an odd grid.
-    #[arg(long)]
-    pub no_free_centre: bool,
-    /// A file holding the server secret (one trailing line break is ignored).
-    #[arg(long, value_name = "FILE")]
-    pub secret_file: Option<PathBuf>,
-}
-
-/// Runs a subcommand with the secret of the environment ([`SECRET_ENV`]); returns the exit
-/// code: 0 done, 1 output failed, 2 bad arguments or no usable secret.
-pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    run_with_env(command, std::env::var_os(SECRET_ENV), out, err)
-}
-
-/// [`run`], with the value of [`SECRET_ENV`] given (`None`: unset).
-pub fn run_with_env(
-    command: Command,
-    env_secret: Option<OsString>,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> u8 {
-    match command {
-        Command::Print(args) => match print(&args, env_secret, out) {
-            Ok(()) => 0,
-            Err(Failure::Usage(message)) => {
-                // Nothing more can be done if the error stream fails too.
-                let _ = writeln!(err, "arcade bingo print: {message}");
-                2
-            }
-            Err(Failure::Output(e)) => {
-                let _ = writeln!(err, "arcade bingo print: cannot write the cards: {e}");
-                1
-            }
-        },
-    }
-}
-
-enum Failure {
-    Usage(String),
-    Output(std::io::Error),
-}
-
-fn secret(args: &PrintArgs, env_secret: Option<OsString>) -> Result<Secret, Failure> {
-    crate::settings::load_secret(args.secret_file.as_deref(), env_secret, "--secret-file")
-        .map_err(Failure::Usage)
-}
-
-fn print(
-    args: &PrintArgs,
-    env_secret: Option<OsString>,
-    out: &mut dyn Write,
-) -> Result<(), Failure> {
-    if args.count == 0 || args.count > MAX_CARDS {
-        return Err(Failure::Usage(format!(
-            "--count is 1 to {MAX_CARDS} cards, not {}",
-            args.count
-        )));
-    }
-    let bingo = Bingo::new(&secret(args, env_secret)?);
-    let spec = GameSpec {
-        tick_mode: TickMode::Called,
-        grid_size: args.grid,
-        free_centre: args.no_free_centre.then_some(false),
-        squares: (1..=args.pool)
-            .map(|id| SquareSpec {
-                id,
-                label: id.to_string(),
-                trigger: None,
-            })
-            .collect(),
-        patterns: vec![PatternKind::Line],
-        sources: Vec::new(),
-    };
-    let mut state = State::default();
-    let step = |state: &mut State, action: Action| -> Result<Vec<Event>, Failure> {
-        let input = Input::Command(BingoCommand {
-            request_id: None,
-            game_id: args.game.clone(),
-            action,
-        });
-        let events = bingo
-            .decide(state, &input, 0)
-            .map_err(|r| Failure::Usage(r.to_string()))?;
-        for event in &events {
-            Bingo::evolve(state, event);
+/// Reads a squares file (see the module's header); errors name the line.
+pub fn squares_from_text(text: &str, mode: TickMode) -> Result<Vec<SquareSpec>, String> {
+    let mut squares = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
         }
-        Ok(events)
-    };
-    step(&mut state, Action::Open(spec))?;
-    let mut left = args.count;
-    while left > 0 {
-        let count = left.min(MAX_PRINT_BATCH);
-        for event in step(&mut state, Action::Print { count })? {
-            if let Event::CardsPrinted { cards, .. } = event {
-                for card in cards {
-                    let line = PrintedCard {
-                        serial: card.serial,
-                        label: card.label,
-                        cells: card.cells,
-                    };
-                    let text = serde_json::to_string(&line)
-                        .map_err(|e| Failure::Output(std::io::Error::other(e)))?;
-                    writeln!(out, "{text}").map_err(Failure::Output)?;
+        let at = n + 1;
+        let (label, trigger) = match mode {
+            TickMode::Called => (line.to_string(), None),
+            TickMode::Activity => {
+                let mut parts = line.split('|').map(str::trim);
+                let label = parts.next().unwrap_or_default().to_string();
+                let verb = parts.next().filter(|v| !v.is_empty()).ok_or_else(|| {
+                    format!(
+                        "line {at}: \"{line}\" has no verb: an activity game's square is \
+                         `label | verb` or `label | verb | object`"
+                    )
+                })?;
+                let object = parts.next().filter(|o| !o.is_empty()).map(str::to_string);
+                if parts.next().is_some() {
+                    return Err(format!(
+                        "line {at}: \"{line}\" has more than label, verb and object"
+                    ));
+                }
+                let trigger = TriggerSpec {
+                    verb: verb.to_string(),
+                    object,
+                };
+                (label, Some(trigger))
+            }
+        };
+        if label.is_empty() || label.len() > MAX_LABEL_BYTES {
+            return Err(format!(
+                "line {at}: a label is 1 to {MAX_LABEL_BYTES} bytes, not {}",
+                label.len()
+            ));
+        }
+        if squares.len() == MAX_POOL {
+            return Err(format!(
+                "line {at}: a pool holds at most {MAX_POOL} squares"
+            ));
+        }
+        squares.push(SquareSpec {
+            // At most 500 squares.
+            id: squares.len() as u32 + 1,
+            label,
+            trigger,
+        });
+    }
+    if squares.is_empty() {
+        return Err("the file holds no square: one label per line".into());
+    }
+    Ok(squares)
+}
+
+/// Reads a comma-separated list of pattern names ([`PATTERN_NAMES`]).
+pub fn patterns_from_list(list: &str) -> Result<Vec<PatternSpec>, String> {
+    list.split(',')
+        .map(str::trim)
+        .map(|name| match name {
+            "line" => Ok(PatternSpec::Line),
+            "row" => Ok(PatternSpec::Row),
+            "column" => Ok(PatternSpec::Column),
+            "diagonal" => Ok(PatternSpec::Diagonal),
+            "full" | "fullCard" => Ok(PatternSpec::FullCard),
+            "corners" | "fourCorners" => Ok(PatternSpec::FourCorners),
+            other => Err(format!(
+                "\"{other}\" is not a pattern: use {PATTERN_NAMES}, separated by commas"
+            )),
+        })
+        .collect()
+}
+
+/// A printed card as one JSON line: `{"serial":1,"label":"…","cells":[…]}`.
+pub fn card_line(card: &PrintedCard) -> String {
+    let mut line = serde_json::to_string(card).unwrap_or_default();
+    line.push('\n');
+    line
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "@page { size: A4; margin: 12mm; }
+body { font-family: Helvetica, Arial, sans-serif; margin: 0; color: #000; }
+section.card { break-inside: avoid; page-break-inside: avoid; width: 105mm; margin: 0 auto 8mm; }
+section.card:nth-of-type(2n) { break-after: page; page-break-after: always; }
+h1 { font-size: 14pt; margin: 0 0 3mm; display: flex; justify-content: space-between; }
+table { border-collapse: collapse; table-layout: fixed; width: 105mm; }
+td { border: 0.4mm solid #000; text-align: center; vertical-align: middle; overflow-wrap: anywhere;
+     hyphens: auto; padding: 1mm; font-size: 9pt; }
+td.free { background: #ddd; font-weight: bold; }
+p.label { font-family: 'Courier New', monospace; font-size: 11pt; margin: 2mm 0 0; text-align: right; }";
+
+/// A printable sheet of cards: one `<section>` per card (two per A4 page) with the game and
+/// serial, the grid of square labels (`FREE` in the free centre) and the card's label. Plain
+/// HTML with its style inline: nothing is fetched from elsewhere.
+pub fn html_sheet(
+    game_id: &str,
+    grid_size: u8,
+    squares: &[SquareSpec],
+    cards: &[PrintedCard],
+) -> String {
+    let labels: HashMap<u32, &str> = squares.iter().map(|s| (s.id, s.label.as_str())).collect();
+    let size = usize::from(grid_size.max(1));
+    // Cells are square: the table is 105 mm wide, so two cards fit on an A4 page.
+    let cell_mm = 105 / size;
+    let mut html = String::new();
+    let game = escape(game_id);
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>Bingo cards of {game}</title>\n<style>\n{STYLE}\ntd {{ height: {cell_mm}mm; }}\n\
+         </style>\n</head>\n<body>\n"
+    );
+    for card in cards {
+        let _ = write!(
+            html,
+            "<section class=\"card\">\n<h1><span>{game}</span><span>card {}</span></h1>\n<table>\n",
+            card.serial
+        );
+        for row in card.cells.chunks(size) {
+            html.push_str("<tr>");
+            for cell in row {
+                match cell {
+                    None => html.push_str("<td class=\"free\">FREE</td>"),
+                    Some(id) => {
+                        let label = labels.get(id).map_or_else(|| id.to_string(), |l| escape(l));
+                        let _ = write!(html, "<td>{label}</td>");
+                    }
                 }
             }
+            html.push_str("</tr>\n");
         }
-        left -= count;
+        let _ = write!(
+            html,
+            "</table>\n<p class=\"label\">{}</p>\n</section>\n",
+            escape(&card.label)
+        );
     }
-    out.flush().map_err(Failure::Output)
+    html.push_str("</body>\n</html>\n");
+    html
 }

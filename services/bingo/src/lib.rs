@@ -6,19 +6,23 @@
 //!   [`State`], [`Input`] and [`Event`]).
 //! - [`convert`]: incoming messages as inputs ([`Input::from_message`]), events as contract
 //!   messages ([`Event::to_contract`], [`Event::to_message`]) and back ([`Event::from_message`]).
-//! - [`cli`]: `arcade bingo print`, the organiser's way to print cards.
+//! - [`cli`]: the pure parts of `arcade bingo open | print | show` (squares files, pattern
+//!   names, printed cards as JSON lines or an A4 HTML sheet).
 //! - [`service`]: the thin service on the runtime ([`BingoService`]) and its [`Binder`].
 //! - [`settings`]: where the server secret comes from.
+//! - [`view`]: the read model of games and cards the hosting process serves ([`BingoView`]).
 
 pub mod cli;
 pub mod convert;
 pub mod domain;
 pub mod service;
 pub mod settings;
+pub mod view;
 
 pub use convert::{DecodeError, Outgoing, consumed_types};
 pub use domain::{Bingo, Event, Input, Rejection, Secret, SecretError, State};
 pub use service::{Binder, BingoService};
+pub use view::BingoView;
 
 /// The environment variable holding the server secret when no secret file is given.
 pub const SECRET_ENV: &str = "ARCADE_BINGO_SECRET";

@@ -3,6 +3,8 @@
 //! events look on the wire, and the one piece of shell it needs beyond that: a [`Binder`] that
 //! binds the service's queue to a message type as soon as an open game maps it.
 //!
+//! It also keeps a [`BingoView`] of its state for the hosting process to read (see `view.rs`).
+//!
 //! The server secret lives only in the decider's keys (printed `<redacted>`); no event carries
 //! it and nothing here logs it.
 
@@ -21,12 +23,14 @@ use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
 
 use crate::domain::{Bingo, Event, Input, Rejection, Secret, State};
+use crate::view::BingoView;
 
 /// The bingo service: the decider and, when it runs on a bus, its binder.
 #[derive(Debug)]
 pub struct BingoService {
     bingo: Bingo,
     binder: Option<Binder>,
+    view: BingoView,
 }
 
 impl BingoService {
@@ -36,7 +40,13 @@ impl BingoService {
         BingoService {
             bingo: Bingo::new(secret),
             binder: None,
+            view: BingoView::default(),
         }
+    }
+
+    /// The read model of its games and cards (take it before the runtime starts the service).
+    pub fn view(&self) -> BingoView {
+        self.view.clone()
     }
 
     /// Binds the queue to the types games map, as games open (and at start, for the games the
@@ -135,6 +145,7 @@ impl Service for BingoService {
     }
 
     fn effect(&self, _state: &State, event: &Event) {
+        self.view.apply(event);
         if let (Some(binder), Event::GameOpened { config, .. }) = (&self.binder, event) {
             let types: BTreeSet<String> = config
                 .sources()
@@ -146,6 +157,7 @@ impl Service for BingoService {
     }
 
     fn resume(&self, state: &State) {
+        self.view.reset(state);
         if let Some(binder) = &self.binder {
             binder.bind(state.mapped_message_types());
         }

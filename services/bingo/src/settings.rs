@@ -1,5 +1,5 @@
-//! Where the server secret comes from: a file (`--secret-file` for the tool,
-//! `--bingo-secret-file` for `arcade run`) or else the environment variable
+//! Where the server secret comes from: a file (`--bingo-secret-file` for `arcade run`) or else
+//! the environment variable
 //! [`SECRET_ENV`](crate::SECRET_ENV). Never from a message. The errors name the setting and
 //! never the secret.
 

@@ -32,6 +32,7 @@ fn triggers_spec(patterns: Vec<PatternKind>) -> GameSpec {
             verb: "table.goal".into(),
             member_field: "/scorer".into(),
             object_field: Some("/tableId".into()),
+            filters: Vec::new(),
         }],
     }
 }
@@ -192,9 +193,60 @@ fn undo_unticks_only_what_the_gesture_alone_ticked() {
 }
 
 #[test]
-fn an_undone_gesture_stays_undone_and_unknown_undos_do_nothing() {
+fn an_undo_that_arrives_before_its_gesture_keeps_the_gesture_from_ticking() {
     let mut s = game(triggers_spec(vec![PatternKind::FullCard]));
-    assert_eq!(s.run(undo("never-recorded")), vec![]);
+    assert_eq!(
+        s.run(undo("early")),
+        vec![Event::GestureUndone {
+            game_id: "a".into(),
+            entry_id: "early".into(),
+            unticked: vec![],
+        }]
+    );
+    assert_eq!(s.run(gesture("early", "alice", "x6", None)), vec![]);
+    assert_eq!(s.run(goal("alice", "table-3", "early")), vec![]);
+    assert_eq!(ticked(&s, "a", "alice"), vec![4]);
+    // The same after a restart: the state is the fold of the log.
+    let replayed = Scenario::given(s.history.clone());
+    assert_eq!(
+        replayed
+            .when(gesture("early", "alice", "x6", None))
+            .unwrap(),
+        vec![]
+    );
+    // An undo repeated is not announced again.
+    assert_eq!(s.run(undo("early")), vec![]);
+}
+
+#[test]
+fn a_filtered_mapping_counts_only_the_messages_it_admits() {
+    let mut spec = triggers_spec(vec![PatternKind::FullCard]);
+    spec.sources[0].filters = vec![("/counted".into(), json!(true))];
+    let mut s = game(spec);
+    let rehearsal = Input::Foreign {
+        message_type: "table.goal.scored.v1".into(),
+        payload: json!({"tableId": "table-3", "scorer": "alice", "counted": false}),
+        message_id: "m-1".into(),
+    };
+    assert_eq!(s.run(rehearsal), vec![]);
+    let payload = json!({"tableId": "table-3", "scorer": "alice", "counted": false});
+    assert!(
+        s.state
+            .foreign_gestures("table.goal.scored.v1", &payload, "m-1")
+            .is_empty(),
+        "a message the filter keeps out is not a mapping problem to log"
+    );
+    let counted = Input::Foreign {
+        message_type: "table.goal.scored.v1".into(),
+        payload: json!({"tableId": "table-3", "scorer": "alice", "counted": true}),
+        message_id: "m-2".into(),
+    };
+    assert_eq!(ticked_squares(&s.run(counted)), vec![3, 4, 5]);
+}
+
+#[test]
+fn an_undone_gesture_stays_undone() {
+    let mut s = game(triggers_spec(vec![PatternKind::FullCard]));
     s.run(gesture("e1", "alice", "x6", None));
     s.run(undo("e1"));
     assert_eq!(s.run(undo("e1")), vec![]);

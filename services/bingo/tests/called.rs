@@ -53,11 +53,13 @@ fn verify(serial: u32, label: Option<&str>) -> arcade_bingo::Input {
     )
 }
 
-/// Calls the squares of these cells of a player's card.
+/// Calls the squares of these cells of a player's card (those not called yet).
 fn call_cells(s: &mut Scenario, player: &str, cells: &[u8]) {
     for &cell in cells {
         let square = square_at(s, "q", player, cell);
-        s.run(call(square));
+        if !s.state.game("q").unwrap().called().contains(&square) {
+            s.run(call(square));
+        }
     }
 }
 
@@ -69,7 +71,7 @@ fn answer(events: &[Event]) -> &ClaimAnswer {
 }
 
 #[test]
-fn a_call_is_announced_the_first_time_only() {
+fn a_call_is_announced_the_first_time_and_a_repeated_call_is_refused_already_called() {
     let mut s = game(vec![PatternKind::Row]);
     let events = s.run(cmd_id("q", "c-1", Action::Call { square: 42 }));
     assert_eq!(
@@ -82,7 +84,19 @@ fn a_call_is_announced_the_first_time_only() {
             call_number: 1,
         }]
     );
-    assert_eq!(s.run(call(42)), vec![]);
+    let repeated = cmd_id("q", "c-2", Action::Call { square: 42 });
+    let rejection = s.when(repeated).unwrap_err();
+    assert_eq!(
+        rejection.to_event(),
+        Event::RequestRejected {
+            request_type: "bingo.square.call.v1".into(),
+            request_id: Some("c-2".into()),
+            game_id: "q".into(),
+            code: "already-called".into(),
+            reason: "square 42 of game \"q\" was already called (call 1): a square is called once"
+                .into(),
+        }
+    );
     let events = s.run(call(7));
     assert!(matches!(
         events.as_slice(),
@@ -424,4 +438,29 @@ fn a_rejection_names_the_request_and_becomes_one_event() {
             reason: "card 2 of game \"q\" is not yours: a player claims their own card only".into(),
         }
     );
+}
+
+#[test]
+fn printing_more_cards_than_the_grid_and_pool_make_distinct_is_refused_up_front() {
+    // A 3×3 card drawn from 8 squares: 8! = 40,320 layouts, of which the game prints all but a
+    // 64th (39,690), so that every card is found within the serials the service tries.
+    let mut s = Scenario::new();
+    s.run(cmd(
+        "small",
+        Action::Open(called_spec(3, 8, vec![PatternKind::Line])),
+    ));
+    assert_eq!(s.state.game("small").unwrap().printable(), 39_690);
+    for _ in 0..39 {
+        s.run(cmd("small", Action::Print { count: 1000 }));
+    }
+    let (code, reason) = s.refused(cmd("small", Action::Print { count: 1000 }));
+    assert_eq!(code, "no-distinct-card");
+    assert_eq!(
+        reason,
+        "game \"small\" can hold 39690 distinct cards from its grid and pool and holds 39000: a \
+         batch of 1000 does not fit"
+    );
+    s.run(cmd("small", Action::Print { count: 690 }));
+    let game = s.state.game("small").unwrap();
+    assert_eq!((game.card_count(), game.printable()), (39_690, 0));
 }

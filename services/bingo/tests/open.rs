@@ -108,7 +108,17 @@ fn the_pool_holds_what_a_card_draws() {
     );
     let mut no_centre = called_spec(5, 24, vec![PatternKind::Row]);
     no_centre.free_centre = Some(false);
-    assert!(refused(no_centre).contains("draws 25 squares"));
+    assert_eq!(
+        refused(no_centre),
+        "game \"g\" cannot be opened: a 5×5 card draws 25 squares (every cell: the grid has no \
+         free centre), but the pool holds only 24"
+    );
+    let even = called_spec(4, 10, vec![PatternKind::Row]);
+    let reason = refused(even);
+    assert!(
+        reason.contains("draws 16 squares (every cell: the grid has no free centre)"),
+        "{reason}"
+    );
 }
 
 #[test]
@@ -268,6 +278,7 @@ fn goal_source() -> SourceSpec {
         verb: "table.goal".into(),
         member_field: "/scorer".into(),
         object_field: Some("/tableId".into()),
+        filters: Vec::new(),
     }
 }
 

@@ -218,7 +218,7 @@ async fn a_called_game_from_open_to_close_with_refusals_and_no_secret_on_the_wir
     assert_eq!(refused["code"], "not-your-card");
     assert!(refused["reason"].as_str().unwrap().contains("not yours"));
 
-    // The top row of Alice's card is called; a square called again is not announced again.
+    // The top row of Alice's card is called; a square called again is refused, not announced.
     for (n, square) in cells[..3].iter().enumerate() {
         let call = json!({"gameId": "quiz", "squareId": square.unwrap()});
         rig.send("bingo.square.call.v1", call.clone()).await;
@@ -227,8 +227,13 @@ async fn a_called_game_from_open_to_close_with_refusals_and_no_secret_on_the_wir
         assert_eq!(called["callNumber"], n as u64 + 1);
         assert_eq!(called["label"], format!("B{}", square.unwrap()));
     }
-    let again = json!({"gameId": "quiz", "squareId": cells[0].unwrap()});
+    let again = json!({"requestId": "again", "gameId": "quiz", "squareId": cells[0].unwrap()});
     rig.send("bingo.square.call.v1", again).await;
+    let refused = tap.expect("bingo.request.rejected.v1").await;
+    assert_eq!(
+        (refused["requestId"].as_str(), refused["code"].as_str()),
+        (Some("again"), Some("already-called"))
+    );
     let outside = json!({"gameId": "quiz", "squareId": 99});
     rig.send("bingo.square.call.v1", outside).await;
     let refused = tap.expect("bingo.request.rejected.v1").await;
@@ -294,7 +299,7 @@ async fn a_called_game_from_open_to_close_with_refusals_and_no_secret_on_the_wir
     }
     let published = &all.seen;
     assert!(published.iter().all(|e| e.producer == "bingo"));
-    assert_eq!(published.len(), 15, "every event of the story");
+    assert_eq!(published.len(), 16, "every event of the story");
     for envelope in published {
         let text = serde_json::to_string(envelope).unwrap();
         assert!(!text.contains(SECRET), "the secret leaked in {text}");

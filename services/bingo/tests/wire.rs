@@ -78,6 +78,7 @@ fn full_history() -> Vec<Event> {
         verb: "v1".into(),
         member_field: "/scorer".into(),
         object_field: None,
+        filters: Vec::new(),
     }];
     s.run(cmd("a", Action::Open(spec)));
     s.run(cmd(

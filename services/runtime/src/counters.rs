@@ -1,11 +1,16 @@
 //! Counters of what each service did with messages: consumed, published, deduplicated,
-//! dead-lettered, refused by the domain, ignored (not addressed to this instance).
+//! dead-lettered, refused by the domain, ignored (not addressed to this instance); and what
+//! its health and Prometheus metrics read (`crate::health`, `crate::metrics`): whether it
+//! replayed and consumes, its log's and relay's positions, its inbox size, its last commit,
+//! its latency and batch histograms.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
+
+use crate::metrics::Histograms;
 
 /// One service's counters.
 #[derive(Debug, Default)]
@@ -24,6 +29,22 @@ pub struct Counters {
     pub ignored: AtomicU64,
     /// Events appended to the log.
     pub appended: AtomicU64,
+    /// Its log is replayed into its state (the host is open).
+    pub replayed: AtomicBool,
+    /// Its queue is declared, bound and consumed now.
+    pub consuming: AtomicBool,
+    /// Its queue.
+    pub queue: OnceLock<String>,
+    /// One past the last entry committed to its log.
+    pub log_end: AtomicU64,
+    /// The relay's cursor: the first entry of the log not yet confirmed by the bus.
+    pub relay_cursor: AtomicU64,
+    /// Keys in its inbox.
+    pub inbox_keys: AtomicU64,
+    /// When it last committed a batch, ms since the epoch (0: not since start).
+    pub last_commit_ms: AtomicU64,
+    /// Its handle-latency and batch-size histograms.
+    pub histograms: Histograms,
 }
 
 /// A copy of the counters at one moment.
@@ -51,6 +72,12 @@ impl Counters {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Log entries not yet confirmed by the bus.
+    pub fn relay_backlog(&self) -> u64 {
+        let end = self.log_end.load(Ordering::Relaxed);
+        end.saturating_sub(self.relay_cursor.load(Ordering::Relaxed).max(1))
+    }
+
     /// The current values.
     pub fn snapshot(&self) -> Snapshot {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
@@ -67,16 +94,51 @@ impl Counters {
 }
 
 /// The counters of every service in the process, by service name.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct Metrics {
     services: Arc<Mutex<BTreeMap<String, Arc<Counters>>>>,
+    handle_latency: bool,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics {
+            services: Arc::default(),
+            handle_latency: true,
+        }
+    }
 }
 
 impl Metrics {
+    /// Counters whose services keep no handle-latency histogram (the benchmark of its cost).
+    pub fn without_handle_latency() -> Self {
+        Metrics {
+            handle_latency: false,
+            ..Metrics::default()
+        }
+    }
+
     /// The counters of a service, created on first use.
     pub fn service(&self, name: &str) -> Arc<Counters> {
         let mut services = self.services.lock().unwrap_or_else(|p| p.into_inner());
-        services.entry(name.to_string()).or_default().clone()
+        services
+            .entry(name.to_string())
+            .or_insert_with(|| {
+                Arc::new(Counters {
+                    histograms: Histograms::new(self.handle_latency),
+                    ..Counters::default()
+                })
+            })
+            .clone()
+    }
+
+    /// Every service's counters, by name.
+    pub fn services(&self) -> Vec<(String, Arc<Counters>)> {
+        let services = self.services.lock().unwrap_or_else(|p| p.into_inner());
+        services
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
     }
 
     /// Every service's counters.

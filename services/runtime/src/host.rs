@@ -6,13 +6,15 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use arcade_contracts::{Catalog, Envelope, Route};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
 
-use crate::bus::{Acker, Delivery};
+use crate::bus::{Acker, Bus, Delivery};
 use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Counters;
 use crate::decider::{Context, Decided, Decoded, Service, ServiceSpec};
@@ -68,6 +70,15 @@ impl Default for HostConfig {
 struct Flow {
     correlation: String,
     last: String,
+    /// The trace the flow's last event belongs to: events of the flow caused by local inputs
+    /// (a table's sensors) join it, so one game is one trace.
+    traceparent: Option<String>,
+}
+
+/// How the host names its transport in spans.
+struct Messaging {
+    system: &'static str,
+    exchange: String,
 }
 
 /// A service with its store and its state.
@@ -85,6 +96,7 @@ pub struct Host<S: Service> {
     last_fired: Option<u64>,
     /// The last `occurred_at` formatted, with its milliseconds: inputs come many per ms.
     stamp: (u64, String),
+    messaging: Messaging,
 }
 
 impl<S: Service> std::fmt::Debug for Host<S> {
@@ -98,6 +110,8 @@ impl<S: Service> std::fmt::Debug for Host<S> {
 /// The inputs handled since the last flush: what to ack, what to commit, what to act on.
 struct Batch<E> {
     acks: Vec<Box<dyn Acker>>,
+    /// When each delivery came (when the handle latency is measured).
+    received: Vec<Instant>,
     inputs: usize,
     events: Vec<E>,
     pending: Pending,
@@ -114,6 +128,7 @@ struct Durable<E> {
     /// One past its last event.
     end: u64,
     acks: Vec<Box<dyn Acker>>,
+    received: Vec<Instant>,
     events: Vec<E>,
 }
 
@@ -121,6 +136,7 @@ impl<E> Batch<E> {
     fn new(store: &Store) -> Self {
         Batch {
             acks: Vec::new(),
+            received: Vec::new(),
             inputs: 0,
             events: Vec::new(),
             pending: store.pending(),
@@ -153,9 +169,28 @@ impl<S: Service> Host<S> {
             durable_end,
             last_fired: None,
             stamp: (0, rfc3339_ms(0)),
+            messaging: Messaging {
+                system: telemetry::spans::messaging_system("embedded"),
+                exchange: crate::bus::EVENTS_EXCHANGE.to_string(),
+            },
         };
         host.replay()?;
+        host.counters
+            .log_end
+            .store(host.store.end(), Ordering::Relaxed);
+        host.counters
+            .inbox_keys
+            .store(host.store.inbox_len() as u64, Ordering::Relaxed);
         Ok(host)
+    }
+
+    /// Names `bus` (its messaging system and exchange) in the host's spans.
+    pub fn with_bus(mut self, bus: &dyn Bus) -> Self {
+        self.messaging = Messaging {
+            system: telemetry::spans::messaging_system(bus.name()),
+            exchange: bus.events_exchange().to_string(),
+        };
+        self
     }
 
     fn replay(&mut self) -> Result<(), HostError> {
@@ -175,7 +210,7 @@ impl<S: Service> Host<S> {
                         reason,
                     })?;
             S::evolve(&mut self.state, &event);
-            self.remember_flow(&event, &record.envelope);
+            self.remember_flow(&event, &record);
         }
         Ok(())
     }
@@ -200,13 +235,15 @@ impl<S: Service> Host<S> {
         self.durable_end.subscribe()
     }
 
-    fn remember_flow(&mut self, event: &S::Event, envelope: &Envelope) {
+    fn remember_flow(&mut self, event: &S::Event, record: &LogRecord) {
         if let Some(flow) = self.service.flow_of_event(event) {
+            let envelope: &Envelope = &record.envelope;
             self.flows.insert(
                 flow,
                 Flow {
                     correlation: envelope.correlation_id.clone(),
                     last: envelope.message_id.clone(),
+                    traceparent: record.traceparent.clone(),
                 },
             );
         }
@@ -274,6 +311,10 @@ impl<S: Service> Host<S> {
             // This batch was decided while the previous one was being flushed; commit it, let
             // the previous flush end (its inputs are acked), then flush this one.
             let wrote = !batch.pending.is_empty();
+            if batch.inputs > 0 {
+                let inputs = batch.inputs as f64;
+                self.counters.histograms.batch_size.observe(inputs);
+            }
             self.commit(batch.pending)?;
             if let Some(previous) = flushing.take() {
                 self.finish_flush(previous).await?;
@@ -284,6 +325,7 @@ impl<S: Service> Host<S> {
                     then: Durable {
                         end: self.store.end(),
                         acks: batch.acks,
+                        received: batch.received,
                         events: batch.events,
                     },
                 });
@@ -299,27 +341,62 @@ impl<S: Service> Host<S> {
         Ok(self)
     }
 
+    /// The consumer span of a message: the exchange and routing key it came by follow from its
+    /// type's route (topic, or a queue through the default exchange).
+    fn process_span(&self, inbound: &Inbound, queue: &str) -> tracing::Span {
+        let envelope = &inbound.envelope;
+        let addressed = tracing::enabled!(tracing::Level::INFO)
+            && self
+                .catalog
+                .get(&envelope.message_type)
+                .and_then(|entry| entry.route(&envelope.payload).ok())
+                .is_some_and(|route| matches!(route, Route::Queue(_)));
+        let (destination, routing_key) = if addressed {
+            (telemetry::spans::DEFAULT_EXCHANGE, queue)
+        } else {
+            (
+                self.messaging.exchange.as_str(),
+                envelope.message_type.as_str(),
+            )
+        };
+        telemetry::process_span(&telemetry::Consumed {
+            system: self.messaging.system,
+            destination,
+            routing_key,
+            queue,
+            message_type: &envelope.message_type,
+            message_id: &envelope.message_id,
+            correlation_id: &envelope.correlation_id,
+            service: &self.spec.name,
+            traceparent: inbound.traceparent.as_deref(),
+        })
+    }
+
     async fn on_delivery(
         &mut self,
-        delivery: Delivery,
+        mut delivery: Delivery,
         batch: &mut Batch<S::Event>,
     ) -> Result<(), HostError> {
         batch.inputs += 1;
         Counters::inc(&self.counters.consumed);
+        let received = self
+            .counters
+            .histograms
+            .handle_latency
+            .is_some()
+            .then(Instant::now);
+        let queue = std::mem::take(&mut delivery.queue);
         let (wire, acker) = delivery.into_parts();
         let inbound = match inbound::decode(&wire, &self.catalog, self.clock.now_ms()) {
             Ok(inbound) => inbound,
             Err(reason) => return self.dead_letter(acker, &reason).await,
         };
-        let span = telemetry::process_span(
-            &inbound.envelope.message_type,
-            &inbound.envelope.message_id,
-            inbound.traceparent.as_deref(),
-        );
+        let span = self.process_span(&inbound, &queue);
         let outcome = span.in_scope(|| self.on_inbound(&inbound, batch));
         match outcome {
             Ok(()) => {
                 batch.acks.push(acker);
+                batch.received.extend(received);
                 Ok(())
             }
             Err(Refused::Poison(reason)) => self.dead_letter(acker, &reason).await,
@@ -404,14 +481,14 @@ impl<S: Service> Host<S> {
             }
         };
         let input_flow = self.service.flow_of_input(&input);
-        let traceparent = telemetry::current_traceparent();
+        let traceparent = cause.and_then(|_| telemetry::current_traceparent());
         let records: Vec<LogRecord> = events
             .iter()
             .map(|event| self.record(event, cause, input_flow.as_deref(), traceparent.clone()))
             .collect();
         for (event, record) in events.iter().zip(&records) {
             S::evolve(&mut self.state, event);
-            self.remember_flow(event, &record.envelope);
+            self.remember_flow(event, record);
         }
         batch
             .pending
@@ -429,11 +506,13 @@ impl<S: Service> Host<S> {
     ) -> LogRecord {
         let outbound = self.service.encode(event);
         let message_id = uuid::Uuid::now_v7().to_string();
-        let (correlation_id, causation_id) = match cause {
+        let (correlation_id, causation_id, traceparent) = match cause {
             Some(cause) => (
                 cause.envelope.correlation_id.clone(),
                 Some(cause.envelope.message_id.clone()),
+                traceparent,
             ),
+            // A local input (a sensor) continues its flow, in the flow's trace.
             None => {
                 let flow = self.service.flow_of_event(event);
                 match flow
@@ -441,8 +520,12 @@ impl<S: Service> Host<S> {
                     .or(input_flow)
                     .and_then(|f| self.flows.get(f))
                 {
-                    Some(flow) => (flow.correlation.clone(), Some(flow.last.clone())),
-                    None => (message_id.clone(), None),
+                    Some(flow) => (
+                        flow.correlation.clone(),
+                        Some(flow.last.clone()),
+                        flow.traceparent.clone(),
+                    ),
+                    None => (message_id.clone(), None, None),
                 }
             }
         };
@@ -485,6 +568,12 @@ impl<S: Service> Host<S> {
         for error in crate::bus::ack_all(batch.acks).await {
             debug!(service = %self.spec.name, %error, "ack lost; the message will be redelivered and deduplicated");
         }
+        if let Some(histogram) = &self.counters.histograms.handle_latency {
+            let now = Instant::now();
+            for received in batch.received {
+                histogram.observe(now.duration_since(received).as_secs_f64());
+            }
+        }
         Ok(())
     }
 
@@ -494,10 +583,17 @@ impl<S: Service> Host<S> {
         self.store
             .commit_pending(pending)
             .map_err(|e| self.store_error(e))?;
-        self.counters.appended.fetch_add(
-            self.store.end() - first,
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        let end = self.store.end();
+        self.counters
+            .appended
+            .fetch_add(end - first, Ordering::Relaxed);
+        self.counters.log_end.store(end, Ordering::Relaxed);
+        self.counters
+            .inbox_keys
+            .store(self.store.inbox_len() as u64, Ordering::Relaxed);
+        self.counters
+            .last_commit_ms
+            .store(self.clock.now_ms(), Ordering::Relaxed);
         Ok(())
     }
 

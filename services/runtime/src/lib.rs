@@ -9,6 +9,8 @@
 //! - [`inbound`]: the boundary — decoding and schema validation, reasons for dead letters.
 //! - [`runtime`]: a process's shared parts; starts services; sends validated messages.
 //! - [`telemetry`], [`counters`], [`clock`], [`backoff`], [`wire`].
+//! - [`metrics`] (Prometheus text), [`health`] (readiness), `http` (their routes; feature
+//!   `http`).
 
 pub mod backoff;
 pub mod bus;
@@ -16,8 +18,12 @@ mod chunk;
 pub mod clock;
 pub mod counters;
 pub mod decider;
+pub mod health;
 pub mod host;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod inbound;
+pub mod metrics;
 pub mod relay;
 pub mod runtime;
 pub mod store;

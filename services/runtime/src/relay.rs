@@ -3,9 +3,13 @@
 //! log, so nothing a crash could take back is ever out in the world. When the bus is away it
 //! waits (capped, jittered backoff) and resumes from its cursor: an edge referee's whole game
 //! goes out, in order, when the connection comes back.
+//!
+//! Each message published is a producer span `publish <exchange>` (child of the handling that
+//! produced it, ended when the bus confirms it), whose context the message carries.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -15,6 +19,7 @@ use crate::backoff::Backoff;
 use crate::bus::{Bus, BusError, Confirms, Destination, Publication};
 use crate::counters::Counters;
 use crate::store::{LogRecord, Store, StoreError};
+use crate::telemetry;
 use crate::wire::WireMessage;
 
 /// Name of the relay's cursor in the store.
@@ -31,12 +36,41 @@ pub fn publication(record: &LogRecord) -> Publication {
     }
 }
 
+/// The wire form of a log record and its producer span: the message carries the span's
+/// context instead of its cause's when the span is recorded.
+fn traced_publication(
+    record: &LogRecord,
+    service: &str,
+    bus: &dyn Bus,
+) -> (Publication, tracing::Span) {
+    let mut publication = publication(record);
+    let (destination, routing_key) = match &publication.destination {
+        Destination::Topic => (bus.events_exchange(), record.envelope.message_type.as_str()),
+        Destination::Queue(queue) => (telemetry::spans::DEFAULT_EXCHANGE, queue.as_str()),
+    };
+    let (span, traceparent) = telemetry::publish_span(&telemetry::Published {
+        system: telemetry::spans::messaging_system(bus.name()),
+        destination,
+        routing_key,
+        message_id: &record.envelope.message_id,
+        correlation_id: &record.envelope.correlation_id,
+        service,
+        parent: record.traceparent.as_deref(),
+    });
+    if traceparent.is_some() {
+        publication.message.traceparent = traceparent;
+    }
+    (publication, span)
+}
+
 /// A publication started and not yet confirmed.
 struct InFlight {
     /// One past its last record: the cursor once it is confirmed.
     end: u64,
     count: u64,
     confirms: Confirms,
+    /// Its messages' producer spans, ended with it.
+    _spans: Vec<tracing::Span>,
 }
 
 /// What the relay waits for when it has nothing to start.
@@ -63,6 +97,7 @@ pub async fn run(
     stop: CancellationToken,
 ) -> Result<(), StoreError> {
     let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
+    counters.relay_cursor.store(cursor, Ordering::Relaxed);
     let window = bus.publish_window().max(1);
     let mut in_flight: VecDeque<InFlight> = VecDeque::new();
     let mut open = true;
@@ -79,14 +114,17 @@ pub async fn run(
             let Some(&(last, _)) = records.last() else {
                 break;
             };
-            let publications: Vec<Publication> =
-                records.iter().map(|(_, r)| publication(r)).collect();
+            let (publications, spans): (Vec<Publication>, Vec<tracing::Span>) = records
+                .iter()
+                .map(|(_, r)| traced_publication(r, &name, bus.as_ref()))
+                .unzip();
             match bus.start_publish(&publications).await {
                 Ok(confirms) => {
                     in_flight.push_back(InFlight {
                         end: last + 1,
                         count: publications.len() as u64,
                         confirms,
+                        _spans: spans,
                     });
                     continue;
                 }
@@ -107,9 +145,8 @@ pub async fn run(
                     let done = in_flight.pop_front().expect("the oldest publication");
                     cursor = done.end;
                     store.set_cursor(RELAY_CURSOR, cursor)?;
-                    counters
-                        .published
-                        .fetch_add(done.count, std::sync::atomic::Ordering::Relaxed);
+                    counters.relay_cursor.store(cursor, Ordering::Relaxed);
+                    counters.published.fetch_add(done.count, Ordering::Relaxed);
                     backoff.reset();
                     if failing {
                         info!(service = %name, cursor, "bus is back; relay resumed");

@@ -136,6 +136,17 @@ impl Runtime {
         self.clock
     }
 
+    /// Keeps `metrics` (a benchmark's, without the handle-latency histogram).
+    pub fn with_metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
+    /// The error a service stopped on, if one did.
+    pub fn failed(&self) -> Option<String> {
+        self.fatal.borrow().clone()
+    }
+
     /// Resolves when a service stops on an error, with that error.
     pub async fn failure(&self) -> String {
         let mut fatal = self.fatal.subscribe();
@@ -168,6 +179,7 @@ impl Runtime {
                 source,
             })?;
         let counters = self.metrics.service(&spec.name);
+        let _ = counters.queue.set(spec.queue.clone());
         let host = Host::open(
             service,
             store.clone(),
@@ -175,7 +187,11 @@ impl Runtime {
             counters.clone(),
             self.clock,
             self.config,
-        )?;
+        )?
+        .with_bus(self.bus.as_ref());
+        counters
+            .replayed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let durable_end = host.durable_end();
         let durable_watch = host.durable_end();
         let cancel = CancellationToken::new();
@@ -193,7 +209,10 @@ impl Runtime {
             self.bus.clone(),
             subscription,
             delivery_tx,
-            subscribed_tx,
+            Subscribed {
+                bound: subscribed_tx,
+                counters: counters.clone(),
+            },
             cancel.clone(),
         ));
         let fatal = self.fatal.clone();
@@ -404,12 +423,36 @@ impl<S: Service> HostHandle<S> {
     }
 }
 
+/// Where the receiver says whether it consumes.
+struct Subscribed {
+    /// Becomes `true` at the first subscription.
+    bound: watch::Sender<bool>,
+    counters: Arc<crate::counters::Counters>,
+}
+
+impl Subscribed {
+    fn consuming(&self, consuming: bool) {
+        if consuming {
+            self.bound.send_replace(true);
+        }
+        self.counters
+            .consuming
+            .store(consuming, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Drop for Subscribed {
+    fn drop(&mut self) {
+        self.consuming(false);
+    }
+}
+
 /// Subscribes (again after any loss, with backoff) and forwards deliveries to the host.
 async fn receive(
     bus: Arc<dyn Bus>,
     spec: SubscriptionSpec,
     deliveries: mpsc::Sender<Delivery>,
-    bound: watch::Sender<bool>,
+    bound: Subscribed,
     cancel: CancellationToken,
 ) {
     let mut backoff = Backoff::default();
@@ -421,7 +464,7 @@ async fn receive(
         };
         let mut consumer = match subscribed {
             Ok(consumer) => {
-                bound.send_replace(true);
+                bound.consuming(true);
                 if warned {
                     info!(queue = %spec.queue, "subscribed again");
                 }
@@ -462,6 +505,7 @@ async fn receive(
                 }
                 Err(BusError::Closed) => break 'subscribe,
                 Err(error) => {
+                    bound.consuming(false);
                     warn!(queue = %spec.queue, %error, "consumer lost; subscribing again");
                     continue 'subscribe;
                 }

@@ -1,6 +1,6 @@
 //! Telemetry: each handled message is a span `process <type>`, child of the incoming W3C
-//! `traceparent`, and the events its handling produces carry that span's context, so one trace
-//! follows a flow across services.
+//! `traceparent`, and the events its handling produces are published in producer spans, children
+//! of it, whose context they carry, so one trace follows a flow across services.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -99,9 +99,15 @@ async fn a_handled_message_is_a_child_span_and_its_events_carry_the_trace() {
     let parts: Vec<&str> = outgoing.split('-').collect();
     assert_eq!(parts.len(), 4, "a W3C traceparent: {outgoing}");
     assert_eq!(parts[1], TRACE_ID, "the outgoing event stays in the trace");
+    let producer = spans
+        .iter()
+        .find(|s| s.span_context.span_id().to_string() == parts[2])
+        .expect("the outgoing event's parent is a span of this process");
+    assert_eq!(producer.name, "publish arcade.events");
+    assert_eq!(producer.span_kind, opentelemetry::trace::SpanKind::Producer);
     assert_eq!(
-        parts[2],
-        span.span_context.span_id().to_string(),
-        "its parent is the process span"
+        producer.parent_span_id,
+        span.span_context.span_id(),
+        "the producer span is the child of the process span"
     );
 }

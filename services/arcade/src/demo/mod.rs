@@ -1,7 +1,7 @@
 //! `arcade demo`: a scripted showcase on a fresh temporary data dir. Every service adds its act
 //! (a module here); the demo prints what happens and a summary, and exits by itself.
 
-mod bingo;
+pub(crate) mod bingo;
 mod race;
 mod referee;
 

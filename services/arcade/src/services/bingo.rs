@@ -1,4 +1,5 @@
-//! Wiring of the bingo service into the `arcade` binary: its settings and how it starts.
+//! Wiring of the bingo service into the `arcade` binary: its settings, how it starts, and the
+//! admin routes that read its games and cards (`routes.rs`).
 //!
 //! The server secret comes from `--bingo-secret-file FILE` (or `ARCADE_BINGO_SECRET_FILE`), else
 //! from `ARCADE_BINGO_SECRET`; it is never a flag's value (it would show in `ps`) and never
@@ -11,6 +12,12 @@ use arcade_bingo::{Binder, BingoService, SECRET_ENV, Secret};
 use arcade_contracts::bingo::QUEUE;
 use arcade_runtime::{Running, Runtime};
 use clap::Args;
+
+#[cfg(test)]
+mod examples;
+mod routes;
+
+pub use routes::routes;
 
 /// Settings of the bingo service.
 #[derive(Debug, Clone, Default, Args)]
@@ -49,9 +56,11 @@ pub fn start(runtime: &Runtime, args: &BingoArgs) -> anyhow::Result<Vec<Box<dyn 
     let secret = args.secret()?;
     let (binder, _bound) = Binder::spawn(runtime.bus().clone(), QUEUE);
     let service = BingoService::new(&secret).with_binder(binder);
+    let view = service.view();
     let handle = runtime
         .start(service)
         .context("bingo: cannot start the service")?;
+    routes::host(view);
     Ok(vec![Box::new(handle)])
 }
 

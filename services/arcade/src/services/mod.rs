@@ -78,4 +78,5 @@ pub fn routes(runtime: &Runtime) -> axum::Router {
     axum::Router::new()
         .merge(puzzle::routes(runtime))
         .merge(race::routes(runtime))
+        .merge(bingo::routes())
 }

@@ -212,7 +212,6 @@ mod tests {
         let master = runtime.start(RaceService::new(11)).unwrap();
         let router = admin::router(AdminState {
             runtime: runtime.clone(),
-            services: vec!["race-master".into()],
         })
         .merge(crate::services::race::routes(&runtime));
         let shutdown = CancellationToken::new();

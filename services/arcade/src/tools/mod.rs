@@ -1,6 +1,7 @@
 //! Tools that reach running services (through the admin endpoint of `arcade run` or RabbitMQ),
 //! one module per service.
 
+pub mod bingo;
 pub mod car;
 pub mod puzzle;
 pub mod schemas;

@@ -16,6 +16,7 @@ use arcade_contracts::bingo as wire;
 use crate::domain::{Action, Command, Gesture, Input};
 
 pub use events::Outgoing;
+pub(crate) use spec::config_out;
 
 /// Why a message cannot be read: the host dead-letters it with this reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -79,6 +79,11 @@ pub(crate) fn spec_in(
                 verb: s.verb.clone(),
                 member_field: s.member_field.clone(),
                 object_field: s.object_field.clone(),
+                filters: s
+                    .filters
+                    .iter()
+                    .map(|f| (f.field.clone(), f.equals.clone()))
+                    .collect(),
             })
             .collect(),
     }
@@ -121,6 +126,11 @@ pub(crate) fn config_out(config: &GameConfig) -> WireConfig {
                 verb: s.verb,
                 member_field: s.member_field,
                 object_field: s.object_field,
+                filters: s
+                    .filters
+                    .into_iter()
+                    .map(|(field, equals)| wire::FieldFilter { field, equals })
+                    .collect(),
             })
             .collect(),
     }

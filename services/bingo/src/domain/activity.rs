@@ -1,7 +1,8 @@
 //! Ticking by activity: a gesture ticks, on the member's card in every open activity game, the
 //! squares whose trigger it matches (one `SquareTicked` each), and a card it completes wins.
 //! Recorded twice, a gesture ticks once; undone, it unticks what it alone ticked, unless the
-//! card already won. Closed games and called games ignore gestures.
+//! card already won; undone before it is recorded, it ticks nothing when it comes (the undo is
+//! kept in every open activity game). Closed games and called games ignore gestures.
 
 use serde_json::Value;
 
@@ -62,7 +63,10 @@ impl State {
             .filter(|game| game.open && game.config.tick_mode() == TickMode::Activity)
             .filter_map(|game| {
                 let source = game.config.source_for(message_type)?;
-                Some((game.id.clone(), source.gesture(payload, message_id)))
+                // A message the filters keep out is no gesture, and no problem either.
+                source
+                    .admits(payload)
+                    .then(|| (game.id.clone(), source.gesture(payload, message_id)))
             })
             .collect()
     }
@@ -117,11 +121,21 @@ fn tick_game(game: &Game, gesture: &Gesture, now: u64) -> Vec<Event> {
 }
 
 fn undo_game(game: &Game, entry_id: &str) -> Option<Event> {
-    if !game.open {
+    if !game.open || game.config.tick_mode() != TickMode::Activity {
         return None;
     }
-    let Some(GestureState::Standing { number, ticks }) = game.gestures.get(entry_id) else {
-        return None;
+    let (number, ticks) = match game.gestures.get(entry_id) {
+        Some(GestureState::Standing { number, ticks }) => (number, ticks),
+        Some(GestureState::Undone) => return None,
+        // Undone before it was recorded (the log's order is not the broker's): the undo is
+        // kept, so the gesture ticks nothing when it comes.
+        None => {
+            return Some(Event::GestureUndone {
+                game_id: game.id.clone(),
+                entry_id: entry_id.to_string(),
+                unticked: Vec::new(),
+            });
+        }
     };
     let pool = game.config.pool();
     let grid = game.config.grid();

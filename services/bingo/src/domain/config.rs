@@ -55,6 +55,7 @@ impl GameConfig {
         if pool.len() < grid.draws() {
             return Err(ConfigError::PoolTooSmall {
                 size: grid.size(),
+                free_centre: grid.has_free_centre(),
                 needed: grid.draws(),
                 squares: pool.len(),
             });

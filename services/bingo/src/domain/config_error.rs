@@ -4,8 +4,17 @@
 
 use super::limits::{
     MAX_ACTIVITY_SOURCES, MAX_CELL_SETS, MAX_GRID, MAX_LABEL_BYTES, MAX_PATTERN_NAME_BYTES,
-    MAX_PATTERNS, MAX_POOL, MAX_TEXT_BYTES, MIN_GRID,
+    MAX_PATTERNS, MAX_POOL, MAX_SOURCE_FILTERS, MAX_TEXT_BYTES, MIN_GRID,
 };
+
+/// What a card draws, in words: every cell, less the free centre if the grid has one.
+fn drawn_cells(free_centre: &bool) -> &'static str {
+    if *free_centre {
+        "every cell but the free centre"
+    } else {
+        "every cell: the grid has no free centre"
+    }
+}
 
 /// A game configuration the service refuses to open.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,12 +41,14 @@ pub enum ConfigError {
     },
     /// The pool holds fewer squares than a card draws.
     #[error(
-        "a {size}×{size} card draws {needed} squares (every cell but the free centre), \
-         but the pool holds only {squares}"
+        "a {size}×{size} card draws {needed} squares ({}), but the pool holds only {squares}",
+        drawn_cells(.free_centre)
     )]
     PoolTooSmall {
         /// Cells per side.
         size: u8,
+        /// Whether the grid has a free centre.
+        free_centre: bool,
         /// Squares a card draws.
         needed: usize,
         /// Squares in the pool.
@@ -186,5 +197,28 @@ pub enum ConfigError {
         field: &'static str,
         /// The pointer as given.
         pointer: String,
+    },
+    /// An activity source has more than 8 filters.
+    #[error(
+        "activity source {position} has {count} filters; a source has at most \
+         {MAX_SOURCE_FILTERS}"
+    )]
+    FilterCount {
+        /// The source's position, from 1.
+        position: usize,
+        /// Its number of filters.
+        count: usize,
+    },
+    /// An activity source's filter is malformed.
+    #[error("filter {filter} (\"{field}\") of activity source {position} {problem}")]
+    BadFilter {
+        /// The source's position, from 1.
+        position: usize,
+        /// The filter's position, from 1.
+        filter: usize,
+        /// Its field pointer as given.
+        field: String,
+        /// What is wrong with it.
+        problem: &'static str,
     },
 }

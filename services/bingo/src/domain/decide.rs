@@ -191,6 +191,14 @@ impl Bingo {
                 count,
             });
         }
+        if count > game.printable() {
+            return Err(Refusal::TooFewDistinctCards {
+                game: game.id.clone(),
+                cards: game.card_count(),
+                capacity: super::capacity::card_capacity(&game.config),
+                count,
+            });
+        }
         let mut batch = HashSet::with_capacity(count as usize);
         let mut cards = Vec::with_capacity(count as usize);
         let mut next = game.next_serial;
@@ -255,8 +263,17 @@ fn call(game: &Game, square: u32, rid: Option<String>) -> Result<Vec<Event>, Ref
         });
     };
     if game.called[usize::from(index)] {
-        // Announced the first time only.
-        return Ok(Vec::new());
+        // Announced the first time only; the caller learns it was called before, and when.
+        let call_number = game
+            .call_order
+            .iter()
+            .position(|&s| s == square)
+            .map_or(0, |i| i as u32 + 1);
+        return Err(Refusal::AlreadyCalled {
+            game: game.id.clone(),
+            square,
+            call_number,
+        });
     }
     let label = pool.at(index).map(|s| s.label.clone()).unwrap_or_default();
     Ok(vec![Event::SquareCalled {

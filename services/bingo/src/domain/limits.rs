@@ -27,5 +27,7 @@ pub const MAX_PRINT_BATCH: u32 = 1_000;
 pub const MAX_SKIPPED_SERIALS: u32 = 1_000;
 /// Most activity sources (other services' message types) in a game.
 pub const MAX_ACTIVITY_SOURCES: usize = 16;
+/// Most filters of one activity source.
+pub const MAX_SOURCE_FILTERS: usize = 8;
 /// Shortest server secret, in bytes.
 pub const MIN_SECRET_BYTES: usize = 16;

@@ -1,12 +1,14 @@
 //! Going beyond the source: other services' events as gestures. A game maps a message type
 //! (`table.goal.scored.v1`) to a verb (`table.goal`), takes the member from a payload field and
 //! optionally the object from another, so a square "score a goal at table 3" ticks when the
-//! referee says so. The message's id is the gesture's idempotency key.
+//! referee says so. Filters keep only the messages whose payload fields equal given values
+//! (`/counted` is `true`: rehearsal balls tick nothing). The message's id is the gesture's
+//! idempotency key.
 
 use serde_json::Value;
 
 use super::config_error::ConfigError;
-use super::limits::MAX_TEXT_BYTES;
+use super::limits::{MAX_SOURCE_FILTERS, MAX_TEXT_BYTES};
 use super::pool::verb_problem;
 
 /// A member's gesture: what ticks activity cards.
@@ -33,6 +35,9 @@ pub struct SourceSpec {
     pub member_field: String,
     /// JSON Pointer to the object field, if any.
     pub object_field: Option<String>,
+    /// Conditions the payload must meet, all of them: the field at the pointer equals the
+    /// value (a string, number, boolean or null).
+    pub filters: Vec<(String, Value)>,
 }
 
 /// A checked activity source.
@@ -113,7 +118,44 @@ impl ActivitySource {
                 });
             }
         }
+        if spec.filters.len() > MAX_SOURCE_FILTERS {
+            return Err(ConfigError::FilterCount {
+                position,
+                count: spec.filters.len(),
+            });
+        }
+        for (n, (pointer, value)) in spec.filters.iter().enumerate() {
+            let problem = if !is_pointer(pointer) {
+                Some("is not a JSON Pointer to a field, like \"/counted\"")
+            } else {
+                match value {
+                    Value::Array(_) | Value::Object(_) => Some(
+                        "compares with a list or an object: only a string, number, boolean or null",
+                    ),
+                    Value::String(s) if s.len() > MAX_TEXT_BYTES => {
+                        Some("compares with a string longer than 200 bytes")
+                    }
+                    _ => None,
+                }
+            };
+            if let Some(problem) = problem {
+                return Err(ConfigError::BadFilter {
+                    position,
+                    filter: n + 1,
+                    field: pointer.clone(),
+                    problem,
+                });
+            }
+        }
         Ok(ActivitySource { spec })
+    }
+
+    /// Whether a payload meets every filter (a missing field meets none).
+    pub fn admits(&self, payload: &Value) -> bool {
+        self.spec
+            .filters
+            .iter()
+            .all(|(pointer, value)| payload.pointer(pointer) == Some(value))
     }
 
     /// The message type it listens to.
@@ -181,12 +223,56 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn filtered(filters: Vec<(&str, Value)>) -> Result<ActivitySource, ConfigError> {
+        let spec = SourceSpec {
+            message_type: "table.goal.scored.v1".into(),
+            verb: "table.goal".into(),
+            member_field: "/side".into(),
+            object_field: None,
+            filters: filters.into_iter().map(|(p, v)| (p.into(), v)).collect(),
+        };
+        ActivitySource::new(1, spec)
+    }
+
+    #[test]
+    fn a_filter_admits_only_payloads_whose_field_equals_its_value() {
+        let counted = filtered(vec![("/counted", json!(true)), ("/kind", json!("goal"))]).unwrap();
+        assert!(counted.admits(&json!({"counted": true, "kind": "goal"})));
+        assert!(!counted.admits(&json!({"counted": false, "kind": "goal"})));
+        assert!(!counted.admits(&json!({"counted": "true", "kind": "goal"})));
+        assert!(!counted.admits(&json!({"kind": "goal"})));
+        assert!(filtered(vec![]).unwrap().admits(&json!({})));
+    }
+
+    #[test]
+    fn bad_filters_are_refused_naming_the_source_and_the_filter() {
+        let error = filtered(vec![("/counted", json!(true)), ("counted", json!(1))]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "filter 2 (\"counted\") of activity source 1 is not a JSON Pointer to a field, like \"/counted\""
+        );
+        let error = filtered(vec![("/a", json!([1]))]).unwrap_err().to_string();
+        assert!(
+            error.contains("only a string, number, boolean or null"),
+            "{error}"
+        );
+        let many = (0..9).map(|_| ("/a", json!(1))).collect();
+        assert_eq!(
+            filtered(many).unwrap_err(),
+            ConfigError::FilterCount {
+                position: 1,
+                count: 9
+            }
+        );
+    }
+
     fn goal_source(object_field: Option<&str>) -> ActivitySource {
         let spec = SourceSpec {
             message_type: "table.goal.scored.v1".into(),
             verb: "table.goal".into(),
             member_field: "/scorer".into(),
             object_field: object_field.map(Into::into),
+            filters: Vec::new(),
         };
         ActivitySource::new(1, spec).unwrap()
     }
@@ -217,6 +303,7 @@ mod tests {
                 verb: "race.lap".into(),
                 member_field: "/car/driver".into(),
                 object_field: Some("/lap".into()),
+                filters: Vec::new(),
             },
         )
         .unwrap();
@@ -271,6 +358,7 @@ mod tests {
             verb: verb.into(),
             member_field: member.into(),
             object_field: object.map(Into::into),
+            filters: Vec::new(),
         };
         let refused = |s| ActivitySource::new(2, s).unwrap_err().to_string();
         assert!(refused(spec("goal", "g", "/a", None)).contains("not a versioned message type"));

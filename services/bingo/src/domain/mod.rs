@@ -2,7 +2,7 @@
 //! (`now_ms`), randomness from the server secret held by the decider.
 //!
 //! Layout:
-//! - [`limits`]: every limit in one place.
+//! - [`limits`]: every limit in one place; [`capacity`]: how many cards a game can print.
 //! - [`grid`], [`pool`], [`pattern`], [`mapping`], [`config`]: a game's configuration, checked
 //!   ([`config_error`] says why one is refused).
 //! - [`secret`]: the server secret, card layouts and printed labels derived from it.
@@ -11,6 +11,7 @@
 //! - `decide`, `claims`, `activity`: the decider [`Bingo`].
 
 mod activity;
+pub mod capacity;
 mod claims;
 pub mod config;
 pub mod config_error;

@@ -93,6 +93,21 @@ pub enum Refusal {
         /// Serials tried.
         tried: u32,
     },
+    /// A printed batch would take the game past the distinct cards its grid and pool make.
+    #[error(
+        "game \"{game}\" can hold {capacity} distinct cards from its grid and pool and holds \
+         {cards}: a batch of {count} does not fit"
+    )]
+    TooFewDistinctCards {
+        /// The game.
+        game: String,
+        /// Cards it holds.
+        cards: u32,
+        /// Cards it can hold.
+        capacity: u32,
+        /// Cards asked for.
+        count: u32,
+    },
     /// A printed batch of 0 or more than 1,000 cards.
     #[error("a printed batch holds 1 to {MAX_PRINT_BATCH} cards, not {0}")]
     PrintCount(u32),
@@ -112,6 +127,19 @@ pub enum Refusal {
         game: String,
         /// The square asked for.
         square: u32,
+    },
+    /// The square was called before.
+    #[error(
+        "square {square} of game \"{game}\" was already called (call {call_number}): a square \
+         is called once"
+    )]
+    AlreadyCalled {
+        /// The game.
+        game: String,
+        /// The square asked for.
+        square: u32,
+        /// Its place in the calls, from 1.
+        call_number: u32,
     },
     /// No card of that serial in the game.
     #[error("game \"{game}\" has no card with serial {serial}")]
@@ -185,10 +213,13 @@ impl Refusal {
             Refusal::UnknownGame(_) => "unknown-game",
             Refusal::GameClosed { .. } => "game-closed",
             Refusal::CardLimit(_) | Refusal::PrintTooMany { .. } => "card-limit",
-            Refusal::NoDistinctCard { .. } => "no-distinct-card",
+            Refusal::NoDistinctCard { .. } | Refusal::TooFewDistinctCards { .. } => {
+                "no-distinct-card"
+            }
             Refusal::PrintCount(_) => "invalid-count",
             Refusal::PrintInActivityGame(_) | Refusal::CallInActivityGame(_) => "not-a-called-game",
             Refusal::SquareNotInPool { .. } => "unknown-square",
+            Refusal::AlreadyCalled { .. } => "already-called",
             Refusal::UnknownCard { .. } => "unknown-card",
             Refusal::NotYourCard { .. } => "not-your-card",
             Refusal::PrintedCardClaimed { .. } => "printed-card",

@@ -6,6 +6,8 @@
 //! With `--play RULES.json` the table starts a game by itself (a table with no server): the
 //! process sends `table.game.start.v1` to its own queue, and with `--exit-after-game` stops once
 //! that game is finished (footprint measurements, bar nights without a server).
+//!
+//! With `--metrics-addr ADDR` it serves `/health`, `/ready` and `/metrics` (Prometheus) there.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,6 +49,22 @@ struct Cli {
     /// With --play: stop once that game is finished.
     #[arg(long = "exit-after-game", requires = "play")]
     exit_after_game: bool,
+    /// Serve /health, /ready and /metrics (Prometheus) on this address, e.g. 0.0.0.0:9464
+    /// (absent or empty: not served).
+    #[arg(
+        long = "metrics-addr",
+        env = "ARCADE_METRICS_ADDR",
+        value_name = "ADDR"
+    )]
+    metrics_addr: Option<arcade_runtime::http::ListenAddr>,
+    /// /ready answers 503 while this many events or more wait in the log to be published.
+    #[arg(
+        long = "ready-max-backlog",
+        env = "ARCADE_READY_MAX_BACKLOG",
+        default_value_t = arcade_runtime::health::DEFAULT_MAX_BACKLOG,
+        value_name = "EVENTS"
+    )]
+    ready_max_backlog: u64,
 }
 
 /// How long the relay gets, at shutdown, to publish what the log still holds.
@@ -76,8 +94,7 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> Result<ExitCode, String> {
-    let _telemetry =
-        arcade_runtime::telemetry::init("arcade-referee").map_err(|e| e.to_string())?;
+    let _telemetry = arcade_runtime::telemetry::init("referee").map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&cli.data).map_err(|e| {
         format!(
             "--data / ARCADE_DATA_DIR {}: cannot create it: {e}",
@@ -105,6 +122,22 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         .with_storage(Storage::Compact);
     let referee = settings::launch(&runtime, &cli.table).map_err(|e| e.to_string())?;
     let table_id = cli.table.table_id.clone();
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let observed = match cli.metrics_addr.and_then(|a| a.0) {
+        Some(addr) => {
+            let router = arcade_runtime::http::router(runtime.clone(), cli.ready_max_backlog);
+            let (bound, task) = arcade_runtime::http::serve(
+                addr,
+                "--metrics-addr / ARCADE_METRICS_ADDR",
+                router,
+                shutdown.clone(),
+            )
+            .await?;
+            info!(metrics = %bound, "serving /health, /ready and /metrics");
+            Some(task)
+        }
+        None => None,
+    };
     info!(table = %table_id, transport = runtime.bus().name(), "referee ready");
 
     let game = match rules {
@@ -120,6 +153,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         error!(%reason, "the referee stopped on an error");
     }
     let clean = referee.stop_boxed(DRAIN).await.is_ok();
+    shutdown.cancel();
+    if let Some(task) = observed {
+        let _ = task.await;
+    }
     if let Some(bus) = embedded {
         bus.close().await.map_err(|e| e.to_string())?;
     }

@@ -132,6 +132,10 @@ struct Inner {
     /// wait for their confirms.
     latest: std::sync::Mutex<std::sync::Weak<()>>,
     closed: CancellationToken,
+    /// The current connection, readable without waiting (health and metrics), and how many
+    /// were opened.
+    current: std::sync::Mutex<Option<Arc<Connection>>>,
+    opened: std::sync::atomic::AtomicU64,
 }
 
 struct Link {
@@ -182,6 +186,8 @@ impl AmqpBus {
                 publisher: Mutex::new(None),
                 latest: std::sync::Mutex::new(std::sync::Weak::new()),
                 closed: CancellationToken::new(),
+                current: std::sync::Mutex::new(None),
+                opened: std::sync::atomic::AtomicU64::new(0),
                 config,
                 uri,
             }),
@@ -235,6 +241,12 @@ impl AmqpBus {
                 let connection = Arc::new(connection);
                 link.connection = Some(connection.clone());
                 link.generation += 1;
+                if let Ok(mut current) = self.inner.current.lock() {
+                    *current = Some(connection.clone());
+                }
+                self.inner
+                    .opened
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 link.backoff.reset();
                 link.retry_at = None;
                 link.warned = false;
@@ -616,6 +628,24 @@ impl Bus for AmqpBus {
 
     fn dead_letter_queue(&self) -> String {
         self.inner.config.dead_letters.clone()
+    }
+
+    fn events_exchange(&self) -> &str {
+        &self.inner.config.events_exchange
+    }
+
+    fn broker_status(&self) -> Option<super::BrokerStatus> {
+        let connected = self.inner.current.lock().is_ok_and(|current| {
+            current
+                .as_ref()
+                .is_some_and(|connection| connection.status().connected())
+        });
+        let opened = self.inner.opened.load(std::sync::atomic::Ordering::Relaxed);
+        Some(super::BrokerStatus {
+            connected: connected && !self.inner.closed.is_cancelled(),
+            reconnects: opened.saturating_sub(1),
+            address: redact(&self.inner.config.url),
+        })
     }
 }
 

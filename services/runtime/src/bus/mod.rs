@@ -137,6 +137,33 @@ pub trait Bus: Send + Sync + 'static {
     fn dead_letter_queue(&self) -> String {
         DEAD_LETTERS.to_string()
     }
+
+    /// The exchange topic publications go to (span attributes).
+    fn events_exchange(&self) -> &str {
+        EVENTS_EXCHANGE
+    }
+
+    /// The broker this transport talks to, if any (`None`: no broker, the embedded bus).
+    fn broker_status(&self) -> Option<BrokerStatus> {
+        None
+    }
+
+    /// Messages in `queue` not yet acked by its consumers, where the transport knows it without
+    /// asking a broker.
+    fn queue_depth(&self, _queue: &str) -> Option<u64> {
+        None
+    }
+}
+
+/// The connection to a broker, for readiness and metrics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerStatus {
+    /// Whether a connection is open now.
+    pub connected: bool,
+    /// Connections opened after the first one.
+    pub reconnects: u64,
+    /// Where the broker is (its URL, password hidden).
+    pub address: String,
 }
 
 /// A consumer of one queue.

@@ -132,7 +132,6 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
     let shutdown = CancellationToken::new();
     let router = admin::router(AdminState {
         runtime: runtime.clone(),
-        services: vec!["puzzle-telemetry".into()],
     })
     .merge(routes(&runtime));
     let (addr, server) = admin::serve("127.0.0.1:0".parse().unwrap(), router, shutdown.clone())

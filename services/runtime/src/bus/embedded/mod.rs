@@ -319,6 +319,10 @@ impl Bus for EmbeddedBus {
     fn name(&self) -> &'static str {
         "embedded"
     }
+
+    fn queue_depth(&self, queue: &str) -> Option<u64> {
+        Some(self.depth(queue) as u64)
+    }
 }
 
 struct EmbeddedConsumer {

@@ -1,0 +1,246 @@
+//! Prometheus metrics of a process, in the text exposition format (OpenMetrics 1.0, which
+//! Prometheus scrapes natively), encoded by `prometheus-client` from the live counters at each
+//! scrape. Per service (label `service`):
+//!
+//! - `arcade_messages_consumed_total`, `_published_total`, `_deduplicated_total`,
+//!   `_dead_lettered_total`, `_refused_total`, `_ignored_total`; `arcade_events_appended_total`
+//! - `arcade_handle_duration_seconds` (histogram): from the host taking a delivery to its ack,
+//!   the commit covering it durable
+//! - `arcade_batch_size` (histogram): inputs per committed batch
+//! - `arcade_relay_backlog_messages`: log entries not yet confirmed by the bus
+//! - `arcade_consumer_lag_messages` (label `queue`): messages in the service's queue not yet
+//!   acked, where the transport knows it (the embedded bus; on RabbitMQ the broker's own
+//!   `rabbitmq_queue_messages` says it)
+//! - `arcade_inbox_keys`, `arcade_last_commit_timestamp_seconds`, `arcade_consuming` (0 or 1)
+//!
+//! Per process, with a broker: `arcade_broker_connected` (0 or 1) and
+//! `arcade_broker_reconnects_total`.
+
+use std::sync::atomic::Ordering;
+
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::counter::ConstCounter;
+use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::{Registry, Unit};
+
+use crate::counters::Counters;
+use crate::runtime::Runtime;
+
+/// The content type of [`encode`]'s text.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// A service's histograms.
+#[derive(Debug, Clone)]
+pub struct Histograms {
+    /// Seconds from the host taking a delivery to its ack; `None` when not measured.
+    pub handle_latency: Option<Histogram>,
+    /// Inputs per committed batch.
+    pub batch_size: Histogram,
+}
+
+impl Default for Histograms {
+    fn default() -> Self {
+        Histograms::new(true)
+    }
+}
+
+impl Histograms {
+    /// Histograms, with or without the handle latency.
+    pub fn new(handle_latency: bool) -> Self {
+        Histograms {
+            // 0.25 ms … 8 s.
+            handle_latency: handle_latency
+                .then(|| Histogram::new(exponential_buckets(0.000_25, 2.0, 16))),
+            // 1 … 1024.
+            batch_size: Histogram::new(exponential_buckets(1.0, 2.0, 11)),
+        }
+    }
+}
+
+/// Every metric of the process running `runtime`, as Prometheus text.
+pub fn encode(runtime: &Runtime) -> Result<String, std::fmt::Error> {
+    let mut registry = Registry::default();
+    registry.register_collector(Box::new(Snapshot::of(runtime)));
+    let mut text = String::new();
+    prometheus_client::encoding::text::encode(&mut text, &registry)?;
+    Ok(text)
+}
+
+/// What one scrape reads, taken at once.
+#[derive(Debug)]
+struct Snapshot {
+    services: Vec<(String, std::sync::Arc<Counters>, Option<u64>)>,
+    broker: Option<crate::bus::BrokerStatus>,
+}
+
+impl Snapshot {
+    fn of(runtime: &Runtime) -> Self {
+        let bus = runtime.bus();
+        let services = runtime
+            .metrics()
+            .services()
+            .into_iter()
+            .map(|(name, counters)| {
+                let lag = counters.queue.get().and_then(|q| bus.queue_depth(q));
+                (name, counters, lag)
+            })
+            .collect();
+        Snapshot {
+            services,
+            broker: bus.broker_status(),
+        }
+    }
+}
+
+type Labels = Vec<(&'static str, String)>;
+
+/// A counter family: its name, its help, and how to read it from a service's counters.
+type CounterFamily = (&'static str, &'static str, fn(&Counters) -> u64);
+
+/// A gauge family: its name, its help, its unit, and how to read it.
+type GaugeFamily = (
+    &'static str,
+    &'static str,
+    Option<Unit>,
+    fn(&Counters) -> f64,
+);
+
+fn labels(service: &str) -> Labels {
+    vec![("service", service.to_string())]
+}
+
+impl Collector for Snapshot {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let counters: [CounterFamily; 7] = [
+            (
+                "arcade_messages_consumed",
+                "Messages taken from the bus and settled (acked or dead-lettered).",
+                |c| c.consumed.load(Ordering::Relaxed),
+            ),
+            (
+                "arcade_messages_published",
+                "Events the bus confirmed.",
+                |c| c.published.load(Ordering::Relaxed),
+            ),
+            (
+                "arcade_messages_deduplicated",
+                "Deliveries of a message already processed.",
+                |c| c.deduplicated.load(Ordering::Relaxed),
+            ),
+            (
+                "arcade_messages_dead_lettered",
+                "Messages moved to the dead letters.",
+                |c| c.dead_lettered.load(Ordering::Relaxed),
+            ),
+            (
+                "arcade_messages_refused",
+                "Inputs the domain refused.",
+                |c| c.rejected.load(Ordering::Relaxed),
+            ),
+            (
+                "arcade_messages_ignored",
+                "Valid messages addressed to another instance.",
+                |c| c.ignored.load(Ordering::Relaxed),
+            ),
+            (
+                "arcade_events_appended",
+                "Events appended to the service's log.",
+                |c| c.appended.load(Ordering::Relaxed),
+            ),
+        ];
+        for (name, help, value) in counters {
+            let mut family = encoder.encode_descriptor(name, help, None, MetricType::Counter)?;
+            for (service, c, _) in &self.services {
+                ConstCounter::new(value(c)).encode(family.encode_family(&labels(service))?)?;
+            }
+        }
+        let gauges: [GaugeFamily; 4] = [
+            (
+                "arcade_relay_backlog_messages",
+                "Log entries not yet confirmed by the bus.",
+                None,
+                |c| c.relay_backlog() as f64,
+            ),
+            (
+                "arcade_inbox_keys",
+                "Keys in the service's inbox.",
+                None,
+                |c| c.inbox_keys.load(Ordering::Relaxed) as f64,
+            ),
+            (
+                "arcade_last_commit_timestamp",
+                "When the service last committed a batch (0: not since start).",
+                Some(Unit::Seconds),
+                |c| c.last_commit_ms.load(Ordering::Relaxed) as f64 / 1000.0,
+            ),
+            (
+                "arcade_consuming",
+                "1 while the service's queue is consumed.",
+                None,
+                |c| f64::from(u8::from(c.consuming.load(Ordering::Relaxed))),
+            ),
+        ];
+        for (name, help, unit, value) in gauges {
+            let mut family =
+                encoder.encode_descriptor(name, help, unit.as_ref(), MetricType::Gauge)?;
+            for (service, c, _) in &self.services {
+                ConstGauge::new(value(c)).encode(family.encode_family(&labels(service))?)?;
+            }
+        }
+        let mut family = encoder.encode_descriptor(
+            "arcade_consumer_lag_messages",
+            "Messages in the service's queue not yet acked (where the transport knows it).",
+            None,
+            MetricType::Gauge,
+        )?;
+        for (service, c, lag) in &self.services {
+            if let (Some(lag), Some(queue)) = (lag, c.queue.get()) {
+                let mut labels = labels(service);
+                labels.push(("queue", queue.clone()));
+                ConstGauge::new(*lag as i64).encode(family.encode_family(&labels)?)?;
+            }
+        }
+        let mut family = encoder.encode_descriptor(
+            "arcade_handle_duration",
+            "From the host taking a delivery to its ack, the commit covering it durable.",
+            Some(&Unit::Seconds),
+            MetricType::Histogram,
+        )?;
+        for (service, c, _) in &self.services {
+            if let Some(histogram) = &c.histograms.handle_latency {
+                histogram.encode(family.encode_family(&labels(service))?)?;
+            }
+        }
+        let mut family = encoder.encode_descriptor(
+            "arcade_batch_size",
+            "Inputs per committed batch.",
+            None,
+            MetricType::Histogram,
+        )?;
+        for (service, c, _) in &self.services {
+            c.histograms
+                .batch_size
+                .encode(family.encode_family(&labels(service))?)?;
+        }
+        if let Some(broker) = &self.broker {
+            let family = encoder.encode_descriptor(
+                "arcade_broker_connected",
+                "1 while the process is connected to its broker.",
+                None,
+                MetricType::Gauge,
+            )?;
+            ConstGauge::new(i64::from(broker.connected)).encode(family)?;
+            let family = encoder.encode_descriptor(
+                "arcade_broker_reconnects",
+                "Connections to the broker opened after the first one.",
+                None,
+                MetricType::Counter,
+            )?;
+            ConstCounter::new(broker.reconnects).encode(family)?;
+        }
+        Ok(())
+    }
+}
