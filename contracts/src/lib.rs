@@ -4,6 +4,8 @@
 //! Layout:
 //! - [`envelope`]: the envelope (identities, producer, time) around a JSON payload.
 //! - [`bounds`]: the schema generator, which bounds every integer by its Rust type.
+//! - [`compat`]: every change between two versions of a schema, classed compatible or breaking.
+//! - [`upcast`]: how one consumer reads several versions of a message in one shape.
 //! - [`catalog`]: the list of every known message type with its JSON Schema, its example and
 //!   its route (published on the topic exchange, or sent to one service's queue).
 //! - one module per domain: [`game`], [`table`], [`bingo`], [`activity`], [`race`], [`puzzle`].
@@ -17,11 +19,13 @@ pub mod asyncapi;
 pub mod bingo;
 pub mod bounds;
 pub mod catalog;
+pub mod compat;
 pub mod envelope;
 pub mod game;
 pub mod puzzle;
 pub mod race;
 pub mod table;
+pub mod upcast;
 
 pub use catalog::{Catalog, MessageKind, MessageType, Route, ValidationError};
 pub use envelope::Envelope;

@@ -6,7 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::game::Outcome;
+use crate::game::{Outcome, Pulse};
 use crate::{Message, MessageKind, MessageType};
 
 /// `puzzle.session.recorded.v1`: a session passed validation and is counted in the statistics.
@@ -34,6 +34,19 @@ pub struct SessionRecorded {
     pub duration_ms: u64,
     /// When the telemetry service recorded it, in milliseconds since the Unix epoch.
     pub recorded_at_ms: u64,
+    /// Whether its moves were replayed through the puzzle and give its outcome (sessions that
+    /// list their moves, `game.session.completed.v2`). Came with v2; absent means false.
+    #[serde(default)]
+    pub verified: bool,
+    /// The version of `game.session.completed` the session arrived in. Came with v2; absent
+    /// means 1.
+    #[serde(default = "version_one")]
+    #[schemars(range(min = 1))]
+    pub source_version: u8,
+}
+
+fn version_one() -> u8 {
+    1
 }
 
 impl Message for SessionRecorded {
@@ -49,6 +62,8 @@ impl Message for SessionRecorded {
             move_limit: 6,
             duration_ms: 48_250,
             recorded_at_ms: 1_767_225_600_000,
+            verified: true,
+            source_version: 2,
         }
     }
 }
@@ -71,6 +86,14 @@ pub enum FlagReason {
     WonFasterThanPossible,
     /// `abandoned` with the whole budget used: the game had already ended as won or failed.
     AbandonedAfterBudget,
+    /// The session lists another number of moves than its `turns` (v2).
+    MovesNotTurns,
+    /// A listed move pulses stone or an anchor, which the puzzle refuses (v2).
+    MoveOnImmutable,
+    /// A listed move comes after the game had ended, won or with its budget spent (v2).
+    MoveAfterEnd,
+    /// The listed moves replay to another outcome than the one claimed (v2).
+    MovesDisagree,
 }
 
 /// `puzzle.session.flagged.v1`: a session is impossible under the puzzle's rules; it is kept
@@ -105,6 +128,19 @@ pub struct SessionFlagged {
     pub move_limit: Option<u8>,
     /// When the telemetry service flagged it, in milliseconds since the Unix epoch.
     pub flagged_at_ms: u64,
+    /// The first listed move that disagrees, from 1, when replaying the moves found the flaw
+    /// (v2 sessions). Came with v2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub move_index: Option<u8>,
+    /// The cell of that move. Came with v2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_cell: Option<Pulse>,
+    /// The version of `game.session.completed` the session arrived in. Came with v2; absent
+    /// means 1.
+    #[serde(default = "version_one")]
+    #[schemars(range(min = 1))]
+    pub source_version: u8,
 }
 
 impl Message for SessionFlagged {
@@ -122,6 +158,9 @@ impl Message for SessionFlagged {
             duration_ms: 95_000,
             move_limit: Some(10),
             flagged_at_ms: 1_767_225_600_500,
+            move_index: None,
+            move_cell: None,
+            source_version: 1,
         }
     }
 }
@@ -194,6 +233,22 @@ pub struct StageStats {
     pub exhausted_budget: u64,
     /// Session durations.
     pub duration: DurationStats,
+    /// Recorded sessions whose moves were replayed and agree (v2). Came with v2.
+    #[serde(default)]
+    pub verified: u64,
+    /// Sessions of this stage received as `game.session.completed.v1`, recorded or flagged.
+    /// Came with v2.
+    #[serde(default)]
+    pub v1_sessions: u64,
+    /// Sessions of this stage received as `game.session.completed.v2`, recorded or flagged.
+    /// Came with v2.
+    #[serde(default)]
+    pub v2_sessions: u64,
+    /// `v2Sessions / (v1Sessions + v2Sessions)`: how far producers have migrated; null without
+    /// sessions. Came with v2.
+    #[serde(default)]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub v2_share: Option<f64>,
 }
 
 /// `puzzle.stats.updated.v1`: the per-stage statistics, published periodically while
@@ -249,6 +304,10 @@ impl Message for StatsUpdated {
                         count: sessions,
                     }],
                 },
+                verified: sessions / 2,
+                v1_sessions: sessions - sessions / 2,
+                v2_sessions: sessions / 2,
+                v2_share: Some((sessions / 2) as f64 / sessions as f64),
             }
         };
         StatsUpdated {

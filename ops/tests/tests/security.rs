@@ -27,7 +27,7 @@ const SPECS: [(&str, &str, &[&str]); 4] = [
     (
         "puzzle-telemetry",
         "puzzle-telemetry",
-        &["game.session.completed.v1"],
+        &["game.session.completed.v1", "game.session.completed.v2"],
     ),
 ];
 
@@ -297,11 +297,13 @@ async fn services_declare_their_own_topology_and_no_one_elses() {
         // The puzzle telemetry binds the sessions it consumes, and nothing else.
         let puzzle = probe(deployment, "puzzle-telemetry").await;
         let own = "puzzle-telemetry";
-        let allowed = puzzle
-            .bind(own, EVENTS, "game.session.completed.v1")
-            .await
-            .unwrap();
-        assert_eq!(allowed, Verdict::Allowed(()));
+        for version in ["v1", "v2"] {
+            let allowed = puzzle
+                .bind(own, EVENTS, &format!("game.session.completed.{version}"))
+                .await
+                .unwrap();
+            assert_eq!(allowed, Verdict::Allowed(()), "{version}");
+        }
         let refused = puzzle.bind(own, EVENTS, "bingo.#").await.unwrap();
         assert_refused(&refused, "puzzle-telemetry binding bingo.#", "bingo.#");
         // Commands go through the default exchange: only the race master (to car teams) and

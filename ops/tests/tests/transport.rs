@@ -40,7 +40,7 @@ const SERVICES: [(&str, &str, &[&str], &str, &str); 4] = [
     (
         "puzzle-telemetry",
         "puzzle-telemetry",
-        &["game.session.completed.v1"],
+        &["game.session.completed.v1", "game.session.completed.v2"],
         "puzzle.stats.updated.v1",
         "table.goal.scored.v1",
     ),

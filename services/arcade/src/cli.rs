@@ -46,6 +46,9 @@ pub enum Command {
     Completions(crate::shell::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with --dir.
     Man(crate::shell::ManArgs),
+    /// Schema evolution: compare the generated schemas with a baseline (exit 1 if one breaks).
+    #[command(subcommand)]
+    Schemas(crate::tools::schemas::SchemasCommand),
 }
 
 /// Where to reach the services: a broker, or the admin endpoint of `arcade run`.

@@ -75,6 +75,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Puzzle(command) => tools::puzzle::run(command).await,
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),
+        Command::Schemas(command) => Ok(tools::schemas::run(command)),
     }
 }
 

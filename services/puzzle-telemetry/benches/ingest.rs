@@ -1,5 +1,6 @@
 //! Telemetry ingest on the embedded transport, durable end to end: 20,000 simulated
-//! `game.session.completed.v1` are published on the bus (each publication confirmed once the
+//! `game.session.completed.v1` (or `.v2`, whose moves the service replays to verify each
+//! session) are published on the bus (each publication confirmed once the
 //! bus's sled store is flushed); the telemetry service receives them, validates each against
 //! its puzzle, appends its recorded/flagged event and the inbox entry in one atomic sled batch,
 //! flushes per batch, then acks. A session counts once the flush covering it returned (the live
@@ -7,6 +8,7 @@
 //!
 //! - `publish_and_ingest_20k`: producer and consumer at once, timed from the first publication.
 //! - `ingest_backlog_20k`: the sessions wait in the queue; timed from the service's start.
+//! - `…_v2`: the same with v2 sessions, every one verified by replaying its moves.
 //!
 //! Target: ≥ 20,000 sessions/s. Run: `cargo bench -p arcade-puzzle-telemetry --bench ingest`
 
@@ -14,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arcade_contracts::Message;
-use arcade_contracts::game::GameSessionCompleted;
+use arcade_contracts::game::{GameSessionCompleted, GameSessionCompletedV2};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::service::{LiveStats, TelemetryService};
 use arcade_runtime::bus::embedded::EmbeddedBus;
@@ -31,18 +33,30 @@ const SESSIONS: usize = 20_000;
 /// Sessions per confirmed publication (a producer batching its confirms).
 const PUBLISH_BATCH: usize = 500;
 
-fn sessions() -> Vec<Publication> {
+fn sessions(v2: bool) -> Vec<Publication> {
     let mut simulator = Simulator::new(20_000);
     (0..SESSIONS)
-        .map(|k| Publication {
-            destination: Destination::Topic,
-            message: WireMessage {
-                message_type: Some(GameSessionCompleted::TYPE.into()),
-                message_id: Some(format!("bench-{k}")),
-                app_id: Some("bench".into()),
-                body: serde_json::to_vec(&simulator.session(None)).unwrap(),
-                ..Default::default()
-            },
+        .map(|k| {
+            let played = simulator.play(None);
+            let (message_type, body) = if v2 {
+                let body = serde_json::to_vec(&played.v2("bench 1")).unwrap();
+                (GameSessionCompletedV2::TYPE, body)
+            } else {
+                (
+                    GameSessionCompleted::TYPE,
+                    serde_json::to_vec(&played.v1).unwrap(),
+                )
+            };
+            Publication {
+                destination: Destination::Topic,
+                message: WireMessage {
+                    message_type: Some(message_type.into()),
+                    message_id: Some(format!("bench-{k}")),
+                    app_id: Some("bench".into()),
+                    body,
+                    ..Default::default()
+                },
+            }
         })
         .collect()
 }
@@ -122,24 +136,26 @@ fn ingest(c: &mut Criterion) {
         .enable_all()
         .build()
         .unwrap();
-    let publications = Arc::new(sessions());
     let mut group = c.benchmark_group("telemetry_ingest");
     group.sample_size(10);
     group.throughput(Throughput::Elements(SESSIONS as u64));
-    group.bench_function("publish_and_ingest_20k", |b| {
-        b.iter_custom(|iters| {
-            (0..iters)
-                .map(|_| rt.block_on(publish_and_ingest(publications.clone())))
-                .sum()
-        })
-    });
-    group.bench_function("ingest_backlog_20k", |b| {
-        b.iter_custom(|iters| {
-            (0..iters)
-                .map(|_| rt.block_on(ingest_backlog(publications.clone())))
-                .sum()
-        })
-    });
+    for (suffix, v2) in [("", false), ("_v2", true)] {
+        let publications = Arc::new(sessions(v2));
+        group.bench_function(format!("publish_and_ingest_20k{suffix}"), |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| rt.block_on(publish_and_ingest(publications.clone())))
+                    .sum()
+            })
+        });
+        group.bench_function(format!("ingest_backlog_20k{suffix}"), |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| rt.block_on(ingest_backlog(publications.clone())))
+                    .sum()
+            })
+        });
+    }
     group.finish();
 }
 

@@ -13,7 +13,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 fn ingest(c: &mut Criterion) {
     let mut simulator = Simulator::new(7);
     let inputs: Vec<Input> = (0..4_096)
-        .map(|_| Input::Session(simulator.session(None)))
+        .map(|_| Input::Session(simulator.session(None).into()))
         .collect();
     let decider = PuzzleTelemetry::default();
     let mut group = c.benchmark_group("telemetry");

@@ -1,6 +1,7 @@
-//! The telemetry as a running service: consumes `game.session.completed.v1` from any producer
-//! (bound on that topic, so Arcade's simulator and a PHP application with only a `type` header
-//! both reach it), publishes `puzzle.session.recorded.v1` / `puzzle.session.flagged.v1` for each
+//! The telemetry as a running service: consumes `game.session.completed.v1` and `.v2` from any
+//! producer (bound on both topics, so Arcade's simulator and a PHP application with only a
+//! `type` header both reach it; both read through the contracts' upcasters, the one place that
+//! knows the versions), publishes `puzzle.session.recorded.v1` / `puzzle.session.flagged.v1` for each
 //! session and `puzzle.stats.updated.v1` on a timer (see [`PuzzleTelemetry::next_deadline`]).
 //!
 //! Its state is the fold of its own log, rebuilt at start. [`LiveStats`] is a read-only view of
@@ -11,12 +12,11 @@
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use arcade_contracts::game::GameSessionCompleted;
+use arcade_contracts::Envelope;
+use arcade_contracts::game::{SessionCompletion, session_upcasters};
 use arcade_contracts::puzzle::{SessionFlagged, SessionRecorded, StatsUpdated};
-use arcade_contracts::{Envelope, Message};
-use arcade_runtime::{
-    Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of,
-};
+use arcade_contracts::upcast::Upcasters;
+use arcade_runtime::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec};
 
 use crate::domain::telemetry::{Event, Input, PuzzleMessage, PuzzleTelemetry, TelemetryState};
 
@@ -62,6 +62,7 @@ pub struct TelemetryService {
     name: String,
     decider: PuzzleTelemetry,
     live: LiveStats,
+    sessions: Arc<Upcasters<SessionCompletion>>,
 }
 
 impl TelemetryService {
@@ -77,6 +78,7 @@ impl TelemetryService {
             name: name.into(),
             decider: PuzzleTelemetry::publishing_every(publish_every_ms),
             live: LiveStats::default(),
+            sessions: Arc::new(session_upcasters()),
         }
     }
 
@@ -110,13 +112,18 @@ impl Service for TelemetryService {
         ServiceSpec {
             name: self.name.clone(),
             queue: self.name.clone(),
-            bindings: vec![GameSessionCompleted::TYPE.to_string()],
+            bindings: self.sessions.types().map(String::from).collect(),
         }
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<Input>, String> {
-        payload_of::<GameSessionCompleted>(message)
+        self.sessions
+            .upcast(&message.message_type, &message.payload)
             .map(|session| Decoded::Input(Input::Session(session)))
+    }
+
+    fn is_repeat(&self, state: &TelemetryState, input: &Input) -> bool {
+        PuzzleTelemetry::is_repeat(state, input)
     }
 
     fn tick(&self, _now_ms: u64) -> Option<Input> {

@@ -82,13 +82,13 @@ fn generate_refuses_a_stage_out_of_range_and_an_empty_range() {
 fn the_statistics_table_has_a_row_per_stage_a_total_and_the_turns_histograms() {
     let table = render_stats_table(&StatsUpdated::example());
     let expected = "\
-stage  limit  sessions  won  failed  abandoned  flagged  win rate  turns  won in  budget    p50     p90     p99
-    1      2        12    9       1          2        0     75.0%   1.67    2.00   83.3%  12.0s   20.0s   31.0s
-    2      4        10    7       2          1        0     70.0%   3.60    4.00   90.0%  24.0s   40.0s   62.0s
-    3      6         8    4       3          1        0     50.0%   5.25    6.00   87.5%  36.0s   60.0s   93.0s
-    4      8         6    2       3          1        0     33.3%   6.67    8.00   83.3%  48.0s   80.0s  124.0s
-    5     10         4    1       2          1        0     25.0%   7.50   10.00   75.0%  60.0s  100.0s  155.0s
-  all               40   23      11          6        1     57.5%
+stage  limit  sessions  won  failed  abandoned  flagged  verified     v2  win rate  turns  won in  budget    p50     p90     p99
+    1      2        12    9       1          2        0         6  50.0%     75.0%   1.67    2.00   83.3%  12.0s   20.0s   31.0s
+    2      4        10    7       2          1        0         5  50.0%     70.0%   3.60    4.00   90.0%  24.0s   40.0s   62.0s
+    3      6         8    4       3          1        0         4  50.0%     50.0%   5.25    6.00   87.5%  36.0s   60.0s   93.0s
+    4      8         6    2       3          1        0         3  50.0%     33.3%   6.67    8.00   83.3%  48.0s   80.0s  124.0s
+    5     10         4    1       2          1        0         2  50.0%     25.0%   7.50   10.00   75.0%  60.0s  100.0s  155.0s
+  all               40   23      11          6        1        20  50.0%     57.5%
 
 turns played (sessions with 0, 1, 2 … turns, up to the move limit)
   stage 1: 2 0 10

@@ -1,11 +1,12 @@
 //! The telemetry service on a real runtime over the embedded bus, in a temporary data dir:
 //! sessions in → recorded / flagged / statistics out, a restart keeps the statistics, a
-//! duplicate delivery changes nothing, bad payloads end in the dead letters with their reason.
+//! duplicate delivery changes nothing, a session resent under another id (or as v2) is counted
+//! once and as a duplicate, bad payloads end in the dead letters with their reason.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use arcade_contracts::game::{GameSessionCompleted, Outcome};
+use arcade_contracts::game::{GameSessionCompleted, GameSessionCompletedV2, Outcome};
 use arcade_contracts::puzzle::{FlagReason, SessionFlagged, SessionRecorded, StatsUpdated};
 use arcade_contracts::{Envelope, Message};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
@@ -364,4 +365,47 @@ async fn bad_payloads_end_in_the_dead_letters_with_their_reason() {
         s.runtime.metrics().snapshot()[SERVICE_NAME].dead_lettered,
         cases.len() as u64
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_resent_under_another_id_or_as_v2_is_counted_once_and_as_a_duplicate() {
+    let s = setup().await;
+    let (host, live) = start(&s.runtime, 60_000);
+    let played = Simulator::new(31).play(Some(Stage::new(2).unwrap()));
+    let v2 = Publication {
+        destination: Destination::Topic,
+        message: WireMessage {
+            message_type: Some(GameSessionCompletedV2::TYPE.into()),
+            message_id: Some("third".into()),
+            body: serde_json::to_vec(&played.v2("test 1")).unwrap(),
+            ..Default::default()
+        },
+    };
+    s.bus
+        .publish(&[
+            session_message(&played.v1, Some("first")),
+            session_message(&played.v1, Some("second")),
+            v2,
+        ])
+        .await
+        .unwrap();
+    within("the repeats to be absorbed", async {
+        while s.runtime.metrics().snapshot()[SERVICE_NAME].consumed < 3
+            || s.bus.depth(SERVICE_NAME) > 0
+        {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await;
+    let host = host.stop(Duration::from_secs(5)).await.unwrap();
+    let stage = host.state().stats().stage(Stage::new(2).unwrap()).clone();
+    assert_eq!(stage.sessions + stage.flagged, 1, "one session: {stage:?}");
+    assert_eq!(
+        (stage.v1, stage.v2),
+        (1, 0),
+        "the first arrival (v1) counts"
+    );
+    assert_eq!(live.counted(), 1);
+    let counters = s.runtime.metrics().snapshot()[SERVICE_NAME];
+    assert_eq!((counters.deduplicated, counters.dead_lettered), (2, 0));
 }

@@ -36,7 +36,13 @@ fn session(seed: i64, stage: u8, outcome: Wire, turns: u32) -> GameSessionComple
 
 /// The flag of a session, or `None` if it is recorded.
 fn verdict(completed: GameSessionCompleted) -> Option<(FlagReason, Option<u8>)> {
-    match when(&TelemetryState::default(), Input::Session(completed), 1_000).as_slice() {
+    match when(
+        &TelemetryState::default(),
+        Input::Session(completed.into()),
+        1_000,
+    )
+    .as_slice()
+    {
         [Event::Recorded(_)] => None,
         [Event::Flagged(f)] => Some((f.flag.reason, f.flag.move_limit)),
         other => panic!("one event expected, got {other:?}"),
@@ -47,7 +53,7 @@ fn verdict(completed: GameSessionCompleted) -> Option<(FlagReason, Option<u8>)> 
 fn given_nothing_when_a_valid_session_arrives_then_it_is_recorded_with_its_move_limit() {
     let events = when(
         &TelemetryState::default(),
-        Input::Session(session(42, 3, Wire::Won, 6)),
+        Input::Session(session(42, 3, Wire::Won, 6).into()),
         1_000,
     );
     let [Event::Recorded(recorded)] = events.as_slice() else {
@@ -162,7 +168,7 @@ fn a_one_turn_win_is_recorded_only_on_a_puzzle_that_one_pulse_solves() {
 fn a_flag_is_published_with_its_reason_words_and_the_offending_fields() {
     let events = when(
         &TelemetryState::default(),
-        Input::Session(session(77, 5, Wire::Failed, 14)),
+        Input::Session(session(77, 5, Wire::Failed, 14).into()),
         9,
     );
     let PuzzleMessage::Flagged(flagged) = events[0].to_message() else {
@@ -181,6 +187,9 @@ fn a_flag_is_published_with_its_reason_words_and_the_offending_fields() {
             duration_ms: 30_000,
             move_limit: Some(10),
             flagged_at_ms: 9,
+            move_index: None,
+            move_cell: None,
+            source_version: 1,
         }
     );
 }
@@ -199,7 +208,7 @@ fn given_sessions_then_statistics_count_them_per_stage_and_keep_flags_out() {
     for (n, input) in inputs.into_iter().enumerate() {
         let mut input = input;
         input.duration_ms = 10_000 * (n as u64 + 1);
-        events.extend(when(&given(&events), Input::Session(input), 100));
+        events.extend(when(&given(&events), Input::Session(input.into()), 100));
     }
     let stats = given(&events).snapshot(500);
     assert_eq!((stats.sessions, stats.flagged), (4, 2));
@@ -246,7 +255,7 @@ fn given_no_new_session_when_ticked_then_nothing_is_published() {
 fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
     let first = when(
         &TelemetryState::default(),
-        Input::Session(session(1, 1, Wire::Won, 2)),
+        Input::Session(session(1, 1, Wire::Won, 2).into()),
         1_000,
     );
     let state = given(&first);
@@ -265,12 +274,12 @@ fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
     assert_eq!(PuzzleTelemetry::default().next_deadline(&given(&log)), None);
     log.extend(when(
         &given(&log),
-        Input::Session(session(2, 1, Wire::Won, 2)),
+        Input::Session(session(2, 1, Wire::Won, 2).into()),
         2_000,
     ));
     log.extend(when(
         &given(&log),
-        Input::Session(session(3, 1, Wire::Won, 2)),
+        Input::Session(session(3, 1, Wire::Won, 2).into()),
         2_500,
     ));
     let state = given(&log);
@@ -314,7 +323,7 @@ fn given_a_log_of_simulated_and_forged_sessions_then_replay_rebuilds_the_same_st
         if n % 50 == 0 {
             completed.turns += 20; // a forged session
         }
-        for input in [Input::Session(completed), Input::Tick] {
+        for input in [Input::Session(completed.into()), Input::Tick] {
             for event in when(&state, input, 1_000 + n * 97) {
                 PuzzleTelemetry::evolve(&mut state, &event);
                 log.push(event);
@@ -344,7 +353,11 @@ fn a_php_producer_payload_with_only_a_type_header_decodes_and_is_recorded() {
         .validate(GameSessionCompleted::TYPE, &value)
         .unwrap();
     let completed: GameSessionCompleted = serde_json::from_value(value).unwrap();
-    let events = when(&TelemetryState::default(), Input::Session(completed), 3);
+    let events = when(
+        &TelemetryState::default(),
+        Input::Session(completed.into()),
+        3,
+    );
     assert!(matches!(events.as_slice(), [Event::Recorded(r)] if r.session.game_id == "php-8c1f"));
 }
 

@@ -112,6 +112,14 @@ pub trait Service: Decider {
     /// A valid incoming message as an input. `Err(reason)` dead-letters it.
     fn input(&self, message: &Envelope) -> Result<Decoded<Self::Input>, String>;
 
+    /// Whether a valid input repeats a fact already applied under another message id (a fact
+    /// with a natural identity, such as a puzzle session's `gameId`, resent or sent in another
+    /// version). The host then absorbs it as a duplicate delivery: counted as deduplicated, its
+    /// key kept in the inbox, nothing decided.
+    fn is_repeat(&self, _state: &Self::State, _input: &Self::Input) -> bool {
+        false
+    }
+
     /// The input for a timer that fired at `now_ms`.
     fn tick(&self, _now_ms: u64) -> Option<Self::Input> {
         None

@@ -426,6 +426,14 @@ impl<S: Service> Host<S> {
                 return Ok(());
             }
         };
+        if self.service.is_repeat(&self.state, &input) {
+            Counters::inc(&self.counters.deduplicated);
+            debug!(message_id = %inbound.envelope.message_id, "repeat of an applied fact absorbed");
+            batch
+                .pending
+                .add(Some(inbound.dedupe_key.as_slice()), Vec::new());
+            return Ok(());
+        }
         self.apply(Some(inbound), input, batch)?;
         Ok(())
     }

@@ -6,3 +6,4 @@ pub mod car;
 pub mod duel_ai;
 pub mod puzzle;
 pub mod referee;
+pub mod schemas;

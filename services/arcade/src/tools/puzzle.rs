@@ -5,23 +5,26 @@
 //!   transport: the live statistics from `arcade run`'s admin endpoint (`GET /puzzle/stats`).
 //!   With `--amqp`: the next `puzzle.stats.updated.v1` published on the broker (waits up to
 //!   `--wait`; the service publishes only when sessions arrive).
-//! - `arcade puzzle simulate --sessions N [--stage S] [--seed X]`: the bot plays N real
-//!   sessions and publishes one `game.session.completed.v1` each, through the admin endpoint
-//!   (`POST /messages/game.session.completed.v1`) or with `--amqp` on the broker.
+//! - `arcade puzzle simulate --sessions N [--stage S] [--seed X] [--contract v1|v2]`: the bot
+//!   plays N real sessions and publishes one `game.session.completed.v2` each (with its moves;
+//!   `--contract v1`: one `game.session.completed.v1`, as a producer that has not migrated),
+//!   through the admin endpoint (`POST /messages/<type>`) or with `--amqp` on the broker. The
+//!   same seed plays the same sessions under the same `gameId`s, so a run repeated is counted
+//!   once. A progress bar on stderr when it is a terminal.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use arcade_contracts::Message;
-use arcade_contracts::game::{GameSessionCompleted, Outcome};
+use arcade_contracts::game::{GameSessionCompleted, GameSessionCompletedV2, Outcome};
 use arcade_contracts::puzzle::StatsUpdated;
 use arcade_puzzle_telemetry::cli::render_stats_table;
-use arcade_puzzle_telemetry::domain::bot::Simulator;
+use arcade_puzzle_telemetry::domain::bot::{SimulatedSession, Simulator};
 use arcade_puzzle_telemetry::domain::strata::Stage;
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Runtime, SubscriptionSpec};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use futures::StreamExt;
 
 use crate::cli::Connection;
@@ -65,13 +68,49 @@ pub struct SimulateArgs {
     /// Play only this stage (1 to 5); default: stages drawn, later ones less often.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
     pub stage: Option<u8>,
-    /// Seed of the players (the same seed plays the same sessions); default: from the clock.
+    /// Seed of the players (the same seed plays the same sessions, under the same gameIds);
+    /// default: from the clock.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The contract version to publish: v2 (with the moves) or v1 (a producer that has not
+    /// migrated).
+    #[arg(long, value_enum, default_value = "v2")]
+    pub contract: Contract,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
 }
+
+/// Which `game.session.completed` version the simulator publishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Contract {
+    /// `game.session.completed.v1`: no moves.
+    V1,
+    /// `game.session.completed.v2`: with the moves and the producer's version.
+    V2,
+}
+
+impl Contract {
+    /// The message type.
+    pub fn message_type(self) -> &'static str {
+        match self {
+            Contract::V1 => GameSessionCompleted::TYPE,
+            Contract::V2 => GameSessionCompletedV2::TYPE,
+        }
+    }
+
+    /// A simulated session as this version's payload.
+    pub fn payload(self, session: &SimulatedSession) -> serde_json::Value {
+        let value = match self {
+            Contract::V1 => serde_json::to_value(&session.v1),
+            Contract::V2 => serde_json::to_value(session.v2(PRODUCER_VERSION)),
+        };
+        value.unwrap_or_default()
+    }
+}
+
+/// The `producerVersion` of the simulator's v2 sessions.
+pub const PRODUCER_VERSION: &str = concat!("arcade-puzzle-simulator ", env!("CARGO_PKG_VERSION"));
 
 /// Runs an `arcade puzzle` subcommand.
 pub async fn run(command: PuzzleCommand) -> anyhow::Result<ExitCode> {
@@ -165,16 +204,32 @@ impl Tally {
     }
 }
 
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+fn progress(count: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(count),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} sessions, {per_sec}, eta {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
 /// Publications in flight at once. Each is a durable publish (a sled flush); the runtime's
 /// stores flush through sled's `flush_async`, whose small thread pool can deadlock when many
 /// flushes wait at once, so the simulator stays at one.
 const IN_FLIGHT: usize = 1;
 
-/// Plays `count` sessions and hands each to `publish`, [`IN_FLIGHT`] at a time.
+/// Plays `count` sessions and hands each to `publish` as a `contract` payload, [`IN_FLIGHT`]
+/// at a time, with a progress bar on stderr when it is a terminal.
 pub async fn play_and_publish<F, Fut>(
     count: u64,
     stage: Option<Stage>,
     seed: u64,
+    contract: Contract,
     publish: F,
 ) -> anyhow::Result<Tally>
 where
@@ -183,21 +238,24 @@ where
 {
     let mut simulator = Simulator::new(seed);
     let mut tally = Tally::default();
-    let sessions: Vec<GameSessionCompleted> = (0..count)
+    let sessions: Vec<serde_json::Value> = (0..count)
         .map(|_| {
-            let session = simulator.session(stage);
-            tally.count(&session);
-            session
+            let session = simulator.play(stage);
+            tally.count(&session.v1);
+            contract.payload(&session)
         })
         .collect();
-    let mut sends = futures::stream::iter(sessions.iter().map(|session| {
-        let payload = serde_json::to_value(session).unwrap_or_default();
-        publish(payload)
-    }))
-    .buffer_unordered(IN_FLIGHT);
+    let bar = progress(count);
+    let mut sends =
+        futures::stream::iter(sessions.into_iter().map(&publish)).buffer_unordered(IN_FLIGHT);
     while let Some(sent) = sends.next().await {
-        sent?;
+        if let Err(error) = sent {
+            bar.abandon();
+            return Err(error);
+        }
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     Ok(tally)
 }
 
@@ -218,11 +276,11 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             let runtime = Arc::new(Runtime::new(
                 connect_amqp(url, "arcade puzzle simulate", true).await?,
             ));
-            play_and_publish(args.sessions, stage, seed, |payload| {
+            play_and_publish(args.sessions, stage, seed, args.contract, |payload| {
                 let runtime = runtime.clone();
                 async move {
                     runtime
-                        .send(GameSessionCompleted::TYPE, payload, SIMULATOR)
+                        .send(args.contract.message_type(), payload, SIMULATOR)
                         .await?;
                     Ok(())
                 }
@@ -234,10 +292,10 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             let url = format!(
                 "http://{}/messages/{}",
                 args.connection.admin,
-                GameSessionCompleted::TYPE
+                args.contract.message_type()
             );
             let connection = args.connection.clone();
-            play_and_publish(args.sessions, stage, seed, |payload| {
+            play_and_publish(args.sessions, stage, seed, args.contract, |payload| {
                 let request = client
                     .post(&url)
                     .query(&[("producer", SIMULATOR)])
@@ -262,8 +320,9 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
         }
     };
     println!(
-        "published {} sessions (seed {seed}) in {:.1}s: {} won, {} failed, {} abandoned",
+        "published {} sessions as {} (seed {seed}) in {:.1}s: {} won, {} failed, {} abandoned",
         tally.sessions,
+        args.contract.message_type(),
         started.elapsed().as_secs_f64(),
         tally.won,
         tally.failed,

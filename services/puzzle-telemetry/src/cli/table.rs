@@ -19,7 +19,7 @@ fn seconds(ms: Option<u64>) -> String {
     )
 }
 
-const HEADER: [&str; 14] = [
+const HEADER: [&str; 16] = [
     "stage",
     "limit",
     "sessions",
@@ -27,6 +27,8 @@ const HEADER: [&str; 14] = [
     "failed",
     "abandoned",
     "flagged",
+    "verified",
+    "v2",
     "win rate",
     "turns",
     "won in",
@@ -36,11 +38,12 @@ const HEADER: [&str; 14] = [
     "p99",
 ];
 
-/// Renders the statistics as a table: one row per stage (win rate, mean turns overall and of
-/// the wins against the move limit, share of the move budget used, duration percentiles),
+/// Renders the statistics as a table: one row per stage (sessions verified by replaying their
+/// moves, share of sessions received as v2, win rate, mean turns overall and of the wins
+/// against the move limit, share of the move budget used, duration percentiles),
 /// a total row, then each stage's turns histogram.
 pub fn render_stats_table(stats: &StatsUpdated) -> String {
-    let mut rows: Vec<[String; 14]> = vec![HEADER.map(str::to_string)];
+    let mut rows: Vec<[String; 16]> = vec![HEADER.map(str::to_string)];
     for s in &stats.stages {
         rows.push([
             s.stage.to_string(),
@@ -50,6 +53,8 @@ pub fn render_stats_table(stats: &StatsUpdated) -> String {
             s.failed.to_string(),
             s.abandoned.to_string(),
             s.flagged.to_string(),
+            s.verified.to_string(),
+            percent(s.v2_share),
             percent(s.win_rate),
             decimal(s.mean_turns),
             decimal(s.mean_turns_won),
@@ -64,6 +69,11 @@ pub fn render_stats_table(stats: &StatsUpdated) -> String {
     };
     let won: u64 = stats.stages.iter().map(|s| s.won).sum();
     let total_rate = (stats.sessions > 0).then(|| won as f64 / stats.sessions as f64);
+    let (v1, v2): (u64, u64) = stats
+        .stages
+        .iter()
+        .fold((0, 0), |(a, b), s| (a + s.v1_sessions, b + s.v2_sessions));
+    let total_v2 = (v1 + v2 > 0).then(|| v2 as f64 / (v1 + v2) as f64);
     rows.push([
         "all".to_string(),
         String::new(),
@@ -72,6 +82,8 @@ pub fn render_stats_table(stats: &StatsUpdated) -> String {
         sum(|s| s.failed),
         sum(|s| s.abandoned),
         stats.flagged.to_string(),
+        sum(|s| s.verified),
+        percent(total_v2),
         percent(total_rate),
         String::new(),
         String::new(),

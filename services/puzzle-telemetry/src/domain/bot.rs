@@ -16,7 +16,7 @@
 //! hesitation of 2–4 times that. Integer arithmetic only, so durations are identical on
 //! every platform.
 
-use arcade_contracts::game::GameSessionCompleted;
+use arcade_contracts::game::{GameSessionCompleted, GameSessionCompletedV2, Pulse};
 
 use super::strata::{CELLS, Cell, MAX_WITNESS, Puzzle, Stage, State};
 use super::telemetry::Outcome;
@@ -60,6 +60,15 @@ pub struct Played {
     pub outcome: Outcome,
     /// Simulated wall-clock length in milliseconds.
     pub duration_ms: u64,
+    /// The cells pulsed, in order (the first `turns`).
+    cells: [Cell; MAX_WITNESS],
+}
+
+impl Played {
+    /// The cells pulsed, in order.
+    pub fn moves(&self) -> &[Cell] {
+        &self.cells[..self.turns as usize]
+    }
 }
 
 fn think_ms(stage: Stage, rng: &mut BotRng) -> u64 {
@@ -96,17 +105,19 @@ pub fn play(puzzle: &Puzzle, rng: &mut BotRng) -> Played {
     }
     let mut next_in_plan = 0;
     let mistake = 15 + 20 * u64::from(stage.number());
-    let abandoned = |turns: u8, duration_ms| Played {
+    let mut cells = [Cell::new(0, 0); MAX_WITNESS];
+    let abandoned = |turns: u8, duration_ms, cells| Played {
         turns: turns.into(),
         outcome: Outcome::Abandoned,
         duration_ms,
+        cells,
     };
     if rng.chance(40) {
-        return abandoned(0, duration_ms);
+        return abandoned(0, duration_ms, cells);
     }
     while !state.is_finished() {
         if rng.chance(25) {
-            return abandoned(state.turn(), duration_ms);
+            return abandoned(state.turn(), duration_ms, cells);
         }
         duration_ms += think_ms(stage, rng);
         let cell = match winning_pulse(&state) {
@@ -118,9 +129,12 @@ pub fn play(puzzle: &Puzzle, rng: &mut BotRng) -> Played {
             _ => random_mutable(&state, rng),
         };
         match state.pulse(cell) {
-            Ok(pulsed) => state = pulsed.state,
+            Ok(pulsed) => {
+                cells[usize::from(state.turn())] = cell;
+                state = pulsed.state;
+            }
             // Only reachable on a board without ground: the player gives up.
-            Err(_) => return abandoned(state.turn(), duration_ms),
+            Err(_) => return abandoned(state.turn(), duration_ms, cells),
         }
     }
     Played {
@@ -131,6 +145,33 @@ pub fn play(puzzle: &Puzzle, rng: &mut BotRng) -> Played {
             Outcome::Failed
         },
         duration_ms,
+        cells,
+    }
+}
+
+/// A simulated session: what a v1 producer reports, and the cells a v2 producer adds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimulatedSession {
+    /// The session as `game.session.completed.v1`.
+    pub v1: GameSessionCompleted,
+    /// The cells pulsed, in order.
+    pub moves: Vec<Pulse>,
+}
+
+impl SimulatedSession {
+    /// The session as `game.session.completed.v2`, from a producer of this version.
+    pub fn v2(&self, producer_version: &str) -> GameSessionCompletedV2 {
+        let v1 = &self.v1;
+        GameSessionCompletedV2 {
+            game_id: v1.game_id.clone(),
+            seed: v1.seed,
+            stage: v1.stage,
+            outcome: v1.outcome,
+            turns: v1.turns,
+            duration_ms: v1.duration_ms,
+            moves: self.moves.clone(),
+            producer_version: producer_version.to_string(),
+        }
     }
 }
 
@@ -157,8 +198,15 @@ impl Simulator {
         }
     }
 
-    /// Plays the next session, at `stage` or at a drawn stage.
+    /// Plays the next session, at `stage` or at a drawn stage, as `game.session.completed.v1`.
     pub fn session(&mut self, stage: Option<Stage>) -> GameSessionCompleted {
+        self.play(stage).v1
+    }
+
+    /// Plays the next session, at `stage` or at a drawn stage, with its moves. Its `gameId`
+    /// depends only on the simulator's seed and the session's rank, so the same seed replays
+    /// the same sessions under the same ids.
+    pub fn play(&mut self, stage: Option<Stage>) -> SimulatedSession {
         let stage = stage.unwrap_or_else(|| {
             let mut draw = self.rng.below(STAGE_WEIGHTS.iter().sum());
             let index = STAGE_WEIGHTS
@@ -179,13 +227,16 @@ impl Simulator {
         };
         let played = play(&puzzle, &mut self.rng);
         self.played += 1;
-        GameSessionCompleted {
-            game_id: format!("sim-{:08x}-{}", self.run, self.played),
-            seed,
-            stage: stage.number(),
-            outcome: played.outcome.into(),
-            turns: played.turns,
-            duration_ms: played.duration_ms,
+        SimulatedSession {
+            v1: GameSessionCompleted {
+                game_id: format!("sim-{:08x}-{}", self.run, self.played),
+                seed,
+                stage: stage.number(),
+                outcome: played.outcome.into(),
+                turns: played.turns,
+                duration_ms: played.duration_ms,
+            },
+            moves: played.moves().iter().map(|c| Pulse([c.x, c.y])).collect(),
         }
     }
 }

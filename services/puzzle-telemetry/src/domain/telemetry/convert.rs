@@ -2,14 +2,39 @@
 //! `game.session.completed.v1`, and the three `puzzle.*` messages its events become.
 
 use arcade_contracts::Message;
-use arcade_contracts::game::{GameSessionCompleted, Outcome as WireOutcome};
+use arcade_contracts::game::{
+    GameSessionCompleted, Outcome as WireOutcome, Pulse, SessionCompletion,
+};
 use arcade_contracts::puzzle::{
     FlagReason as WireReason, SessionFlagged, SessionRecorded, StatsUpdated,
 };
 
 use super::decider::{Event, Flagged, Recorded};
-use super::session::{Flag, FlagReason, Outcome, Session};
-use crate::domain::strata::Stage;
+use super::session::{Flag, FlagReason, MoveAt, Outcome, Session};
+use crate::domain::strata::{Cell, Stage};
+
+impl From<&SessionCompletion> for Session {
+    fn from(m: &SessionCompletion) -> Self {
+        Session {
+            game_id: m.game_id.clone(),
+            seed: m.seed,
+            stage: m.stage,
+            outcome: m.outcome.into(),
+            turns: m.turns,
+            duration_ms: m.duration_ms,
+        }
+    }
+}
+
+/// The listed moves of a session as cells; `None` when the producer did not list them (v1).
+pub(crate) fn cells(m: &SessionCompletion) -> Option<Vec<Cell>> {
+    m.moves.as_ref().map(|moves| {
+        moves
+            .iter()
+            .map(|Pulse([x, y])| Cell::new(*x, *y))
+            .collect()
+    })
+}
 
 impl From<WireOutcome> for Outcome {
     fn from(outcome: WireOutcome) -> Self {
@@ -67,6 +92,10 @@ impl From<FlagReason> for WireReason {
             FlagReason::WonWithoutTurn => WireReason::WonWithoutTurn,
             FlagReason::WonFasterThanPossible => WireReason::WonFasterThanPossible,
             FlagReason::AbandonedAfterBudget => WireReason::AbandonedAfterBudget,
+            FlagReason::MovesNotTurns => WireReason::MovesNotTurns,
+            FlagReason::MoveOnImmutable => WireReason::MoveOnImmutable,
+            FlagReason::MoveAfterEnd => WireReason::MoveAfterEnd,
+            FlagReason::MovesDisagree => WireReason::MovesDisagree,
         }
     }
 }
@@ -81,6 +110,10 @@ impl From<WireReason> for FlagReason {
             WireReason::WonWithoutTurn => FlagReason::WonWithoutTurn,
             WireReason::WonFasterThanPossible => FlagReason::WonFasterThanPossible,
             WireReason::AbandonedAfterBudget => FlagReason::AbandonedAfterBudget,
+            WireReason::MovesNotTurns => FlagReason::MovesNotTurns,
+            WireReason::MoveOnImmutable => FlagReason::MoveOnImmutable,
+            WireReason::MoveAfterEnd => FlagReason::MoveAfterEnd,
+            WireReason::MovesDisagree => FlagReason::MovesDisagree,
         }
     }
 }
@@ -171,6 +204,8 @@ impl Event {
                 move_limit: r.move_limit,
                 duration_ms: r.session.duration_ms,
                 recorded_at_ms: r.at_ms,
+                verified: r.verified,
+                source_version: r.version,
             }),
             Event::Flagged(f) => PuzzleMessage::Flagged(SessionFlagged {
                 game_id: f.session.game_id.clone(),
@@ -183,6 +218,9 @@ impl Event {
                 duration_ms: f.session.duration_ms,
                 move_limit: f.flag.move_limit,
                 flagged_at_ms: f.at_ms,
+                move_index: f.flag.at_move.map(|m| m.index),
+                move_cell: f.flag.at_move.map(|m| Pulse([m.cell.x, m.cell.y])),
+                source_version: f.version,
             }),
             Event::StatsPublished(stats) => PuzzleMessage::Stats(stats.clone()),
         }
@@ -208,12 +246,21 @@ impl Event {
                     stage,
                     move_limit: m.move_limit,
                     at_ms: m.recorded_at_ms,
+                    verified: m.verified,
+                    version: m.source_version,
                 })
             }
             PuzzleMessage::Flagged(m) => Event::Flagged(Flagged {
                 flag: Flag {
                     reason: m.reason.into(),
                     move_limit: m.move_limit,
+                    at_move: match (m.move_index, m.move_cell) {
+                        (Some(index), Some(Pulse([x, y]))) => Some(MoveAt {
+                            index,
+                            cell: Cell::new(x, y),
+                        }),
+                        _ => None,
+                    },
                 },
                 session: Session {
                     game_id: m.game_id,
@@ -224,6 +271,7 @@ impl Event {
                     duration_ms: m.duration_ms,
                 },
                 at_ms: m.flagged_at_ms,
+                version: m.source_version,
             }),
             PuzzleMessage::Stats(m) => Event::StatsPublished(m),
         })

@@ -1,18 +1,26 @@
-//! The telemetry decider: each `game.session.completed.v1` becomes a recorded or a flagged
-//! session; a tick publishes the statistics when new sessions arrived since the last time.
+//! The telemetry decider: each finished session (`game.session.completed.v1` or `.v2`, one
+//! shape after upcasting) becomes a recorded or a flagged session; a tick publishes the
+//! statistics when new sessions arrived since the last time.
+//!
+//! Identity: a session is its `gameId`. A session whose `gameId` was already recorded or
+//! flagged (the same session resent under another message id, or sent again in another
+//! version) is a repeat: nothing is decided, and the host counts it as a duplicate. The first
+//! arrival wins; a v2 after its v1 does not re-verify the session.
 //!
 //! Publication: at most one `puzzle.stats.updated.v1` per interval (the decider's setting,
 //! [`PUBLISH_INTERVAL_MS`] by default), and only when a session was recorded or flagged since
 //! the last one. The first session after a quiet
 //! period is published at the next tick; a burst is summarised once per interval.
 
+use std::collections::HashSet;
 use std::convert::Infallible;
 
-use arcade_contracts::game::GameSessionCompleted;
+use arcade_contracts::game::SessionCompletion;
 use arcade_contracts::puzzle::StatsUpdated;
 
-use super::session::{Flag, Session, validate};
+use super::session::{Flag, Session};
 use super::stats::Stats;
+use super::verify::check;
 use crate::domain::strata::Stage;
 
 /// The default shortest time between two statistics publications.
@@ -36,8 +44,8 @@ impl Default for PuzzleTelemetry {
 /// What the decider is asked to handle.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
-    /// A session ended (`game.session.completed.v1`, from any producer).
-    Session(GameSessionCompleted),
+    /// A session ended (`game.session.completed.v1` or `.v2`, from any producer).
+    Session(SessionCompletion),
     /// The deadline given by [`PuzzleTelemetry::next_deadline`] has passed.
     Tick,
 }
@@ -53,6 +61,10 @@ pub struct Recorded {
     pub move_limit: u8,
     /// When it was recorded (ms since the Unix epoch).
     pub at_ms: u64,
+    /// Whether its moves were replayed and agree.
+    pub verified: bool,
+    /// The contract version it arrived in.
+    pub version: u8,
 }
 
 /// A session that breaks the rules.
@@ -64,6 +76,8 @@ pub struct Flagged {
     pub flag: Flag,
     /// When it was flagged (ms since the Unix epoch).
     pub at_ms: u64,
+    /// The contract version it arrived in.
+    pub version: u8,
 }
 
 /// The service's own events; each becomes one contract message (see [`Event::to_message`]).
@@ -83,6 +97,8 @@ pub struct TelemetryState {
     stats: Stats,
     pending_since_ms: Option<u64>,
     last_published_ms: Option<u64>,
+    /// The `gameId` of every session recorded or flagged.
+    sessions: HashSet<String>,
 }
 
 impl TelemetryState {
@@ -99,6 +115,11 @@ impl TelemetryState {
     /// When the statistics were last published.
     pub fn last_published_ms(&self) -> Option<u64> {
         self.last_published_ms
+    }
+
+    /// Whether a session with this `gameId` was already recorded or flagged.
+    pub fn has_session(&self, game_id: &str) -> bool {
+        self.sessions.contains(game_id)
     }
 }
 
@@ -123,19 +144,25 @@ impl PuzzleTelemetry {
         now_ms: u64,
     ) -> Result<Vec<Event>, Infallible> {
         Ok(match input {
+            Input::Session(completed) if state.has_session(&completed.game_id) => Vec::new(),
             Input::Session(completed) => {
                 let session = Session::from(completed);
-                vec![match validate(&session) {
+                let moves = super::convert::cells(completed);
+                let version = completed.version;
+                vec![match check(&session, moves.as_deref()) {
                     Ok(accepted) => Event::Recorded(Recorded {
                         session,
                         stage: accepted.stage,
                         move_limit: accepted.move_limit,
                         at_ms: now_ms,
+                        verified: accepted.verified,
+                        version,
                     }),
                     Err(flag) => Event::Flagged(Flagged {
                         session,
                         flag,
                         at_ms: now_ms,
+                        version,
                     }),
                 }]
             }
@@ -148,6 +175,12 @@ impl PuzzleTelemetry {
         })
     }
 
+    /// Whether an input repeats a session already counted (same `gameId`, any version): the
+    /// host absorbs it as a duplicate instead of deciding.
+    pub fn is_repeat(state: &TelemetryState, input: &Input) -> bool {
+        matches!(input, Input::Session(s) if state.has_session(&s.game_id))
+    }
+
     /// Applies one of the service's events to the state. No validation here: it happened.
     pub fn evolve(state: &mut TelemetryState, event: &Event) {
         match event {
@@ -156,10 +189,15 @@ impl PuzzleTelemetry {
                 state
                     .stats
                     .record(r.stage, s.outcome, s.turns, r.move_limit, s.duration_ms);
+                state.stats.arrived(Some(r.stage), r.version, r.verified);
+                state.sessions.insert(s.game_id.clone());
                 state.pending_since_ms.get_or_insert(r.at_ms);
             }
             Event::Flagged(f) => {
-                state.stats.flag(Stage::new(f.session.stage.into()).ok());
+                let stage = Stage::new(f.session.stage.into()).ok();
+                state.stats.flag(stage);
+                state.stats.arrived(stage, f.version, false);
+                state.sessions.insert(f.session.game_id.clone());
                 state.pending_since_ms.get_or_insert(f.at_ms);
             }
             Event::StatsPublished(published) => {

@@ -1,7 +1,10 @@
 //! The puzzle telemetry: validates finished sessions against Strata Relay's rules and keeps
 //! per-stage statistics, as a decider the runtime hosts.
 //!
-//! - input: [`Input::Session`] (a decoded `game.session.completed.v1`) or [`Input::Tick`];
+//! - input: [`Input::Session`] (a `game.session.completed.v1` or `.v2`, upcast to one shape by
+//!   the contracts' [`session_upcasters`](arcade_contracts::game::session_upcasters)) or
+//!   [`Input::Tick`]; a session is identified by its `gameId`, so a resend (any version) is a
+//!   repeat ([`PuzzleTelemetry::is_repeat`]) and counted once;
 //! - events: [`Event::Recorded`] → `puzzle.session.recorded.v1`, [`Event::Flagged`] →
 //!   `puzzle.session.flagged.v1`, [`Event::StatsPublished`] → `puzzle.stats.updated.v1`;
 //! - state: [`TelemetryState`], a fold of those events only (each recorded session carries
@@ -12,11 +15,15 @@ mod decider;
 mod session;
 mod sketch;
 mod stats;
+mod verify;
 
 pub use convert::{DecodeError, PuzzleMessage};
 pub use decider::{
     Event, Flagged, Input, PUBLISH_INTERVAL_MS, PuzzleTelemetry, Recorded, TelemetryState,
 };
-pub use session::{Accepted, Flag, FlagReason, Outcome, Session, WIN_SEARCH_TURNS, validate};
+pub use session::{
+    Accepted, Flag, FlagReason, MoveAt, Outcome, Session, WIN_SEARCH_TURNS, validate,
+};
 pub use sketch::DurationSketch;
 pub use stats::{StageStats, Stats};
+pub use verify::{check, replay};

@@ -13,7 +13,7 @@
 //! - Checks run in this order and the first broken rule is the reason: stage, seed, turns
 //!   above the limit, then the outcome's rule.
 
-use crate::domain::strata::{Puzzle, Stage};
+use crate::domain::strata::{Cell, Puzzle, Stage};
 
 /// The deepest claimed win that validation checks exactly by search.
 pub const WIN_SEARCH_TURNS: u32 = 2;
@@ -49,6 +49,8 @@ pub struct Session {
 /// A session that passed validation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Accepted {
+    /// Whether its moves were replayed and give its outcome (v2); false when unknown (v1).
+    pub verified: bool,
     /// The validated stage.
     pub stage: Stage,
     /// The move limit of the session's puzzle.
@@ -72,6 +74,23 @@ pub enum FlagReason {
     WonFasterThanPossible,
     /// `abandoned` after the whole budget was used.
     AbandonedAfterBudget,
+    /// The listed moves are not as many as `turns` (v2).
+    MovesNotTurns,
+    /// A listed move pulses stone or an anchor (v2).
+    MoveOnImmutable,
+    /// A listed move comes after the game had ended, won or failed (v2).
+    MoveAfterEnd,
+    /// The moves replay to another outcome than the one claimed (v2).
+    MovesDisagree,
+}
+
+/// The listed move a verified session's flag names: its 1-based position and its cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveAt {
+    /// Position in the session's moves, from 1.
+    pub index: u8,
+    /// The cell pulsed.
+    pub cell: Cell,
 }
 
 /// Why a session was flagged, with the move limit when the puzzle exists.
@@ -81,6 +100,8 @@ pub struct Flag {
     pub reason: FlagReason,
     /// The puzzle's move limit, when there is a puzzle.
     pub move_limit: Option<u8>,
+    /// The first listed move that disagrees, for the reasons found by replaying the moves.
+    pub at_move: Option<MoveAt>,
 }
 
 impl Flag {
@@ -89,6 +110,10 @@ impl Flag {
         let Session {
             seed, stage, turns, ..
         } = session;
+        let at = self.at_move.map_or_else(
+            || "a move".to_string(),
+            |m| format!("move {} ({}, {})", m.index, m.cell.x, m.cell.y),
+        );
         let limit = self
             .move_limit
             .map_or_else(|| "?".to_string(), |l| l.to_string());
@@ -114,6 +139,20 @@ impl Flag {
             FlagReason::AbandonedAfterBudget => format!(
                 "abandoned after {turns} turns, but with its {limit} moves spent the game had already ended"
             ),
+            FlagReason::MovesNotTurns => {
+                format!("{turns} turns, but another number of moves is listed")
+            }
+            FlagReason::MoveOnImmutable => {
+                format!("{at} pulses stone or an anchor, which the puzzle refuses")
+            }
+            FlagReason::MoveAfterEnd => {
+                format!("{at} comes after the game had already ended")
+            }
+            FlagReason::MovesDisagree => match session.outcome {
+                Outcome::Won => format!("{at} is the last and the target is not charged: not won"),
+                Outcome::Failed => format!("{at} charges the target: won, not failed"),
+                Outcome::Abandoned => format!("{at} ends the game, so it was not abandoned"),
+            },
         }
     }
 }
@@ -122,7 +161,11 @@ impl Flag {
 /// limit the generator gives for `(seed, stage)`, and its outcome must be consistent with its
 /// turns (see the module docs for the exact rules).
 pub fn validate(session: &Session) -> Result<Accepted, Flag> {
-    let flag = |reason, move_limit| Flag { reason, move_limit };
+    let flag = |reason, move_limit| Flag {
+        reason,
+        move_limit,
+        at_move: None,
+    };
     let stage =
         Stage::new(session.stage.into()).map_err(|_| flag(FlagReason::StageOutOfRange, None))?;
     let puzzle = Puzzle::generate(session.seed, stage)
@@ -150,6 +193,7 @@ pub fn validate(session: &Session) -> Result<Accepted, Flag> {
     match broken {
         Some(reason) => Err(flag(reason, Some(limit))),
         None => Ok(Accepted {
+            verified: false,
             stage,
             move_limit: limit,
         }),

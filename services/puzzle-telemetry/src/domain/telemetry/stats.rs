@@ -33,6 +33,12 @@ pub struct StageStats {
     pub exhausted_budget: u64,
     /// Durations.
     pub durations: DurationSketch,
+    /// Recorded sessions whose moves were replayed and agree.
+    pub verified: u64,
+    /// Sessions received as v1, recorded or flagged.
+    pub v1: u64,
+    /// Sessions received as v2 (or later), recorded or flagged.
+    pub v2: u64,
 }
 
 /// Statistics of every stage.
@@ -73,6 +79,19 @@ impl Stats {
             s.exhausted_budget += 1;
         }
         s.durations.record(duration_ms);
+    }
+
+    /// Counts the contract version a recorded or flagged session arrived in, and whether it was
+    /// verified (per stage when the stage exists).
+    pub fn arrived(&mut self, stage: Option<Stage>, version: u8, verified: bool) {
+        let Some(stage) = stage else { return };
+        let s = &mut self.stages[stage.index()];
+        if version <= 1 {
+            s.v1 += 1;
+        } else {
+            s.v2 += 1;
+        }
+        s.verified += u64::from(verified);
     }
 
     /// Counts a flagged session (per stage when the stage exists).
@@ -136,6 +155,10 @@ impl Stats {
                             })
                             .collect(),
                     },
+                    verified: s.verified,
+                    v1_sessions: s.v1,
+                    v2_sessions: s.v2,
+                    v2_share: ratio(s.v2, s.v1 + s.v2),
                 }
             })
             .collect();
