@@ -93,7 +93,9 @@ pub fn document(types: &[MessageType]) -> String {
              (also as the `type` header), app_id (producer), timestamp; headers causation_id, \
              occurred_at (RFC 3339), traceparent (W3C). Events go to the topic exchange \
              arcade.events with the message type as routing key; commands go to the addressed \
-             instance's queue through the default exchange."
+             instance's queue through the default exchange, published mandatory: a command \
+             whose queue does not exist is dead-lettered to arcade.dead with reason unroutable. \
+             Integers carry the minimum and maximum of their format (uint32, int64...)."
         )
     );
     let _ = writeln!(w, "defaultContentType: application/json");

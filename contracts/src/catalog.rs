@@ -57,8 +57,8 @@ impl MessageType {
             name: M::TYPE,
             kind: M::KIND,
             schema: || {
-                let mut schema = serde_json::to_value(schemars::schema_for!(M))
-                    .expect("a generated schema is JSON");
+                let schema = crate::bounds::generator().into_root_schema_for::<M>();
+                let mut schema = serde_json::to_value(schema).expect("a generated schema is JSON");
                 if let Value::Object(map) = &mut schema {
                     map.insert("$id".into(), Value::String(format!("{}.json", M::TYPE)));
                     map.insert("title".into(), Value::String(M::TYPE.into()));

@@ -3,6 +3,7 @@
 //!
 //! Layout:
 //! - [`envelope`]: the envelope (identities, producer, time) around a JSON payload.
+//! - [`bounds`]: the schema generator, which bounds every integer by its Rust type.
 //! - [`compat`]: every change between two versions of a schema, classed compatible or breaking.
 //! - [`upcast`]: how one consumer reads several versions of a message in one shape.
 //! - [`catalog`]: the list of every known message type with its JSON Schema, its example and
@@ -16,6 +17,7 @@
 pub mod activity;
 pub mod asyncapi;
 pub mod bingo;
+pub mod bounds;
 pub mod catalog;
 pub mod compat;
 pub mod envelope;

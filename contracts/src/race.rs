@@ -15,13 +15,14 @@
 //! Layout: [`commands`] (what operators and teams send the master), [`lifecycle`] (start,
 //! registration, turns), [`cars`] (moves, modules, stops, penalties, random events),
 //! [`fights`] (combats and duels), [`transcript`] (a duel's whole story), [`results`] (achievements, standings, the end), [`decisions`]
-//! (questions and answers).
+//! (questions and answers), [`account`] (a team's true state, grants, hints).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::MessageType;
 
+pub mod account;
 pub mod cars;
 pub mod commands;
 pub mod decisions;
@@ -30,6 +31,9 @@ pub mod lifecycle;
 pub mod results;
 pub mod transcript;
 
+pub use account::{
+    BudgetGrant, BudgetGranted, CarStatus, HintPublished, StateQuery, StateReported,
+};
 pub use cars::{
     CarMoved, CarStopped, EventDrawn, EventOutcome, EventResolved, ModuleChange, ModuleChanged,
     ModuleReason, MoveReason, PenaltyGiven, PenaltyReason, PirateCrew, RaceEventKind, StopReason,
@@ -93,8 +97,8 @@ pub struct Modules {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CarState {
-    /// The square the car stands on: squares driven from the start line (it does not wrap
-    /// around the 300-square ring, so it is also the distance scored).
+    /// Squares driven from the start line (it does not wrap around the 300-square ring, so it
+    /// is also the distance scored); the car stands on ring square `square % 300`.
     pub square: u32,
     /// Its modules.
     pub modules: Modules,
@@ -110,5 +114,6 @@ pub fn types() -> Vec<MessageType> {
     all.extend(transcript::types());
     all.extend(results::types());
     all.extend(decisions::types());
+    all.extend(account::types());
     all
 }

@@ -5,9 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
-
-use crate::{Message, MessageKind, MessageType, Route};
+use serde_json::{Map, Value};
 
 /// The queue of the referee of a table.
 pub fn referee_queue(table_id: &str) -> String {
@@ -64,6 +62,8 @@ pub enum FinishReason {
     Win,
     /// Won under the `timeout` conditions, after the game clock reached `timeout_s`.
     Timeout,
+    /// Ended by `table.game.abort.v1`, without a winner (since 2026-12).
+    Aborted,
 }
 
 /// Both sides' scores.
@@ -118,19 +118,45 @@ pub struct TableGoalReport {
     /// The table.
     #[schemars(length(min = 1, max = 64), pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]*$"))]
     pub table_id: String,
-    /// The game it is meant for; a report for another game is refused.
+    /// The game it is meant for; a report for another game than the table's is refused.
+    /// Absent: the game in progress on the table, whichever it is (optional since 2026-12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 200))]
-    pub game_id: String,
+    pub game_id: Option<String>,
     /// The side that scored.
     pub side: Side,
     /// How the ball went in.
     pub kind: BallKind,
+    /// Who scored (a name or id chosen by the reporter), passed on in `table.goal.scored.v1`
+    /// so that other services can credit a person. Optional; since 2026-12.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 200))]
+    pub player: Option<String>,
 }
 
-/// `table.game.rejected.v1`: a game start was refused.
+/// `table.game.abort.v1`: end the game in progress without a winner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(
+    description = "End the game in progress on a table without a winner (rules that cannot be won, a game left unfinished). Sent to the queue referee.<tableId>; the game ends with table.game.finished.v1 reason aborted and both ball returns released."
+)]
+pub struct TableGameAbort {
+    /// The table.
+    #[schemars(length(min = 1, max = 64), pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]*$"))]
+    pub table_id: String,
+    /// The game to end; an abort of another game than the table's is refused.
+    #[schemars(length(min = 1, max = 200))]
+    pub game_id: String,
+    /// Why, in the organiser's words; carried by `table.game.finished.v1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 500))]
+    pub reason: Option<String>,
+}
+
+/// `table.game.rejected.v1`: a game start (or abort) was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(description = "A game start was refused; no game was started.")]
+#[schemars(description = "A game start or abort was refused; nothing changed on the table.")]
 pub struct TableGameRejected {
     /// The table.
     pub table_id: String,
@@ -147,7 +173,8 @@ pub struct TableGameRejected {
 pub struct TableGoalRejected {
     /// The table.
     pub table_id: String,
-    /// The game named by the report.
+    /// The game named by the report; for a report naming none, the table's current (or
+    /// last) game, empty when the table never had one.
     pub game_id: String,
     /// The side reported.
     pub side: Side,
@@ -201,6 +228,10 @@ pub struct TableGoalScored {
     pub ball: u64,
     /// Game clock when the ball was seen, in milliseconds since the game started.
     pub clock_ms: u64,
+    /// Who scored, when the `table.goal.report.v1` named a person (the sensors never do).
+    /// Optional; since 2026-12.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
 }
 
 /// `table.phase.changed.v1`: the game entered another phase.
@@ -239,212 +270,32 @@ pub struct TableIbrChanged {
     pub lock: IbrLock,
 }
 
-/// `table.game.finished.v1`: a game was won.
+/// `table.game.finished.v1`: a game was won, or aborted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(description = "A foosball game was won.")]
+#[schemars(description = "A foosball game ended: won, or aborted without a winner.")]
 pub struct TableGameFinished {
     /// The table.
     pub table_id: String,
     /// The game.
     pub game_id: String,
-    /// The side that won.
-    pub winner: Side,
+    /// The side that won; absent when the game was aborted (reason `aborted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Side>,
     /// The final score.
     pub score: Score,
     /// The phase the game was won in.
     pub phase: Phase,
     /// Game clock at the end, in milliseconds since the game started.
     pub duration_ms: u64,
-    /// `timeout` when won under the timeout conditions, else `win`.
+    /// `timeout` when won under the timeout conditions, `aborted` when ended by
+    /// `table.game.abort.v1`, else `win`.
     pub reason: FinishReason,
+    /// The organiser's reason for an abort, when one was given. Since 2026-12.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort_reason: Option<String>,
 }
 
-const TABLE: &str = "bar-paris-11-t3";
-const GAME: &str = "g-2024-06-01-0042";
+mod messages;
 
-/// The source's "bar" rules: 5 points with 2 ahead, tie-break at 5, 7 or 2 ahead in
-/// tie-break, the leader wins at 15 minutes.
-fn bar_rules() -> Map<String, Value> {
-    let rules = json!({
-        "timeout_s": 900,
-        "rehearsal_balls": 0,
-        "initial_score": {"hinge": 0, "lock": 0},
-        "goal_strength": {
-            "default": {"hinge": {"goal": [1, 0], "inout": [1, 0]}, "lock": {"goal": [1, 0], "inout": [1, 0]}},
-            "tie_break": {"hinge": {"goal": [1, 0], "inout": [1, 0]}, "lock": {"goal": [1, 0], "inout": [1, 0]}}
-        },
-        "conditions": {
-            "default": {"win_rule": {"$and": [{"$geq": ["$score", 5]}, {"$geq": ["$score_delta", 2]}]}},
-            "tie_break": {
-                "start_rule": {"$geq": ["$max_score", 5]},
-                "win_rule": {"$or": [
-                    {"$geq": ["$score", 7]},
-                    {"$and": [{"$geq": ["$score", "$other_score"]}, {"$geq": ["$score_delta", 2]}]}
-                ]}
-            },
-            "timeout": {"win_rule": {"$geq": ["$score", "$other_score"]}}
-        }
-    });
-    match rules {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
-}
-
-impl Message for TableGameStart {
-    const TYPE: &'static str = "table.game.start.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        TableGameStart {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            rules: bar_rules(),
-            players: Some(Players {
-                hinge: vec!["alice".into()],
-                lock: vec!["bob".into()],
-            }),
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(referee_queue(&self.table_id))
-    }
-}
-
-impl Message for TableGoalReport {
-    const TYPE: &'static str = "table.goal.report.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        TableGoalReport {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            side: Side::Hinge,
-            kind: BallKind::Goal,
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(referee_queue(&self.table_id))
-    }
-}
-
-impl Message for TableGameRejected {
-    const TYPE: &'static str = "table.game.rejected.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        TableGameRejected {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            error: "invalid rules: conditions.tie_break.win_rule.$or[1].$and[0]: unknown operator \"$gte\""
-                .into(),
-        }
-    }
-}
-
-impl Message for TableGoalRejected {
-    const TYPE: &'static str = "table.goal.rejected.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        TableGoalRejected {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            side: Side::Lock,
-            kind: BallKind::Inout,
-            error: format!("game \"{GAME}\" is finished"),
-        }
-    }
-}
-
-impl Message for TableGameStarted {
-    const TYPE: &'static str = "table.game.started.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        TableGameStarted {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            rules: bar_rules(),
-            players: Some(Players {
-                hinge: vec!["alice".into()],
-                lock: vec!["bob".into()],
-            }),
-            started_at_ms: 1_717_243_200_000,
-            score: Score { hinge: 0, lock: 0 },
-        }
-    }
-}
-
-impl Message for TableGoalScored {
-    const TYPE: &'static str = "table.goal.scored.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        TableGoalScored {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            side: Side::Hinge,
-            kind: BallKind::Goal,
-            counted: true,
-            score: Score { hinge: 5, lock: 4 },
-            phase: Phase::Default,
-            ball: 9,
-            clock_ms: 312_480,
-        }
-    }
-}
-
-impl Message for TablePhaseChanged {
-    const TYPE: &'static str = "table.phase.changed.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        TablePhaseChanged {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            from: Phase::Default,
-            to: Phase::TieBreak,
-            score: Score { hinge: 5, lock: 4 },
-            clock_ms: 312_480,
-        }
-    }
-}
-
-impl Message for TableIbrChanged {
-    const TYPE: &'static str = "table.ibr.changed.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        TableIbrChanged {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            hinge: IbrLock::Locked,
-            lock: IbrLock::Released,
-        }
-    }
-}
-
-impl Message for TableGameFinished {
-    const TYPE: &'static str = "table.game.finished.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        TableGameFinished {
-            table_id: TABLE.into(),
-            game_id: GAME.into(),
-            winner: Side::Hinge,
-            score: Score { hinge: 7, lock: 5 },
-            phase: Phase::TieBreak,
-            duration_ms: 498_020,
-            reason: FinishReason::Win,
-        }
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<TableGameStart>(),
-        MessageType::of::<TableGoalReport>(),
-        MessageType::of::<TableGameRejected>(),
-        MessageType::of::<TableGoalRejected>(),
-        MessageType::of::<TableGameStarted>(),
-        MessageType::of::<TableGoalScored>(),
-        MessageType::of::<TablePhaseChanged>(),
-        MessageType::of::<TableIbrChanged>(),
-        MessageType::of::<TableGameFinished>(),
-    ]
-}
+pub use messages::types;

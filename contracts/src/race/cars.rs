@@ -30,14 +30,19 @@ pub struct CarMoved {
     pub team: String,
     /// The turn.
     pub turn: u32,
-    /// Square before.
+    /// Squares driven before (from the start line: it does not wrap around the ring).
     pub from: u32,
-    /// Square after.
+    /// Squares driven after; the distance that scores.
     pub to: u32,
     /// Why.
     pub reason: MoveReason,
     /// Turns the car still has to miss after this one.
     pub turns_to_miss: u32,
+    /// Where the car stands on the ring of 300 squares after the move (`to` modulo 300):
+    /// cars on the same ring square meet. Optional: came after the first v1 messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 299))]
+    pub ring_square: Option<u32>,
 }
 
 impl Message for CarMoved {
@@ -52,6 +57,7 @@ impl Message for CarMoved {
             to: 12,
             reason: MoveReason::OnTrack,
             turns_to_miss: 0,
+            ring_square: Some(12),
         }
     }
 }
@@ -79,7 +85,7 @@ pub struct CarStopped {
     pub team: String,
     /// Why.
     pub reason: StopReason,
-    /// The square where it stopped.
+    /// Squares it had driven when it stopped (from the start line).
     pub square: u32,
 }
 

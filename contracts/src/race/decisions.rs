@@ -15,7 +15,7 @@ use crate::{Message, MessageKind, MessageType, Route};
 pub struct Opponent {
     /// The combat.
     pub combat_id: u32,
-    /// The square where the cars meet.
+    /// The square of the ring where the cars meet, 0 to 299.
     pub square: u32,
     /// The other car.
     pub car: String,

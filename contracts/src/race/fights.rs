@@ -23,7 +23,8 @@ pub struct DuelFighter {
     pub weapons: u32,
 }
 
-/// `race.combat.paired.v1`: two cars of different teams on the same square will be asked
+/// `race.combat.paired.v1`: two cars of different teams on the same square of the ring (their
+/// distances modulo 300 are equal: a car a lap ahead meets one a lap behind) will be asked
 /// whether they fight.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -34,7 +35,7 @@ pub struct CombatPaired {
     pub combat_id: u32,
     /// The turn.
     pub turn: u32,
-    /// The square where they meet.
+    /// The square of the ring where they meet, 0 to 299.
     pub square: u32,
     /// The two cars (fighter 0 and fighter 1 if they duel).
     #[schemars(length(equal = 2))]

@@ -6,34 +6,37 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Message, MessageKind, MessageType};
 
-/// A feat of the game, worth money and points once per team.
+/// A feat of the game, worth money and points once per team. Every achievement is hidden at
+/// the start; `race.hint.published.v1` gives hints during the race.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Achievement {
-    /// "Mad Max": beat the pirates ($1, 1 point).
+    /// "Mad Max" ($1, 1 point).
     MadMax,
-    /// "Rapide comme l'éclair": moved with 8 or more engines ($5, 2 points).
+    /// "Rapide comme l'éclair" ($5, 2 points).
     RapideCommeLEclair,
-    /// "Armé jusqu'aux dents": fought with 8 or more weapons ($5, 2 points).
+    /// "Armé jusqu'aux dents" ($5, 2 points).
     ArmeJusquAuxDents,
-    /// "Snakes on a car": met snakes in a wreck (1 point).
+    /// "Snakes on a car" (1 point).
     SnakesOnACar,
-    /// "As du volant": crossed a mine field unhurt (1 point).
+    /// "As du volant" (1 point).
     AsDuVolant,
-    /// "Pacifiste": a fight both cars refused (1 point).
+    /// "Pacifiste" (1 point).
     Pacifiste,
-    /// "Tri sélectif": found a module in a wreck ($1, 1 point).
+    /// "Tri sélectif" ($1, 1 point).
     TriSelectif,
-    /// "Pimp my ride": bought a module at a garage (1 point).
+    /// "Pimp my ride" (1 point).
     PimpMyRide,
-    /// "Stratège": won a duel with 3 or more weapons fewer than the loser ($1, 2 points).
+    /// "Stratège" ($1, 2 points).
     Stratege,
-    /// "Clic Clic": had no weapon in a fight (nothing).
+    /// "Clic Clic" (nothing).
     ClicClic,
-    /// "Panne d'essence": stopped with no engine (nothing).
+    /// "Panne d'essence" (nothing).
     PanneDEssence,
-    /// "Ulysse 31": stopped with no pilot (nothing).
+    /// "Ulysse 31" (nothing).
     Ulysse31,
+    /// "Picsou" (nothing; came after the first v1 achievements).
+    Picsou,
 }
 
 /// `race.achievement.awarded.v1`: a team earned an achievement (once per team).

@@ -95,7 +95,12 @@ fn each_service_reads_only_its_own_queue() {
             }
         }
         for queue in others {
-            if user != "referee" || queue != "referee.t2" {
+            // The race master declares the team queues with their dead-letter exchange, which
+            // RabbitMQ allows only to a user that may read the queue; what it could read there
+            // is its own questions and public facts.
+            let own_kind = (user == "referee" && queue == "referee.t2")
+                || (user == "race-master" && queue == "race.team.red");
+            if !own_kind {
                 assert!(!read.is_match(queue), "{user} may read {queue}");
             }
         }

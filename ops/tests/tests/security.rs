@@ -208,6 +208,23 @@ async fn each_service_reads_only_its_own_queue() {
             "race.team.blue",
         );
         let race_master = &services[2].2;
+        // The race master declares a team's queue and binds it to every race fact before the
+        // team's first registration goes out; nothing wider.
+        let green = "race.team.green";
+        let verdict = race_master.declare_queue(green, Some(DEAD)).await.unwrap();
+        assert_eq!(
+            verdict,
+            Verdict::Allowed(()),
+            "the race master declaring {green}"
+        );
+        let verdict = race_master.bind(green, EVENTS, "race.#").await.unwrap();
+        assert_eq!(
+            verdict,
+            Verdict::Allowed(()),
+            "the race master binding {green}"
+        );
+        let verdict = race_master.bind(green, EVENTS, "#").await.unwrap();
+        assert_refused(&verdict, "the race master binding a team queue to #", "#");
         let request = br#"{"team":"red"}"#;
         let sent = race_master
             .publish("", "race.team.red", request)

@@ -3,7 +3,9 @@
 //!
 //! - `GET /health`, `GET /ready`, `GET /metrics`: [`crate::observe`] (merged by `arcade run`)
 //! - `GET /counters` → every service's counters
-//! - `POST /messages/{type}` with a JSON payload → 202 and the envelope, or 400 and the error
+//! - `POST /messages/{type}` with a JSON payload → 202 and the envelope, 400 and the error
+//!   for a payload its schema refuses, 404 for a command no queue takes (nobody consumes it:
+//!   it is in the dead letters, reason `unroutable`)
 //! - `GET /stream?pattern=game.%23` → one JSON envelope per line, as messages pass
 
 use std::net::SocketAddr;
@@ -86,6 +88,7 @@ async fn send(
         Err(e @ (SendError::Invalid(_) | SendError::Unroutable { .. })) => {
             error(StatusCode::BAD_REQUEST, e.to_string())
         }
+        Err(e @ SendError::NotConsumed { .. }) => error(StatusCode::NOT_FOUND, e.to_string()),
         Err(e @ SendError::Bus(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     }
 }

@@ -27,9 +27,9 @@ pub enum Command {
     Demo(DemoArgs),
     /// List the message types of the contract, or print one's schema or example.
     Types(TypesArgs),
-    /// Table referee tools: replay a script against rules, check a rules document.
+    /// Table referee: start, abort a game, report a goal; replay a script, check rules.
     #[command(subcommand)]
-    Referee(arcade_referee::cli::Command),
+    Referee(crate::tools::referee::RefereeCommand),
     /// Bingo tools: open a game from a squares file, print cards through the service, show a
     /// game or a card.
     #[command(subcommand)]
@@ -45,6 +45,10 @@ pub enum Command {
     /// Schema evolution: compare the generated schemas with a baseline (exit 1 if one breaks).
     #[command(subcommand)]
     Schemas(crate::tools::schemas::SchemasCommand),
+    /// Print the completion script of a shell (bash, zsh, fish, elvish, powershell).
+    Completions(crate::shell::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command with --dir.
+    Man(crate::shell::ManArgs),
 }
 
 /// Where to reach the services: a broker, or the admin endpoint of `arcade run`.

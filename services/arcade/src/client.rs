@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use arcade_contracts::Catalog;
 use arcade_runtime::inbound::lossy_envelope;
-use arcade_runtime::{Runtime, SubscriptionSpec};
+use arcade_runtime::{Runtime, SendError, SubscriptionSpec};
 use serde_json::Value;
 
 use crate::cli::{Connection, SendArgs, TapArgs, TypesArgs};
@@ -95,37 +95,61 @@ pub async fn send(args: SendArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(INVALID));
         }
     };
+    publish(
+        &args.connection,
+        &args.message_type,
+        payload,
+        &args.producer,
+    )
+    .await
+}
+
+/// Validates `payload` and publishes it, through the broker or the admin endpoint; prints the
+/// envelope. Exit codes: 2 for a payload its schema refuses, 1 when it could not be delivered
+/// (a command no queue takes: nobody consumes it; no broker or `arcade run` answering).
+pub async fn publish(
+    connection: &Connection,
+    message_type: &str,
+    payload: Value,
+    producer: &str,
+) -> anyhow::Result<ExitCode> {
     // Refuse locally first: nothing invalid is ever published.
-    if let Err(e) = Catalog::new().validate(&args.message_type, &payload) {
+    if let Err(e) = Catalog::new().validate(message_type, &payload) {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(INVALID));
     }
-    let envelope = if let Some(url) = &args.connection.amqp {
+    let envelope = if let Some(url) = &connection.amqp {
         let runtime = Runtime::new(connect_amqp(url, "arcade send", true).await?);
-        runtime
-            .send(&args.message_type, payload, &args.producer)
-            .await?
+        match runtime.send(message_type, payload, producer).await {
+            Ok(envelope) => envelope,
+            Err(e @ SendError::NotConsumed { .. }) => {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::FAILURE);
+            }
+            Err(e) => return Err(e.into()),
+        }
     } else {
         let response = reqwest::Client::new()
-            .post(admin_url(
-                &args.connection,
-                &format!("/messages/{}", args.message_type),
-            ))
-            .query(&[("producer", &args.producer)])
+            .post(admin_url(connection, &format!("/messages/{message_type}")))
+            .query(&[("producer", producer)])
             .json(&payload)
             .send()
             .await
-            .map_err(|e| unreachable(&args.connection, &e))?;
+            .map_err(|e| unreachable(connection, &e))?;
         let status = response.status();
         let body: Value = response.json().await?;
         if !status.is_success() {
             let message = body["error"].as_str().unwrap_or("refused").to_string();
             eprintln!("error: {message}");
-            return Ok(ExitCode::from(if status.is_client_error() {
-                INVALID
-            } else {
-                1
-            }));
+            // 400: the payload (the admin endpoint validates it too); anything else: it was
+            // not delivered (404: no queue takes the command).
+            return Ok(ExitCode::from(
+                if status == reqwest::StatusCode::BAD_REQUEST {
+                    INVALID
+                } else {
+                    1
+                },
+            ));
         }
         serde_json::from_value(body)?
     };

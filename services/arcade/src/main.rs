@@ -6,7 +6,9 @@ mod client;
 mod demo;
 mod host;
 mod observe;
+mod pipe;
 mod services;
+mod shell;
 mod tools;
 
 use std::process::ExitCode;
@@ -22,6 +24,7 @@ use crate::cli::{Cli, Command};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    pipe::exit_quietly_on_closed_stdout();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -36,6 +39,8 @@ fn main() -> ExitCode {
     runtime.block_on(async move {
         match run(cli).await {
             Ok(code) => code,
+            // The reader closed stdout (`| head`): it has what it wanted.
+            Err(error) if pipe::is_broken_pipe(&error) => ExitCode::SUCCESS,
             Err(error) => {
                 eprintln!("error: {error:#}");
                 ExitCode::FAILURE
@@ -62,28 +67,32 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Demo(args) => demo::run(args).await,
         Command::Types(args) => client::types(args),
         Command::Car(args) => tools::car::run(args).await,
-        Command::Referee(command) => {
-            Ok(tool(|out, err| arcade_referee::cli::run(command, out, err)))
-        }
+        Command::Referee(command) => tools::referee::run(command).await,
         Command::Bingo(command) => tools::bingo::run(command).await,
         Command::Race(command) => Ok(tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
         })),
         Command::Puzzle(command) => tools::puzzle::run(command).await,
         Command::Schemas(command) => Ok(tools::schemas::run(command)),
+        Command::Completions(args) => shell::completions(&args),
+        Command::Man(args) => shell::man(&args),
     }
 }
 
 /// Runs a pure command-line tool of a service crate on the process's stdout and stderr.
 fn tool(run: impl FnOnce(&mut dyn std::io::Write, &mut dyn std::io::Write) -> u8) -> ExitCode {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut err = std::io::stderr();
+    let closed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = pipe::Watched::new(stdout, closed.clone());
+    let mut err = pipe::QuietAfter::new(std::io::stderr(), closed.clone());
     let code = run(&mut out, &mut err);
-    match std::io::Write::flush(&mut out) {
+    let flushed = std::io::Write::flush(&mut out);
+    // A closed pipe (`| head`) is the reader's choice, not a failure of the tool.
+    if closed.get() {
+        return ExitCode::SUCCESS;
+    }
+    match flushed {
         Ok(()) => ExitCode::from(code),
-        // A closed pipe (`| head`) is the reader's choice, not a failure of the tool.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: writing the output: {e}");
             ExitCode::FAILURE

@@ -37,6 +37,11 @@ fn every_subcommand_has_help() {
         vec!["bingo", "show", "--help"],
         vec!["race", "--help"],
         vec!["puzzle", "--help"],
+        vec!["referee", "start", "--help"],
+        vec!["referee", "abort", "--help"],
+        vec!["referee", "goal", "--help"],
+        vec!["completions", "--help"],
+        vec!["man", "--help"],
     ] {
         let output = arcade().args(&args).output().unwrap();
         assert!(output.status.success(), "arcade {args:?} failed");

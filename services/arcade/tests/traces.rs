@@ -374,7 +374,10 @@ impl Private {
 
 #[async_trait::async_trait]
 impl Bus for Private {
-    async fn publish(&self, messages: &[Publication]) -> Result<(), BusError> {
+    async fn publish(
+        &self,
+        messages: &[Publication],
+    ) -> Result<arcade_runtime::Published, BusError> {
         self.inner.publish(&self.rename(messages)).await
     }
 
@@ -390,6 +393,12 @@ impl Bus for Private {
         let mut spec = spec.clone();
         spec.queue = format!("{}{}", self.prefix, spec.queue);
         self.inner.subscribe(&spec).await
+    }
+
+    fn declare_now(&self, spec: &SubscriptionSpec) -> Result<bool, BusError> {
+        let mut spec = spec.clone();
+        spec.queue = format!("{}{}", self.prefix, spec.queue);
+        self.inner.declare_now(&spec)
     }
 
     fn name(&self) -> &'static str {

@@ -340,8 +340,8 @@ async fn bad_payloads_end_in_the_dead_letters_with_their_reason() {
         (br#"{"gameId":"#.to_vec(), "body is not JSON"),
         (serde_json::to_vec(&stage_nine).unwrap(), "/stage"),
         (serde_json::to_vec(&no_outcome).unwrap(), "outcome"),
-        // Valid against the schema (it does not assert `format: uint32`), refused on decoding.
-        (serde_json::to_vec(&huge_turns).unwrap(), "expected u32"),
+        // Beyond u32: the schema carries the type's maximum and names the field.
+        (serde_json::to_vec(&huge_turns).unwrap(), "/turns"),
     ];
     let publications: Vec<Publication> = cases
         .iter()

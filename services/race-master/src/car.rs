@@ -4,18 +4,24 @@
 //! order the master published them — keeps its own state from the facts, answers each question
 //! with `race.decision.made.v1` on the master's queue, and stops at `race.finished.v1`.
 //!
+//! At start the program asks the master for its cars' true state (`race.state.query.v1`) and
+//! holds the questions that come before the report; from the report on it knows its cars (a
+//! restarted program continues where the master is) and registers only the cars it lacks.
+//!
 //! [`CarProgram`] is the transport-free part (one message in, what to send out);
 //! [`run_on_bus`] drives it on a [`Bus`] (the embedded one or RabbitMQ). `arcade car` also
 //! drives it through the admin endpoint of `arcade run`.
 
 use arcade_contracts::Message;
 use arcade_contracts::race::{
-    CarRegister, DecisionMade, DecisionRequested, RaceFinished, team_queue,
+    Answer, CarRegister, DecisionMade, DecisionRequested, Question, RaceFinished, StateQuery,
+    StateReported, team_queue,
 };
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{BusError, Runtime, SendError, SubscriptionSpec};
 
 use crate::bots::CarBot;
+use crate::duel_ai::DuelAdvisor;
 use crate::wire::{RaceMessage, WireError};
 
 /// The binding of a team's queue: every fact of the race.
@@ -43,8 +49,46 @@ pub enum Heard {
     },
     /// A question already answered (a redelivery): not answered twice.
     Repeated(DecisionRequested),
+    /// A question that came before the state report: answered once the report is in.
+    Held(DecisionRequested),
+    /// The team's true state, and the answers to the questions held until it came.
+    Synced {
+        /// The report.
+        report: StateReported,
+        /// The held questions and their answers.
+        answers: Vec<(DecisionRequested, DecisionMade)>,
+    },
     /// The race is over.
     Finished(RaceFinished),
+}
+
+impl Heard {
+    /// The questions answered by it, with the answers to send.
+    pub fn answers(&self) -> Vec<(&DecisionRequested, &DecisionMade)> {
+        match self {
+            Heard::Question { request, answer } => vec![(request, answer)],
+            Heard::Synced { answers, .. } => answers.iter().map(|(q, a)| (q, a)).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The answer to send: `answer`, except that a duel answer is the `advisor`'s when there is
+/// one (`arcade car --duel-ai`).
+pub async fn advised(
+    advisor: Option<&dyn DuelAdvisor>,
+    request: &DecisionRequested,
+    answer: &DecisionMade,
+) -> DecisionMade {
+    match (advisor, &request.question) {
+        (Some(advisor), Question::DuelAnswer(question)) => DecisionMade {
+            answer: Answer::DuelAnswer {
+                cards: advisor.advise(question).await,
+            },
+            ..answer.clone()
+        },
+        _ => answer.clone(),
+    }
 }
 
 /// A team's car program, without transport.
@@ -52,15 +96,64 @@ pub enum Heard {
 pub struct CarProgram {
     bot: CarBot,
     last_answered: u64,
+    synced: bool,
+    held: Vec<DecisionRequested>,
 }
 
 impl CarProgram {
-    /// The program playing `bot`'s team.
+    /// The program playing `bot`'s team; it waits for its state report before answering.
     pub fn new(bot: CarBot) -> CarProgram {
         CarProgram {
             bot,
             last_answered: 0,
+            synced: false,
+            held: Vec::new(),
         }
+    }
+
+    /// The program playing `bot`'s team as if its state report were in (the simulation,
+    /// where the bot sees every fact from the first one).
+    pub fn synced(bot: CarBot) -> CarProgram {
+        CarProgram {
+            synced: true,
+            ..CarProgram::new(bot)
+        }
+    }
+
+    /// The question that starts it: its cars' true state.
+    pub fn state_query(&self) -> StateQuery {
+        StateQuery {
+            team: self.team().to_string(),
+        }
+    }
+
+    /// Whether its state report came.
+    pub fn is_synced(&self) -> bool {
+        self.synced
+    }
+
+    /// The registrations of the cars among `<team>-1`…`<team>-<cars>` that the master does not
+    /// know yet (after the state report: a restarted program registers nothing twice).
+    pub fn missing_registrations(&mut self, cars: usize) -> Vec<CarRegister> {
+        let all = self.bot.registrations(cars);
+        all.into_iter()
+            .filter(|r| self.bot.view().car(&r.car).is_none())
+            .collect()
+    }
+
+    fn answer(&mut self, request: DecisionRequested) -> Heard {
+        // Decision ids grow through the race, so an id not above the last one answered is a
+        // redelivery.
+        if request.decision_id <= self.last_answered {
+            return Heard::Repeated(request);
+        }
+        if !self.synced {
+            self.held.push(request.clone());
+            return Heard::Held(request);
+        }
+        self.last_answered = request.decision_id;
+        let answer = self.bot.answer(&request);
+        Heard::Question { request, answer }
     }
 
     /// The team.
@@ -93,14 +186,24 @@ impl CarProgram {
                     // Not ours (a misrouted copy): another team's cards are not our business.
                     return Ok(Heard::Ignored);
                 }
-                // Decision ids grow through the race, so an id not above the last one answered
-                // is a redelivery.
-                if request.decision_id <= self.last_answered {
-                    return Ok(Heard::Repeated(request));
+                self.answer(request)
+            }
+            RaceMessage::StateReported(report) if report.team == self.team() => {
+                self.bot
+                    .observe(&RaceMessage::StateReported(report.clone()));
+                let first = !self.synced;
+                self.synced = true;
+                let mut answers = Vec::new();
+                for request in std::mem::take(&mut self.held) {
+                    if let Heard::Question { request, answer } = self.answer(request) {
+                        answers.push((request, answer));
+                    }
                 }
-                self.last_answered = request.decision_id;
-                let answer = self.bot.answer(&request);
-                Heard::Question { request, answer }
+                if first || !answers.is_empty() {
+                    Heard::Synced { report, answers }
+                } else {
+                    Heard::Fact(RaceMessage::StateReported(report))
+                }
             }
             RaceMessage::RaceFinished(finished) => {
                 self.bot
@@ -138,13 +241,15 @@ pub enum CarError {
     },
 }
 
-/// Plays `program`'s team on `runtime`'s bus: subscribes to the team's queue, registers `cars`
-/// cars, answers every question, and returns the race's final facts. `on` sees each message as
-/// the program understood it (to print a story).
+/// Plays `program`'s team on `runtime`'s bus: subscribes to the team's queue, asks for its
+/// cars' true state, registers those of its `cars` cars the master does not know, answers every
+/// question (a duel answer from `advisor` when there is one), and returns the race's final
+/// facts. `on` sees each message as the program understood it (to print a story).
 pub async fn run_on_bus(
     runtime: &Runtime,
     mut program: CarProgram,
     cars: usize,
+    advisor: Option<&dyn DuelAdvisor>,
     mut on: impl FnMut(&Heard),
 ) -> Result<RaceFinished, CarError> {
     let team = program.team().to_string();
@@ -157,19 +262,16 @@ pub async fn run_on_bus(
         team: team.clone(),
         source,
     };
-    // Subscribe before registering, so the program sees its own cars' registrations.
     let mut consumer = runtime
         .bus()
         .subscribe(&team_subscription(&team))
         .await
         .map_err(bus_error)?;
-    for registration in program.registrations(cars) {
-        let payload = serde_json::to_value(&registration).unwrap_or_default();
-        runtime
-            .send(CarRegister::TYPE, payload, &producer)
-            .await
-            .map_err(send_error)?;
-    }
+    let query = serde_json::to_value(program.state_query()).unwrap_or_default();
+    runtime
+        .send(StateQuery::TYPE, query, &producer)
+        .await
+        .map_err(send_error)?;
     loop {
         let delivery = consumer.next().await.map_err(bus_error)?;
         let envelope = lossy_envelope(&delivery.message);
@@ -181,12 +283,22 @@ pub async fn run_on_bus(
             }
         };
         on(&heard);
-        if let Heard::Question { answer, .. } = &heard {
-            let payload = serde_json::to_value(answer).unwrap_or_default();
+        for (request, answer) in heard.answers() {
+            let answer = advised(advisor, request, answer).await;
+            let payload = serde_json::to_value(&answer).unwrap_or_default();
             runtime
                 .send(DecisionMade::TYPE, payload, &producer)
                 .await
                 .map_err(send_error)?;
+        }
+        if matches!(heard, Heard::Synced { .. }) {
+            for registration in program.missing_registrations(cars) {
+                let payload = serde_json::to_value(&registration).unwrap_or_default();
+                runtime
+                    .send(CarRegister::TYPE, payload, &producer)
+                    .await
+                    .map_err(send_error)?;
+            }
         }
         delivery.ack().await.map_err(bus_error)?;
         if let Heard::Finished(finished) = heard {
@@ -196,111 +308,4 @@ pub async fn run_on_bus(
 }
 
 #[cfg(test)]
-mod tests {
-    use arcade_contracts::race::{self as c, Answer, Question};
-    use serde_json::to_value;
-
-    use super::*;
-    use crate::bots::Strategy;
-
-    fn program() -> CarProgram {
-        CarProgram::new(CarBot::new("red", Strategy::Cautious, 1, 0))
-    }
-
-    fn ask(team: &str, decision_id: u64, question: Question) -> (&'static str, serde_json::Value) {
-        let request = DecisionRequested {
-            decision_id,
-            team: team.into(),
-            car: format!("{team}-1"),
-            turn: 1,
-            deadline_ms: 10_000,
-            question,
-        };
-        (DecisionRequested::TYPE, to_value(request).unwrap())
-    }
-
-    fn modules(pilots: u32, engines: u32, weapons: u32) -> c::Modules {
-        c::Modules {
-            pilots,
-            engines,
-            weapons,
-        }
-    }
-
-    #[test]
-    fn answers_its_team_once_and_leaves_other_teams_alone() {
-        let mut program = program();
-        let registered = c::CarRegistered {
-            team: "red".into(),
-            car: "red-1".into(),
-            modules: modules(2, 4, 4),
-            price: 18,
-            budget_left: 82,
-            starts_turn: 1,
-        };
-        let heard = program
-            .hear(c::CarRegistered::TYPE, &to_value(&registered).unwrap())
-            .unwrap();
-        assert!(matches!(heard, Heard::Fact(RaceMessage::CarRegistered(_))));
-        let (t, p) = ask("red", 5, Question::ReportState);
-        let Heard::Question { answer, .. } = program.hear(t, &p).unwrap() else {
-            panic!("a question to the team is answered");
-        };
-        assert_eq!(answer.decision_id, 5);
-        assert_eq!(
-            answer.answer,
-            Answer::ReportState {
-                square: 0,
-                modules: modules(2, 4, 4)
-            }
-        );
-        assert!(matches!(program.hear(t, &p).unwrap(), Heard::Repeated(_)));
-        let (t, p) = ask("blue", 6, Question::ReportState);
-        assert_eq!(program.hear(t, &p).unwrap(), Heard::Ignored);
-        assert_eq!(
-            program.hear("game.session.completed.v1", &p).unwrap(),
-            Heard::Ignored
-        );
-    }
-
-    #[test]
-    fn a_restarted_program_learns_its_car_from_the_correction() {
-        let mut program = program();
-        let penalty = c::PenaltyGiven {
-            car: "red-1".into(),
-            team: "red".into(),
-            decision_id: 7,
-            reason: c::PenaltyReason::WrongState,
-            turns_to_miss: 1,
-            correction: Some(c::CarState {
-                square: 12,
-                modules: modules(1, 3, 2),
-            }),
-        };
-        program
-            .hear(c::PenaltyGiven::TYPE, &to_value(&penalty).unwrap())
-            .unwrap();
-        let (t, p) = ask("red", 8, Question::ReportState);
-        let Heard::Question { answer, .. } = program.hear(t, &p).unwrap() else {
-            panic!("answered");
-        };
-        assert_eq!(
-            answer.answer,
-            Answer::ReportState {
-                square: 12,
-                modules: modules(1, 3, 2)
-            }
-        );
-    }
-
-    #[test]
-    fn a_payload_that_is_not_its_type_is_an_error_naming_it() {
-        let error = program()
-            .hear(
-                DecisionRequested::TYPE,
-                &serde_json::json!({"decisionId": "x"}),
-            )
-            .unwrap_err();
-        assert!(error.0.contains(DecisionRequested::TYPE), "{error}");
-    }
-}
+mod tests;

@@ -2,10 +2,13 @@
 //! with built-in cars in one process, prints the final standings (the `race.finished.v1`
 //! payload) as JSON and, when asked, writes every message the master sent as JSON lines.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use crate::simulation::{SimulationConfig, simulate};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::domain::StartSettings;
+use crate::simulation::{SimulationConfig, simulate_observed};
 
 /// The race master's commands.
 #[derive(Debug, clap::Subcommand)]
@@ -35,14 +38,47 @@ pub struct SimulateArgs {
     pub events: Option<PathBuf>,
 }
 
-/// Runs a command; returns the exit code (0 done, 1 failed, with the reason on `err`).
+/// Runs a command; returns the exit code (0 done, 1 failed, with the reason on `err`). A
+/// progress bar goes to the process's stderr when it is a terminal.
 pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    run_with_progress(command, out, err, target)
+}
+
+/// [`run`], drawing the progress bar on `target`.
+pub fn run_with_progress(
+    command: Command,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    target: ProgressDrawTarget,
+) -> u8 {
     match command {
-        Command::Simulate(args) => simulate_command(&args, out, err),
+        Command::Simulate(args) => simulate_command(&args, out, err, target),
     }
 }
 
-fn simulate_command(args: &SimulateArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+/// The bar of a simulation: one step per turn scored.
+pub fn turn_bar(turns: u32, target: ProgressDrawTarget) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(turns.into()), target);
+    if let Ok(style) =
+        ProgressStyle::with_template("{prefix} [{bar:40}] turn {pos}/{len} ({elapsed}, {eta} left)")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix("race simulate");
+    bar
+}
+
+fn simulate_command(
+    args: &SimulateArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    target: ProgressDrawTarget,
+) -> u8 {
     let config = SimulationConfig {
         seed: args.seed,
         teams: args.teams,
@@ -50,7 +86,11 @@ fn simulate_command(args: &SimulateArgs, out: &mut dyn Write, err: &mut dyn Writ
         turns: args.turns,
         record: args.events.is_some(),
     };
-    let sim = simulate(&config);
+    let bar = turn_bar(args.turns, target);
+    let sim = simulate_observed(&config, StartSettings::default(), &mut |turn| {
+        bar.set_position(turn.into())
+    });
+    bar.finish_and_clear();
     if let Some(path) = &args.events {
         let mut text = String::new();
         for message in &sim.messages {

@@ -13,11 +13,13 @@
 //! - [`service`]: the master hosted on the runtime (queue `race-master`, clock-driven
 //!   deadlines).
 //! - [`car`]: a built-in car program playing a team through the bus only.
+//! - [`duel_ai`]: the original master's fighting AI protocol (an HTTP AI per duel answer).
 
 pub mod bots;
 pub mod car;
 pub mod cli;
 pub mod domain;
+pub mod duel_ai;
 pub mod service;
 pub mod simulation;
 pub mod wire;

@@ -1,13 +1,18 @@
 //! The race master as a running service: the thin shell around [`RaceMaster`] that the runtime
 //! hosts. It consumes the commands on its queue `race-master` (`race.start.v1`,
 //! `race.distribution.set.v1`, `race.car.register.v1`, `race.budget.query.v1`,
-//! `race.decision.made.v1`), publishes every fact on the topic and each question to its team's
+//! `race.state.query.v1`, `race.budget.grant.v1`, `race.decision.made.v1`), publishes every fact on the topic and each question to its team's
 //! queue `race.team.<team>`, and is woken by the runtime's clock at [`RaceMaster::next_deadline`]
-//! (answer deadlines, turn starts, the race's end). Its state is a fold of its own log.
+//! (answer deadlines, turn starts, the race's end). Its state is a fold of its own log. A
+//! team's queue is declared before the team's first registration is published.
 
-use arcade_contracts::Envelope;
-use arcade_contracts::race::RACE_MASTER_QUEUE;
-use arcade_runtime::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec};
+use arcade_contracts::race::{CarRegistered, RACE_MASTER_QUEUE};
+use arcade_contracts::{Envelope, Message};
+use arcade_runtime::{
+    Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, SubscriptionSpec,
+};
+
+use crate::car::team_subscription;
 
 use crate::domain::{Event, Input, RaceMaster, RaceState, Rejection};
 use crate::wire::{self, RaceMessage};
@@ -99,6 +104,17 @@ impl Service for RaceService {
 
     fn decode(&self, envelope: &Envelope) -> Result<Event, String> {
         wire::decode(&message_of(envelope)?).map_err(|e| e.to_string())
+    }
+
+    /// A team's queue `race.team.<team>` (bound to every race fact) is declared before the
+    /// team's registration goes out, so the team's facts wait there from its first
+    /// registration on, whenever its car program subscribes.
+    fn queue_before(&self, envelope: &Envelope) -> Option<SubscriptionSpec> {
+        if envelope.message_type != CarRegistered::TYPE {
+            return None;
+        }
+        let team = envelope.payload.get("team")?.as_str()?;
+        Some(team_subscription(team))
     }
 
     fn flow_of_event(&self, _event: &Event) -> Option<String> {

@@ -42,7 +42,8 @@ pub struct Simulation {
 
 const STRATEGIES: [Strategy; 3] = [Strategy::Cautious, Strategy::Aggressive, Strategy::Random];
 
-struct Driver {
+struct Driver<'p> {
+    progress: &'p mut dyn FnMut(u32),
     master: RaceMaster,
     sim: Simulation,
     teams: BTreeMap<String, usize>,
@@ -51,7 +52,7 @@ struct Driver {
     record: bool,
 }
 
-impl Driver {
+impl Driver<'_> {
     fn apply(&mut self, input: &Input) {
         self.sim.inputs += 1;
         let events = match self.master.decide(&self.sim.state, input, self.now) {
@@ -69,6 +70,7 @@ impl Driver {
                     self.questions.push_back(request.clone())
                 }
                 RaceMessage::RaceFinished(finished) => self.sim.finished = Some(finished.clone()),
+                RaceMessage::StandingsUpdated(m) => (self.progress)(m.turn),
                 _ => {}
             }
             if self.record {
@@ -86,6 +88,15 @@ pub fn simulate(config: &SimulationConfig) -> Simulation {
 /// Runs a race to its end with these start settings (their `turns` is `config.turns`): the
 /// reference a race played over the bus with the same seed and settings is compared to.
 pub fn simulate_with(config: &SimulationConfig, settings: StartSettings) -> Simulation {
+    simulate_observed(config, settings, &mut |_| {})
+}
+
+/// [`simulate_with`], telling `on_turn` each turn as it is scored (a progress bar).
+pub fn simulate_observed(
+    config: &SimulationConfig,
+    settings: StartSettings,
+    on_turn: &mut dyn FnMut(u32),
+) -> Simulation {
     let bots = (0..config.teams)
         .map(|i| {
             CarBot::new(
@@ -97,6 +108,7 @@ pub fn simulate_with(config: &SimulationConfig, settings: StartSettings) -> Simu
         })
         .collect();
     let mut driver = Driver {
+        progress: on_turn,
         master: RaceMaster::new(config.seed),
         sim: Simulation {
             finished: None,

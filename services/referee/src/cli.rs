@@ -2,7 +2,7 @@
 //! readings against a rules document and prints, per script line, the score, phase, winner and
 //! ball locks; `check` only validates a rules document.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -21,8 +21,8 @@ pub enum Command {
         /// The rules document (JSON).
         #[arg(long, value_name = "RULES.json")]
         rules: PathBuf,
-        /// The script (JSON lines).
-        #[arg(long, value_name = "SCRIPT.jsonl")]
+        /// The script (JSON lines), or `-` for standard input.
+        #[arg(long, value_name = "SCRIPT.jsonl|-")]
         script: PathBuf,
     },
     /// Checks a rules document; prints the first problem with its JSON path.
@@ -40,10 +40,21 @@ pub const EXIT_IO: u8 = 1;
 /// Exit code for invalid input: rules, script, or a file that cannot be read.
 pub const EXIT_INVALID: u8 = 2;
 
-/// Runs a subcommand; returns the process exit code.
+/// Runs a subcommand, a script `-` being read from the process's standard input; returns the
+/// process exit code.
 pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    run_with_input(command, &mut std::io::stdin().lock(), out, err)
+}
+
+/// Runs a subcommand, a script `-` being read from `input`; returns the process exit code.
+pub fn run_with_input(
+    command: Command,
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let result = match command {
-        Command::Replay { rules, script } => replay(&rules, &script, out),
+        Command::Replay { rules, script } => replay(&rules, &script, input, out),
         Command::Check { rules } => load_rules(&rules).and_then(|_| {
             writeln!(out, "{}: valid rules", rules.display()).map_err(Failure::Output)
         }),
@@ -97,22 +108,46 @@ struct LineIbr {
 
 const TABLE: &str = "replay";
 
-fn replay(rules_path: &Path, script_path: &Path, out: &mut dyn Write) -> Result<(), Failure> {
+fn replay(
+    rules_path: &Path,
+    script_path: &Path,
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let rules = load_rules(rules_path)?;
-    let text = std::fs::read_to_string(script_path)
-        .map_err(|e| Failure::Invalid(format!("cannot read {}: {e}", script_path.display())))?;
+    let from_stdin = script_path == Path::new("-");
+    let name = if from_stdin {
+        "<stdin>".to_string()
+    } else {
+        script_path.display().to_string()
+    };
+    let mut text = String::new();
+    let read = if from_stdin {
+        input.read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(script_path).map(|t| text = t)
+    };
+    read.map_err(|e| Failure::Invalid(format!("cannot read {name}: {e}")))?;
     let mut steps = Vec::new();
+    let mut clock_ms = 0;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let step = parse_step(line).map_err(|problem| {
-            Failure::Invalid(format!(
-                "invalid script {}: line {}: {problem}",
-                script_path.display(),
-                i + 1
-            ))
-        })?;
+        let invalid = |problem: String| {
+            Failure::Invalid(format!("invalid script {name}: line {}: {problem}", i + 1))
+        };
+        let step = parse_step(line).map_err(invalid)?;
+        if let Step::Clock { ms } = step {
+            if ms < clock_ms {
+                return Err(invalid(format!(
+                    "the clock goes backwards: clock_s {} after {}",
+                    seconds(ms),
+                    seconds(clock_ms)
+                )));
+            }
+            clock_ms = ms;
+        }
         steps.push(step);
     }
     for line in replay_steps(rules, &steps) {
@@ -152,6 +187,15 @@ fn replay_steps(rules: Value, steps: &[Step]) -> Vec<String> {
         lines.push(render(&state));
     }
     lines
+}
+
+/// Milliseconds of script clock as the seconds the script wrote.
+fn seconds(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        (ms / 1000).to_string()
+    } else {
+        format!("{}", ms as f64 / 1000.0)
+    }
 }
 
 fn apply(referee: &Referee, state: &mut TableState, input: &Input) {

@@ -1,7 +1,7 @@
 //! The referee of one table as a running service on the Arcade runtime.
 //!
-//! - Its queue (and name) is `referee.<tableId>`: `table.game.start.v1` and
-//!   `table.goal.report.v1` addressed to the table arrive there.
+//! - Its queue (and name) is `referee.<tableId>`: `table.game.start.v1`,
+//!   `table.goal.report.v1` and `table.game.abort.v1` addressed to the table arrive there.
 //! - The table's goal sensors are polled (every 100 ms, as the source did) while a game is in
 //!   progress; each ball is a local input of the host.
 //! - The game clock is the runtime's clock: the host sends a tick at the game's timeout
@@ -28,7 +28,7 @@ use tracing::{info, warn};
 use crate::domain::referee::BallSeen;
 use crate::domain::{Event, Input, Referee, Rejection, TableState};
 use crate::table::{Ball, BallLocks, GoalSensors};
-use crate::wire::{TableEvent, TableRejection, goal_report, start_game};
+use crate::wire::{TableEvent, TableRejection, abort_game, goal_report, start_game};
 
 /// How often the goal sensors are read by default (the source polled I2C every 100 ms).
 pub const DEFAULT_POLL: Duration = Duration::from_millis(100);
@@ -40,6 +40,8 @@ pub enum TableInput {
     Start(wire::TableGameStart),
     /// A `table.goal.report.v1`.
     Report(wire::TableGoalReport),
+    /// A `table.game.abort.v1`.
+    Abort(wire::TableGameAbort),
     /// A ball the table's goal sensors saw.
     Ball(Ball),
     /// The runtime's timer, at the game's timeout.
@@ -137,6 +139,7 @@ impl<L: BallLocks + Send + 'static> Decider for RefereeService<L> {
         let input = match input {
             TableInput::Start(command) => Input::Start(start_game(command, ctx.now_ms)),
             TableInput::Report(command) => Input::Report(goal_report(command, ctx.now_ms)),
+            TableInput::Abort(command) => Input::Abort(abort_game(command, ctx.now_ms)),
             TableInput::Ball(ball) => Input::Ball(BallSeen {
                 side: ball.side,
                 kind: ball.kind,
@@ -173,11 +176,13 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
         let input = match message.message_type.as_str() {
             wire::TableGameStart::TYPE => payload_of(message).map(TableInput::Start),
             wire::TableGoalReport::TYPE => payload_of(message).map(TableInput::Report),
+            wire::TableGameAbort::TYPE => payload_of(message).map(TableInput::Abort),
             other => Err(format!(
-                "the referee of table \"{}\" takes {} and {}, not {other}",
+                "the referee of table \"{}\" takes {}, {} and {}, not {other}",
                 self.table_id(),
                 wire::TableGameStart::TYPE,
-                wire::TableGoalReport::TYPE
+                wire::TableGoalReport::TYPE,
+                wire::TableGameAbort::TYPE
             )),
         };
         input.map(Decoded::Input)
@@ -259,7 +264,8 @@ fn event_game(event: &Event) -> &str {
         | Event::GoalScored { game_id, .. }
         | Event::PhaseChanged { game_id, .. }
         | Event::IbrChanged { game_id, .. }
-        | Event::GameFinished { game_id, .. } => game_id,
+        | Event::GameFinished { game_id, .. }
+        | Event::GameAborted { game_id, .. } => game_id,
     }
 }
 

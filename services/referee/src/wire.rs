@@ -6,7 +6,7 @@ use std::sync::Arc;
 use arcade_contracts::table as wire;
 use serde_json::Value;
 
-use crate::domain::referee::{FinishReason, GoalReport, Players, StartGame};
+use crate::domain::referee::{AbortGame, FinishReason, GoalReport, Players, StartGame};
 use crate::domain::{
     BallKind, Event, Ibr, IbrLock, Phase, Rejection, Rules, RulesError, Score, Side,
 };
@@ -49,6 +49,9 @@ pub enum WireError {
     /// A score beyond what the referee counts.
     #[error("score {0} is out of range")]
     Score(u64),
+    /// A game won without a winner.
+    #[error("game \"{0}\" finished with reason win or timeout but names no winner")]
+    NoWinner(String),
 }
 
 impl Event {
@@ -79,6 +82,7 @@ impl Event {
                 phase,
                 ball,
                 clock_ms,
+                player,
             } => TableEvent::GoalScored(wire::TableGoalScored {
                 table_id,
                 game_id: game_id.clone(),
@@ -89,6 +93,7 @@ impl Event {
                 phase: phase_out(*phase),
                 ball: *ball,
                 clock_ms: *clock_ms,
+                player: player.clone(),
             }),
             Event::PhaseChanged {
                 game_id,
@@ -120,7 +125,7 @@ impl Event {
             } => TableEvent::GameFinished(wire::TableGameFinished {
                 table_id,
                 game_id: game_id.clone(),
-                winner: side_out(*winner),
+                winner: Some(side_out(*winner)),
                 score: score_out(*score),
                 phase: phase_out(*phase),
                 duration_ms: *duration_ms,
@@ -128,6 +133,23 @@ impl Event {
                     FinishReason::Win => wire::FinishReason::Win,
                     FinishReason::Timeout => wire::FinishReason::Timeout,
                 },
+                abort_reason: None,
+            }),
+            Event::GameAborted {
+                game_id,
+                score,
+                phase,
+                duration_ms,
+                reason,
+            } => TableEvent::GameFinished(wire::TableGameFinished {
+                table_id,
+                game_id: game_id.clone(),
+                winner: None,
+                score: score_out(*score),
+                phase: phase_out(*phase),
+                duration_ms: *duration_ms,
+                reason: wire::FinishReason::Aborted,
+                abort_reason: reason.clone(),
             }),
         }
     }
@@ -137,7 +159,7 @@ impl Event {
         Ok(match message {
             TableEvent::GameStarted(m) => Event::GameStarted {
                 game_id: m.game_id.clone(),
-                rules: Arc::new(Rules::parse(&Value::Object(m.rules.clone())).map_err(
+                rules: Arc::new(Rules::reload(&Value::Object(m.rules.clone())).map_err(
                     |error| WireError::Rules {
                         game_id: m.game_id.clone(),
                         error,
@@ -156,6 +178,7 @@ impl Event {
                 phase: phase_in(m.phase),
                 ball: m.ball,
                 clock_ms: m.clock_ms,
+                player: m.player.clone(),
             },
             TableEvent::PhaseChanged(m) => Event::PhaseChanged {
                 game_id: m.game_id.clone(),
@@ -171,17 +194,33 @@ impl Event {
                     lock: lock_in(m.lock),
                 },
             },
-            TableEvent::GameFinished(m) => Event::GameFinished {
-                game_id: m.game_id.clone(),
-                winner: side_in(m.winner),
-                score: score_in(m.score)?,
-                phase: phase_in(m.phase),
-                duration_ms: m.duration_ms,
-                reason: match m.reason {
-                    wire::FinishReason::Win => FinishReason::Win,
-                    wire::FinishReason::Timeout => FinishReason::Timeout,
-                },
-            },
+            TableEvent::GameFinished(m) => {
+                let reason = match (m.reason, m.winner) {
+                    (wire::FinishReason::Aborted, _) => None,
+                    (wire::FinishReason::Win, Some(winner)) => Some((FinishReason::Win, winner)),
+                    (wire::FinishReason::Timeout, Some(winner)) => {
+                        Some((FinishReason::Timeout, winner))
+                    }
+                    (_, None) => return Err(WireError::NoWinner(m.game_id.clone())),
+                };
+                match reason {
+                    Some((reason, winner)) => Event::GameFinished {
+                        game_id: m.game_id.clone(),
+                        winner: side_in(winner),
+                        score: score_in(m.score)?,
+                        phase: phase_in(m.phase),
+                        duration_ms: m.duration_ms,
+                        reason,
+                    },
+                    None => Event::GameAborted {
+                        game_id: m.game_id.clone(),
+                        score: score_in(m.score)?,
+                        phase: phase_in(m.phase),
+                        duration_ms: m.duration_ms,
+                        reason: m.abort_reason.clone(),
+                    },
+                }
+            }
         })
     }
 }
@@ -206,6 +245,11 @@ impl Rejection {
         let (table_id, error) = (table_id.to_string(), self.to_string());
         match self {
             Rejection::Start { game_id, .. } => TableRejection::Game(wire::TableGameRejected {
+                table_id,
+                game_id: game_id.clone(),
+                error,
+            }),
+            Rejection::Abort { game_id, .. } => TableRejection::Game(wire::TableGameRejected {
                 table_id,
                 game_id: game_id.clone(),
                 error,
@@ -244,6 +288,17 @@ pub fn goal_report(command: &wire::TableGoalReport, at_ms: u64) -> GoalReport {
         game_id: command.game_id.clone(),
         side: side_in(command.side),
         kind: kind_in(command.kind),
+        player: command.player.clone(),
+        at_ms,
+    }
+}
+
+/// The decider input of a `table.game.abort.v1`, handled at `at_ms` (ms since epoch).
+pub fn abort_game(command: &wire::TableGameAbort, at_ms: u64) -> AbortGame {
+    AbortGame {
+        table_id: command.table_id.clone(),
+        game_id: command.game_id.clone(),
+        reason: command.reason.clone(),
         at_ms,
     }
 }

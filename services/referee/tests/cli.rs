@@ -192,3 +192,55 @@ fn check_accepts_every_example_and_refuses_bad_rules() {
         err.ends_with("conditions.default.win_rule: $and takes at least 1 argument, found 0\n")
     );
 }
+
+#[test]
+fn a_script_on_standard_input_replays_like_a_file() {
+    let script = std::fs::read(example("bar.script.jsonl")).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = arcade_referee::cli::run_with_input(
+        Command::Replay {
+            rules: example("bar.rules.json"),
+            script: PathBuf::from("-"),
+        },
+        &mut script.as_slice(),
+        &mut out,
+        &mut err,
+    );
+    let (_, from_file, _) = replay(&example("bar.rules.json"), &example("bar.script.jsonl"));
+    assert_eq!((code, String::from_utf8(err).unwrap().as_str()), (0, ""));
+    assert_eq!(String::from_utf8(out).unwrap(), from_file);
+}
+
+#[test]
+fn a_script_whose_clock_goes_backwards_is_refused_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = file(
+        &dir,
+        "s.jsonl",
+        "{\"clock_s\":901}\n\n{\"ball\":{\"side\":\"hinge\",\"kind\":\"goal\"}}\n{\"clock_s\":100}\n",
+    );
+    let (code, out, err) = replay(&example("bar.rules.json"), &script);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "error: invalid script {}: line 4: the clock goes backwards: clock_s 100 after 901\n",
+            script.display()
+        )
+    );
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = arcade_referee::cli::run_with_input(
+        Command::Replay {
+            rules: example("bar.rules.json"),
+            script: PathBuf::from("-"),
+        },
+        &mut b"{\"clock_s\":2.5}\n{\"clock_s\":2}\n".as_slice(),
+        &mut out,
+        &mut err,
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        String::from_utf8(err).unwrap(),
+        "error: invalid script <stdin>: line 2: the clock goes backwards: clock_s 2 after 2.5\n"
+    );
+}

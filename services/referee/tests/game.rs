@@ -177,13 +177,14 @@ fn the_winner_is_computed_again_under_the_tie_break_conditions() {
 }
 
 #[test]
-fn a_phase_without_start_rule_never_starts_the_tie_break() {
-    let r = rules(
-        json!({"conditions": {"default": {"win_rule": false}, "tie_break": {"win_rule": true}}}),
-    );
+fn a_tie_break_that_could_never_start_is_refused_with_its_path() {
+    let refused = Rules::parse(
+        &json!({"conditions": {"default": {"win_rule": false}, "tie_break": {"win_rule": true}}}),
+    )
+    .unwrap_err();
     assert_eq!(
-        at(40, 40, Phase::Default).after_ball(&r, Hinge, Goal).phase,
-        Phase::Default
+        refused.to_string(),
+        "conditions.tie_break: missing start_rule: without it the tie-break never starts"
     );
 }
 

@@ -107,6 +107,7 @@ fn scored(
         phase,
         ball,
         clock_ms,
+        player: None,
     }
 }
 
@@ -395,9 +396,10 @@ fn a_tie_at_the_timeout_locks_both_and_waits() {
 fn report(game_id: &str) -> Input {
     Input::Report(GoalReport {
         table_id: "t1".into(),
-        game_id: game_id.into(),
+        game_id: Some(game_id.into()),
         side: Lock,
         kind: Goal,
+        player: None,
         at_ms: T0 + 1,
     })
 }

@@ -223,10 +223,14 @@ fn goal_strength_entries_are_pairs_of_integers() {
 }
 
 #[test]
-fn nesting_deeper_than_32_levels_is_refused() {
-    fn nested(levels: usize) -> Value {
-        (1..levels).fold(json!(true), |inner, _| json!({"$and": [inner]}))
+fn nesting_deeper_than_32_operator_levels_is_refused() {
+    /// `operators` nested `$and`s around a comparison of a variable and a literal: the
+    /// innermost operator is `$geq`, whose arguments are not levels.
+    fn nested(operators: usize) -> Value {
+        let leaf = json!({"$geq": ["$score", 5]});
+        (1..operators).fold(leaf, |inner, _| json!({"$and": [inner]}))
     }
+    assert_eq!(MAX_DEPTH, 32);
     assert!(Rules::parse(&with_win_rule(nested(MAX_DEPTH))).is_ok());
     let message = refusal(with_win_rule(nested(MAX_DEPTH + 1)));
     let path = format!(
@@ -234,6 +238,43 @@ fn nesting_deeper_than_32_levels_is_refused() {
         ".$and[0]".repeat(MAX_DEPTH)
     );
     assert_eq!(message, format!("{path}: nesting deeper than 32 levels"));
+}
+
+#[test]
+fn a_tie_break_without_start_rule_is_refused_with_its_path() {
+    let document = json!({"conditions": {
+        "default": {"win_rule": {"$geq": ["$score", 5]}},
+        "tie_break": {"win_rule": {"$geq": ["$score_delta", 2]}}
+    }});
+    assert_eq!(
+        refusal(document),
+        "conditions.tie_break: missing start_rule: without it the tie-break never starts"
+    );
+}
+
+#[test]
+fn an_initial_score_that_already_wins_is_refused_naming_the_side() {
+    let document = json!({
+        "initial_score": {"hinge": 9},
+        "conditions": {"default": {"win_rule": {"$geq": ["$score", 5]}}}
+    });
+    assert_eq!(
+        refusal(document),
+        "initial_score: hinge already wins at 9–0 (hinge–lock) under conditions.default, before any ball is played"
+    );
+    let lose_rule = json!({
+        "initial_score": {"hinge": 0, "lock": 4},
+        "conditions": {"default": {"win_rule": false, "lose_rule": {"$geq": ["$other_score", 4]}}}
+    });
+    assert!(refusal(lose_rule).starts_with("initial_score: lock already wins at 0–4"));
+    let both_qualify = json!({
+        "initial_score": {"hinge": 9, "lock": 9},
+        "conditions": {"default": {"win_rule": {"$geq": ["$score", 5]}}}
+    });
+    assert!(
+        Rules::parse(&both_qualify).is_ok(),
+        "nobody wins while both qualify"
+    );
 }
 
 #[test]

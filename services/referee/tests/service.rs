@@ -17,7 +17,7 @@ use arcade_runtime::bus::{Consumer, SubscriptionSpec};
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::wire::HEADER_DEAD_REASON;
 use arcade_runtime::{
-    Bus, BusError, Clock, Destination, HostHandle, Publication, Runtime, WireMessage,
+    Bus, BusError, Clock, Destination, HostHandle, Publication, Published, Runtime, WireMessage,
 };
 use async_trait::async_trait;
 use serde_json::{Value, json};
@@ -548,7 +548,7 @@ async fn messages_that_fail_their_schema_or_are_not_for_a_referee_are_dead_lette
         "body is not JSON",
         "gameId",
         "/side",
-        "takes table.game.start.v1 and table.goal.report.v1, not table.goal.scored.v1",
+        "takes table.game.start.v1, table.goal.report.v1 and table.game.abort.v1, not table.goal.scored.v1",
     ];
     for (reason, expected) in reasons.iter().zip(expect) {
         assert!(
@@ -630,7 +630,7 @@ struct Flaky {
 
 #[async_trait]
 impl Bus for Flaky {
-    async fn publish(&self, messages: &[Publication]) -> Result<(), BusError> {
+    async fn publish(&self, messages: &[Publication]) -> Result<Published, BusError> {
         if self.up.load(Ordering::SeqCst) {
             self.inner.publish(messages).await
         } else {
@@ -640,6 +640,10 @@ impl Bus for Flaky {
 
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
         self.inner.subscribe(spec).await
+    }
+
+    fn declare_now(&self, spec: &SubscriptionSpec) -> Result<bool, BusError> {
+        self.inner.declare_now(spec)
     }
 
     fn name(&self) -> &'static str {

@@ -148,6 +148,13 @@ pub trait Service: Decider {
         None
     }
 
+    /// A durable queue that must exist, with its bindings, before this event of the log goes
+    /// out (the race master's team queue, from the team's first registration): the relay
+    /// declares it first, idempotently. `None` (the default) for most events.
+    fn queue_before(&self, _envelope: &Envelope) -> Option<crate::bus::SubscriptionSpec> {
+        None
+    }
+
     /// Acts on the world once an event is durable (a referee locks a ball return). Called in
     /// log order, after the batch's flush, with the state after the batch; never on replay.
     fn effect(&self, _state: &Self::State, _event: &Self::Event) {}

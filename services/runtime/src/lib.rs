@@ -32,7 +32,7 @@ pub mod telemetry;
 pub mod testkit;
 pub mod wire;
 
-pub use bus::{Bus, BusError, Delivery, Destination, Publication, SubscriptionSpec};
+pub use bus::{Bus, BusError, Delivery, Destination, Publication, Published, SubscriptionSpec};
 pub use clock::Clock;
 pub use decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};
 pub use host::{Host, HostConfig, HostError};

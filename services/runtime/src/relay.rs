@@ -7,16 +7,18 @@
 //! Each message published is a producer span `publish <exchange>` (child of the handling that
 //! produced it, ended when the bus confirms it), whose context the message carries.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+
+use arcade_contracts::Envelope;
 
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use crate::backoff::Backoff;
-use crate::bus::{Bus, BusError, Confirms, Destination, Publication};
+use crate::bus::{Bus, BusError, Confirms, Destination, Publication, Published, SubscriptionSpec};
 use crate::counters::Counters;
 use crate::store::{LogRecord, Store, StoreError};
 use crate::telemetry;
@@ -34,6 +36,43 @@ pub fn publication(record: &LogRecord) -> Publication {
         },
         message: WireMessage::from_envelope(&record.envelope, record.traceparent.clone()),
     }
+}
+
+/// The queue an event of the log needs before it goes out ([`crate::Service::queue_before`]).
+pub type QueueBefore = Arc<dyn Fn(&Envelope) -> Option<SubscriptionSpec> + Send + Sync>;
+
+/// Where the relay publishes: the bus, and the queues some events need first.
+pub struct Outlet {
+    /// The bus.
+    pub bus: Arc<dyn Bus>,
+    /// The queue an event needs declared before it goes out.
+    pub queue_before: QueueBefore,
+}
+
+impl std::fmt::Debug for Outlet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Outlet")
+            .field("bus", &self.bus.name())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Declares the queues `records` need that this relay has not declared yet.
+async fn declare_queues(
+    bus: &dyn Bus,
+    queue_before: &QueueBefore,
+    declared: &mut HashSet<String>,
+    records: &[(u64, Arc<LogRecord>)],
+) -> Result<(), BusError> {
+    for (_, record) in records {
+        if let Some(spec) = queue_before(&record.envelope)
+            && !declared.contains(&spec.queue)
+        {
+            bus.declare(&spec).await?;
+            declared.insert(spec.queue);
+        }
+    }
+    Ok(())
 }
 
 /// The wire form of a log record and its producer span: the message carries the span's
@@ -68,6 +107,8 @@ struct InFlight {
     /// One past its last record: the cursor once it is confirmed.
     end: u64,
     count: u64,
+    /// What each message is and where it went, to name the commands nobody took.
+    sent: Vec<(String, Destination)>,
     confirms: Confirms,
     /// Its messages' producer spans, ended with it.
     _spans: Vec<tracing::Span>,
@@ -75,14 +116,15 @@ struct InFlight {
 
 /// What the relay waits for when it has nothing to start.
 enum Wake {
-    Confirmed(Result<(), BusError>),
+    Confirmed(Result<Published, BusError>),
     More,
     Closed,
     Stop,
 }
 
 /// Runs until `stop` is cancelled and everything durable is published (or the task is
-/// aborted). `durable_end` is one past the last flushed log entry.
+/// aborted). `durable_end` is one past the last flushed log entry. The queues an event needs
+/// (`queue_before`) are declared before the batch holding it is published.
 ///
 /// Up to the bus's [`Bus::publish_window`] batches are out unconfirmed at once; the cursor
 /// advances over each in order as its confirms come. Should any fail, all those in flight are
@@ -90,12 +132,14 @@ enum Wake {
 pub async fn run(
     name: String,
     store: Arc<Store>,
-    bus: Arc<dyn Bus>,
+    outlet: Outlet,
     counters: Arc<Counters>,
     mut durable_end: watch::Receiver<u64>,
     batch: usize,
     stop: CancellationToken,
 ) -> Result<(), StoreError> {
+    let Outlet { bus, queue_before } = outlet;
+    let mut declared = HashSet::new();
     let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
     counters.relay_cursor.store(cursor, Ordering::Relaxed);
     let window = bus.publish_window().max(1);
@@ -118,17 +162,25 @@ pub async fn run(
                 .iter()
                 .map(|(_, r)| traced_publication(r, &name, bus.as_ref()))
                 .unzip();
-            match bus.start_publish(&publications).await {
-                Ok(confirms) => {
-                    in_flight.push_back(InFlight {
-                        end: last + 1,
-                        count: publications.len() as u64,
-                        confirms,
-                        _spans: spans,
-                    });
-                    continue;
-                }
+            match declare_queues(bus.as_ref(), &queue_before, &mut declared, &records).await {
                 Err(error) => error,
+                Ok(()) => match bus.start_publish(&publications).await {
+                    Ok(confirms) => {
+                        let sent = publications
+                            .iter()
+                            .map(|p| (p.message.routing_key().to_string(), p.destination.clone()))
+                            .collect();
+                        in_flight.push_back(InFlight {
+                            end: last + 1,
+                            count: publications.len() as u64,
+                            sent,
+                            confirms,
+                            _spans: spans,
+                        });
+                        continue;
+                    }
+                    Err(error) => error,
+                },
             }
         } else if !in_flight.is_empty() {
             let more = open && next >= end && in_flight.len() < window;
@@ -141,8 +193,16 @@ pub async fn run(
                 }
             };
             match wake {
-                Wake::Confirmed(Ok(())) => {
+                Wake::Confirmed(Ok(published)) => {
                     let done = in_flight.pop_front().expect("the oldest publication");
+                    for &position in &published.unroutable {
+                        if let Some((message_type, Destination::Queue(queue))) =
+                            done.sent.get(position)
+                        {
+                            // Kept in the dead letters: nothing is lost, and nothing to retry.
+                            warn!(service = %name, %message_type, %queue, "no such queue: nobody consumes this command; it is in the dead letters (unroutable)");
+                        }
+                    }
                     cursor = done.end;
                     store.set_cursor(RELAY_CURSOR, cursor)?;
                     counters.relay_cursor.store(cursor, Ordering::Relaxed);

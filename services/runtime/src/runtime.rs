@@ -36,6 +36,17 @@ pub enum SendError {
         /// Why.
         reason: String,
     },
+    /// A command whose queue does not exist: nobody consumes it. It is in the dead letters
+    /// (reason `unroutable`), not delivered.
+    #[error(
+        "nobody consumes {message_type} at queue \"{queue}\" (no such queue: is its service running?); the message is in the dead letters with reason \"unroutable\""
+    )]
+    NotConsumed {
+        /// The type.
+        message_type: String,
+        /// The queue it was addressed to.
+        queue: String,
+    },
     /// The bus did not confirm it.
     #[error(transparent)]
     Bus(#[from] BusError),
@@ -181,7 +192,7 @@ impl Runtime {
         let counters = self.metrics.service(&spec.name);
         let _ = counters.queue.set(spec.queue.clone());
         let host = Host::open(
-            service,
+            service.clone(),
             store.clone(),
             self.catalog.clone(),
             counters.clone(),
@@ -204,6 +215,11 @@ impl Runtime {
             durable: true,
             prefetch: self.config.prefetch,
         };
+        // Where the transport can, the queue exists once `start` returns: a command sent right
+        // after is routed (RabbitMQ declares it when the receiver subscribes; see `subscribed`).
+        if let Err(error) = self.bus.declare_now(&subscription) {
+            warn!(queue = %subscription.queue, %error, "cannot declare the queue yet; the receiver will");
+        }
         let (subscribed_tx, subscribed) = watch::channel(false);
         let receive = tokio::spawn(receive(
             self.bus.clone(),
@@ -225,10 +241,18 @@ impl Runtime {
             }
             result
         });
+        let queue_before: relay::QueueBefore = {
+            let service = service.clone();
+            Arc::new(move |envelope| service.queue_before(envelope))
+        };
+        let outlet = relay::Outlet {
+            bus: self.bus.clone(),
+            queue_before,
+        };
         let relay = tokio::spawn(relay::run(
             spec.name.clone(),
             store.clone(),
-            self.bus.clone(),
+            outlet,
             counters,
             durable_end,
             self.config.relay_batch,
@@ -281,7 +305,15 @@ impl Runtime {
             },
             message: WireMessage::from_envelope(&envelope, crate::telemetry::current_traceparent()),
         };
-        self.bus.publish(&[publication]).await?;
+        let published = self.bus.publish(std::slice::from_ref(&publication)).await?;
+        if let (false, Destination::Queue(queue)) =
+            (published.unroutable.is_empty(), publication.destination)
+        {
+            return Err(SendError::NotConsumed {
+                message_type: message_type.to_string(),
+                queue,
+            });
+        }
         Ok(envelope)
     }
 }

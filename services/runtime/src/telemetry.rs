@@ -1,4 +1,5 @@
-//! Tracing and OpenTelemetry: logs to stderr filtered by `RUST_LOG`; spans after the
+//! Tracing and OpenTelemetry: logs to stderr filtered by `RUST_LOG` (coloured on a terminal
+//! unless `NO_COLOR` is set); spans after the
 //! OpenTelemetry messaging semantic conventions (RabbitMQ flavour, see [`spans`]); export over
 //! OTLP (`http/protobuf` or `grpc`) when an endpoint is configured.
 //!
@@ -182,7 +183,10 @@ pub fn init_with(config: TelemetryConfig) -> Result<Telemetry, TelemetryError> {
         .with(
             tracing_subscriber::fmt::layer()
                 .with_writer(std::io::stderr)
-                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .with_ansi(colors(
+                    std::env::var_os("NO_COLOR").as_deref(),
+                    std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                ))
                 .with_filter(filter),
         )
         .with(
@@ -223,6 +227,12 @@ fn exporter(export: &Export) -> Result<opentelemetry_otlp::SpanExporter, Telemet
                 .to_string(),
         }),
     }
+}
+
+/// Whether logs are coloured: only on a terminal, and never when `NO_COLOR` is set to anything
+/// but the empty string (<https://no-color.org>).
+pub fn colors(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
+    terminal && no_color.is_none_or(|value| value.is_empty())
 }
 
 #[cfg(test)]

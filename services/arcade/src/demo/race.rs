@@ -33,7 +33,7 @@ pub async fn act(demo: &Demo) -> anyhow::Result<()> {
         let runtime = demo.runtime.clone();
         let bot = CarBot::new(team, strategy, SEED, number as u32);
         programs.push(tokio::spawn(async move {
-            run_on_bus(&runtime, CarProgram::new(bot), CARS, |_| {}).await
+            run_on_bus(&runtime, CarProgram::new(bot), CARS, None, |_| {}).await
         }));
         demo.say(format!(
             "team {team} ({strategy:?}) plays from queue {}",

@@ -3,6 +3,11 @@
 //! race's facts, answers every decision request (reporting its state truthfully) and exits with
 //! the final standings when the race is over.
 //!
+//! At start it asks the master for its cars' true state (`race.state.query.v1`), so a restarted
+//! program continues where the master is and registers only the cars the master lacks. With
+//! `--duel-ai URL` each duel answer comes from the team's HTTP fighting AI, asked as the
+//! original master did (see `tools::duel_ai`).
+//!
 //! Over RabbitMQ (`--amqp`) it consumes the team's queue `race.team.<team>` itself; over the
 //! embedded transport it reaches `arcade run` through the admin endpoint: the team's queue as
 //! a stream (`GET /race/teams/{team}/stream`) and `POST /messages/{type}` to register and answer.
@@ -10,14 +15,16 @@
 use std::process::ExitCode;
 
 use arcade_contracts::Message;
-use arcade_contracts::race::{CarRegister, DecisionMade, Question, RaceFinished};
+use arcade_contracts::race::{CarRegister, DecisionMade, Question, RaceFinished, StateQuery};
 use arcade_race_master::bots::{CarBot, Strategy};
-use arcade_race_master::car::{CarProgram, Heard, run_on_bus};
+use arcade_race_master::car::{CarProgram, Heard, advised, run_on_bus};
 use arcade_race_master::domain::decide::valid_name;
+use arcade_race_master::duel_ai::DuelAdvisor;
 use arcade_race_master::wire::RaceMessage;
 use arcade_runtime::Runtime;
 use serde_json::Value;
 
+use super::duel_ai::HttpDuelAi;
 use crate::cli::Connection;
 use crate::host::connect_amqp;
 
@@ -36,6 +43,10 @@ pub struct CarArgs {
     /// Seed of the program's own random choices (the random strategy); absent: drawn at random.
     #[arg(long, value_name = "U64")]
     pub seed: Option<u64>,
+    /// The team's fighting AI, asked for every duel answer as the original master did:
+    /// `GET URL?yourmoves=[…]&othermoves=[…]&cards=[…]` → `{"res":[…]}`.
+    #[arg(long = "duel-ai", value_name = "URL", env = "ARCADE_CAR_DUEL_AI")]
+    pub duel_ai: Option<reqwest::Url>,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
@@ -53,16 +64,18 @@ pub async fn run(args: CarArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| uuid::Uuid::new_v4().as_u64_pair().0);
     let program = CarProgram::new(CarBot::new(&args.team, args.strategy, seed, 0));
     let team = args.team.clone();
+    let advisor = args.duel_ai.clone().map(HttpDuelAi::new).transpose()?;
+    let advisor = advisor.as_ref().map(|a| a as &dyn DuelAdvisor);
     let finished = match &args.connection.amqp {
         Some(url) => {
             let runtime = Runtime::new(connect_amqp(url, "arcade car", true).await?);
             eprintln!("car program of team {team} on {}", runtime.bus().name());
-            run_on_bus(&runtime, program, args.cars as usize, |heard| {
+            run_on_bus(&runtime, program, args.cars as usize, advisor, |heard| {
                 print_story(&team, heard)
             })
             .await?
         }
-        None => via_admin(&args, program).await?,
+        None => via_admin(&args, program, advisor).await?,
     };
     println!("{}", serde_json::to_string_pretty(&finished)?);
     Ok(ExitCode::SUCCESS)
@@ -100,6 +113,16 @@ fn story(team: &str, heard: &Heard) -> Option<String> {
             "{} stopped ({:?}) on square {}",
             m.car, m.reason, m.square
         )),
+        Heard::Synced { report, answers } => Some(format!(
+            "the master knows {} car(s) of team {team} (turn {}, ${}); {} held question(s) answered",
+            report.cars.len(),
+            report.turn,
+            report.budget,
+            answers.len()
+        )),
+        Heard::Fact(RaceMessage::HintPublished(m)) => {
+            Some(format!("hint (turn {}) · {}: {}", m.turn, m.title, m.hint))
+        }
         Heard::Finished(_) => Some("the race is over".into()),
         _ => None,
     }
@@ -117,7 +140,11 @@ fn question_name(question: &Question) -> &'static str {
 }
 
 /// Plays through the admin endpoint of `arcade run` (embedded transport).
-async fn via_admin(args: &CarArgs, mut program: CarProgram) -> anyhow::Result<RaceFinished> {
+pub(crate) async fn via_admin(
+    args: &CarArgs,
+    mut program: CarProgram,
+    advisor: Option<&dyn DuelAdvisor>,
+) -> anyhow::Result<RaceFinished> {
     let admin = args.connection.admin;
     let team = args.team.clone();
     let client = reqwest::Client::new();
@@ -126,7 +153,7 @@ async fn via_admin(args: &CarArgs, mut program: CarProgram) -> anyhow::Result<Ra
             "no `arcade run` answers at {admin} ({e}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ"
         )
     };
-    // Open the team's queue first, so the program sees its own registrations.
+    // Open the team's queue first, so the program sees its state report.
     let mut stream = client
         .get(format!("http://{admin}/race/teams/{team}/stream"))
         .send()
@@ -156,9 +183,11 @@ async fn via_admin(args: &CarArgs, mut program: CarProgram) -> anyhow::Result<Ra
             Ok(())
         }
     };
-    for registration in program.registrations(args.cars as usize) {
-        post(CarRegister::TYPE, serde_json::to_value(&registration)?).await?;
-    }
+    post(
+        StateQuery::TYPE,
+        serde_json::to_value(program.state_query())?,
+    )
+    .await?;
     let mut pending = Vec::new();
     loop {
         let Some(chunk) = stream.chunk().await? else {
@@ -178,9 +207,15 @@ async fn via_admin(args: &CarArgs, mut program: CarProgram) -> anyhow::Result<Ra
                 }
             };
             print_story(&team, &heard);
+            for (request, answer) in heard.answers() {
+                let answer = advised(advisor, request, answer).await;
+                post(DecisionMade::TYPE, serde_json::to_value(&answer)?).await?;
+            }
             match heard {
-                Heard::Question { answer, .. } => {
-                    post(DecisionMade::TYPE, serde_json::to_value(&answer)?).await?;
+                Heard::Synced { .. } => {
+                    for registration in program.missing_registrations(args.cars as usize) {
+                        post(CarRegister::TYPE, serde_json::to_value(&registration)?).await?;
+                    }
                 }
                 Heard::Finished(finished) => return Ok(finished),
                 _ => {}
@@ -225,13 +260,16 @@ mod tests {
                 strategy,
                 cars: 2,
                 seed: Some(3),
+                duel_ai: None,
                 connection: Connection {
                     amqp: None,
                     admin: addr,
                 },
             };
             let program = CarProgram::new(CarBot::new(team, strategy, 3, 0));
-            programs.push(tokio::spawn(async move { via_admin(&args, program).await }));
+            programs.push(tokio::spawn(async move {
+                via_admin(&args, program, None).await
+            }));
         }
         let mut registered = 0;
         let mut facts = runtime

@@ -3,5 +3,7 @@
 
 pub mod bingo;
 pub mod car;
+pub mod duel_ai;
 pub mod puzzle;
+pub mod referee;
 pub mod schemas;

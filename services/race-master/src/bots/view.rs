@@ -1,5 +1,5 @@
 //! What a team's car program knows, built only from the messages it sees: its own cars'
-//! squares and modules (corrections included), and every car's weapons.
+//! squares and modules (state reports and corrections included), and every car's weapons.
 
 use std::collections::BTreeMap;
 
@@ -75,6 +75,20 @@ impl TeamView {
                             square: 0,
                             modules: m.modules,
                             stopped: false,
+                        },
+                    );
+                }
+            }
+            RaceMessage::StateReported(m) if m.team == self.team => {
+                // The master's record: it replaces whatever the program believed.
+                for car in &m.cars {
+                    self.weapons.insert(car.car.clone(), car.modules.weapons);
+                    self.own.insert(
+                        car.car.clone(),
+                        OwnCar {
+                            square: car.square,
+                            modules: car.modules,
+                            stopped: car.stopped.is_some(),
                         },
                     );
                 }

@@ -1,6 +1,6 @@
 //! The pure race: rules and numbers ([`rules`]), the seeded dice ([`dice`]), the duel
 //! ([`duel`]), questions to cars ([`decision`]), facts ([`event`]), the state they fold into
-//! ([`state`]), scoring ([`scoring`]) and the decider ([`decide`]). No I/O, no clock, no global
+//! ([`state`]), scoring ([`scoring`]), hints about the hidden achievements ([`hints`]) and the decider ([`decide`]). No I/O, no clock, no global
 //! randomness: time and the seed come in as values.
 
 pub mod decide;
@@ -8,6 +8,7 @@ pub mod decision;
 pub mod dice;
 pub mod duel;
 pub mod event;
+pub mod hints;
 pub mod rules;
 pub mod scoring;
 pub mod state;

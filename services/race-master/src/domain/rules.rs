@@ -5,6 +5,11 @@
 
 use std::fmt;
 
+/// Squares of the ring: cars on the same square of the ring (their distances modulo this)
+/// meet; scoring keeps the distance driven.
+pub const RING_SQUARES: u32 = 300;
+/// A team's money above this earns "Picsou".
+pub const PICSOU_BUDGET: u32 = 300;
 /// A team's money at its first registration, in dollars.
 pub const INITIAL_BUDGET: u32 = 100;
 /// Most modules a car may have when it registers (it may gain more later).
@@ -297,11 +302,13 @@ pub enum Achievement {
     PanneDEssence,
     /// No pilot.
     Ulysse31,
+    /// Team money above $300.
+    Picsou,
 }
 
 impl Achievement {
     /// Every achievement, in the notes' order.
-    pub const ALL: [Achievement; 12] = [
+    pub const ALL: [Achievement; 13] = [
         Achievement::MadMax,
         Achievement::RapideCommeLEclair,
         Achievement::ArmeJusquAuxDents,
@@ -314,6 +321,7 @@ impl Achievement {
         Achievement::ClicClic,
         Achievement::PanneDEssence,
         Achievement::Ulysse31,
+        Achievement::Picsou,
     ];
 
     /// (money in dollars, victory points).
@@ -328,7 +336,10 @@ impl Achievement {
             Achievement::TriSelectif => (1, 1),
             Achievement::PimpMyRide => (0, 1),
             Achievement::Stratege => (1, 2),
-            Achievement::ClicClic | Achievement::PanneDEssence | Achievement::Ulysse31 => (0, 0),
+            Achievement::ClicClic
+            | Achievement::PanneDEssence
+            | Achievement::Ulysse31
+            | Achievement::Picsou => (0, 0),
         }
     }
 
@@ -347,6 +358,7 @@ impl Achievement {
             Achievement::ClicClic => "Clic Clic",
             Achievement::PanneDEssence => "Panne d'essence",
             Achievement::Ulysse31 => "Ulysse 31",
+            Achievement::Picsou => "Picsou",
         }
     }
 

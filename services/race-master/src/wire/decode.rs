@@ -85,10 +85,15 @@ fn step(s: &c::DuelStep) -> Result<Step, WireError> {
 pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
     use RaceMessage as M;
     Ok(match message {
+        M::StateReported(m) => super::account::state_from(m),
+        M::BudgetGranted(m) => super::account::granted_from(m),
+        M::HintPublished(m) => super::account::hint_from(m),
         M::RaceStart(_)
         | M::DistributionSet(_)
         | M::CarRegister(_)
         | M::BudgetQuery(_)
+        | M::StateQuery(_)
+        | M::BudgetGrant(_)
         | M::DecisionMade(_) => {
             return Err(WireError(format!(
                 "{} is a command, not a fact of the race master",

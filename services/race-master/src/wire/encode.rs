@@ -3,10 +3,11 @@
 use arcade_contracts::race as c;
 
 use super::RaceMessage;
+use super::account;
 use super::enums::*;
 use super::steps::{answer_to, question_to, step_to};
 use crate::domain::event::{Bonus, Closure, Event, Fighter, Standing};
-use crate::domain::rules::PIRATES_NAME;
+use crate::domain::rules::{PIRATES_NAME, RING_SQUARES};
 
 fn s(name: &str) -> String {
     name.to_string()
@@ -139,6 +140,7 @@ pub fn encode(event: &Event) -> RaceMessage {
             to: *to,
             reason: move_to(*reason),
             turns_to_miss: *turns_to_miss,
+            ring_square: Some(to % RING_SQUARES),
         }),
         Event::CarStopped {
             car,
@@ -369,6 +371,20 @@ pub fn encode(event: &Event) -> RaceMessage {
             deadline_ms: *deadline_ms,
             question: question_to(question),
         }),
+        Event::StateReported {
+            team,
+            turn,
+            budget,
+            points,
+            cars,
+        } => account::state_reported(team, *turn, *budget, *points, cars),
+        Event::BudgetGranted {
+            team,
+            amount,
+            reason,
+            budget_left,
+        } => account::budget_granted(team, *amount, reason, *budget_left),
+        Event::HintPublished { turn, achievement } => account::hint_published(*turn, *achievement),
         Event::DecisionClosed {
             decision_id,
             team,

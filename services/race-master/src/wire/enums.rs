@@ -168,6 +168,7 @@ both_ways!(
         ClicClic,
         PanneDEssence,
         Ulysse31,
+        Picsou,
     ]
 );
 both_ways!(

@@ -43,6 +43,14 @@ pub fn input(message: &RaceMessage) -> Result<Input, WireError> {
         RaceMessage::BudgetQuery(m) => Input::QueryBudget {
             team: m.team.clone(),
         },
+        RaceMessage::StateQuery(m) => Input::QueryState {
+            team: m.team.clone(),
+        },
+        RaceMessage::BudgetGrant(m) => Input::Grant {
+            team: m.team.clone(),
+            amount: m.amount,
+            reason: m.reason.clone(),
+        },
         RaceMessage::DecisionMade(m) => input_of_answer(m),
         other => {
             return Err(WireError(format!(

@@ -3,6 +3,7 @@
 //! ([`input`]). [`RaceMessage`] holds any message the master publishes, with its type, payload
 //! and route, so hosts and built-in cars handle them without knowing every type.
 
+mod account;
 mod decode;
 mod encode;
 mod enums;
@@ -69,6 +70,11 @@ race_messages!(
     DistributionSet,
     CarRegister,
     BudgetQuery,
+    StateQuery,
+    BudgetGrant,
+    StateReported,
+    BudgetGranted,
+    HintPublished,
     RaceStarted,
     DistributionChanged,
     CarRegistered,

@@ -47,6 +47,7 @@ fn the_rewards_are_the_notes_table() {
             (Achievement::ClicClic, 0, 0),
             (Achievement::PanneDEssence, 0, 0),
             (Achievement::Ulysse31, 0, 0),
+            (Achievement::Picsou, 0, 0),
         ]
     );
 }

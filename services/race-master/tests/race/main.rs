@@ -3,6 +3,7 @@
 
 mod support;
 
+mod account;
 mod achievements;
 mod combats;
 mod duel_examples;
@@ -11,5 +12,6 @@ mod events;
 mod penalties;
 mod pirates;
 mod registration;
+mod ring;
 mod scoring;
 mod simulate;

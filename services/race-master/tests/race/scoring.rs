@@ -35,7 +35,7 @@ fn points_by_farthest_square_follow_the_rule_book() {
 }
 
 /// A race of `turns` turns where the cars only drive.
-fn drive(cars: &[(&str, &str, (u32, u32, u32))], turns: u32) -> (Race, Vec<Event>) {
+pub(crate) fn drive(cars: &[(&str, &str, (u32, u32, u32))], turns: u32) -> (Race, Vec<Event>) {
     let mut race = Race::new(9);
     for (team, car, modules) in cars {
         race.register(team, car, *modules);

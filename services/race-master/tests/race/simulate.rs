@@ -3,7 +3,7 @@
 //! the facts alone rebuilds the race; truthful cars are never penalised for their state.
 
 use arcade_contracts::Catalog;
-use arcade_race_master::cli::{Command, SimulateArgs, run};
+use arcade_race_master::cli::{Command, SimulateArgs, run, run_with_progress};
 use arcade_race_master::domain::event::{Event, PenaltyReason};
 use arcade_race_master::domain::{RaceMaster, RaceState};
 use arcade_race_master::simulation::{SimulationConfig, simulate};
@@ -183,4 +183,71 @@ fn a_whole_race_shows_every_kind_of_fact() {
         assert!(kinds.contains(kind), "no {kind} in a 200-turn race");
     }
     assert_eq!(sim.state.turn, 200);
+}
+
+/// A terminal that keeps what is drawn on it.
+#[derive(Debug, Default, Clone)]
+struct Screen(std::sync::Arc<std::sync::Mutex<String>>);
+
+impl indicatif::TermLike for Screen {
+    fn width(&self) -> u16 {
+        100
+    }
+    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.write_str(&format!("{s}\n"))
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.0.lock().unwrap().push_str(s);
+        Ok(())
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_terminal_sees_the_turns_go_by_and_a_pipe_sees_nothing() {
+    let args = || SimulateArgs {
+        seed: 8,
+        teams: 2,
+        cars: 2,
+        turns: 40,
+        events: None,
+    };
+    let screen = Screen::default();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let target = indicatif::ProgressDrawTarget::term_like(Box::new(screen.clone()));
+    let code = run_with_progress(Command::Simulate(args()), &mut out, &mut err, target);
+    assert_eq!(code, 0);
+    let drawn = screen.0.lock().unwrap().clone();
+    assert!(
+        drawn.contains("race simulate") && drawn.contains("/40"),
+        "the bar shows the turns: {drawn:?}"
+    );
+    // Not a terminal: no bar, and the standings alone on stdout.
+    let (mut quiet_out, mut quiet_err) = (Vec::new(), Vec::new());
+    let hidden = indicatif::ProgressDrawTarget::hidden();
+    run_with_progress(
+        Command::Simulate(args()),
+        &mut quiet_out,
+        &mut quiet_err,
+        hidden,
+    );
+    assert!(quiet_err.is_empty());
+    assert_eq!(quiet_out, out, "the bar never mixes with the output");
 }

@@ -141,7 +141,20 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     info!(table = %table_id, transport = runtime.bus().name(), "referee ready");
 
     let game = match rules {
-        Some(rules) => Some(play(&runtime, &table_id, rules).await?),
+        Some(rules) => {
+            // The game is a command to the table's own queue: sent once the queue exists, or it
+            // would be unroutable (on RabbitMQ the queue is declared when the referee
+            // subscribes).
+            let mut subscribed = referee.subscribed();
+            tokio::select! {
+                _ = subscribed.wait_for(|bound| *bound) => {}
+                () = terminated() => {
+                    let clean = referee.stop_boxed(DRAIN).await.is_ok();
+                    return Ok(if clean { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+                }
+            }
+            Some(play(&runtime, &table_id, rules).await?)
+        }
         None => None,
     };
     let failure = tokio::select! {

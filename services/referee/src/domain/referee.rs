@@ -52,12 +52,29 @@ pub struct BallSeen {
 pub struct GoalReport {
     /// The table it is addressed to.
     pub table_id: String,
-    /// The game it is meant for; a report for another game is refused.
-    pub game_id: String,
+    /// The game it is meant for; a report for another game is refused. `None`: the game in
+    /// progress, whichever it is.
+    pub game_id: Option<String>,
     /// The side that scored.
     pub side: Side,
     /// How it went in.
     pub kind: BallKind,
+    /// Who scored, if the reporter names a person; passed on to `table.goal.scored.v1`.
+    pub player: Option<String>,
+    /// When it is handled (ms since epoch).
+    pub at_ms: u64,
+}
+
+/// A request to end the game on the table without a winner (`table.game.abort.v1`): rules
+/// that can never be won, a game left unfinished.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbortGame {
+    /// The table it is addressed to.
+    pub table_id: String,
+    /// The game to end; an abort of another game is refused.
+    pub game_id: String,
+    /// Why, as the organiser puts it.
+    pub reason: Option<String>,
     /// When it is handled (ms since epoch).
     pub at_ms: u64,
 }
@@ -71,6 +88,8 @@ pub enum Input {
     Ball(BallSeen),
     /// A goal reported by a person or another program. Refused when it does not fit.
     Report(GoalReport),
+    /// End the game in progress without a winner. Refused when it does not fit.
+    Abort(AbortGame),
     /// The clock (ms since epoch), sent by the runtime at [`Referee::next_deadline`].
     Tick {
         /// Now, in ms since epoch.
@@ -121,6 +140,8 @@ pub enum Event {
         ball: u64,
         /// Game clock (ms since start).
         clock_ms: u64,
+        /// Who scored, when a report named a person (sensors never do).
+        player: Option<String>,
     },
     /// `table.phase.changed.v1`.
     PhaseChanged {
@@ -157,6 +178,19 @@ pub enum Event {
         /// `Timeout` when won under the timeout conditions.
         reason: FinishReason,
     },
+    /// `table.game.finished.v1` with reason `aborted`: the game ended without a winner.
+    GameAborted {
+        /// The game.
+        game_id: String,
+        /// The score when it was aborted.
+        score: Score,
+        /// The phase it was aborted in.
+        phase: Phase,
+        /// Game clock at the end (ms).
+        duration_ms: u64,
+        /// The organiser's reason, if given.
+        reason: Option<String>,
+    },
 }
 
 /// Why a game start was refused (`table.game.rejected.v1`).
@@ -179,6 +213,31 @@ pub enum StartRefusal {
     /// The same game id was already played.
     #[error("game \"{0}\" was already played on this table")]
     AlreadyPlayed(String),
+}
+
+/// Why an abort was refused (`table.game.rejected.v1`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AbortRefusal {
+    /// The command names another table.
+    #[error("this referee is table \"{this}\", not \"{addressed}\"")]
+    WrongTable {
+        /// The table named by the command.
+        addressed: String,
+        /// This referee's table.
+        this: String,
+    },
+    /// No game was ever started on this table.
+    #[error("no game has been started on this table")]
+    NoGame,
+    /// The abort names another game than the table's.
+    #[error("the game on this table is \"{current}\"")]
+    OtherGame {
+        /// The table's current (or last) game.
+        current: String,
+    },
+    /// The game is over already.
+    #[error("game \"{0}\" is finished")]
+    Finished(String),
 }
 
 /// Why a reported goal was refused (`table.goal.rejected.v1`).
@@ -220,7 +279,7 @@ pub enum Rejection {
     /// A refused `table.goal.report.v1`.
     #[error("{reason}")]
     Report {
-        /// The game it was meant for.
+        /// The game it named, else the table's current (or last) game, else empty.
         game_id: String,
         /// The side reported.
         side: Side,
@@ -228,6 +287,14 @@ pub enum Rejection {
         kind: BallKind,
         /// Why.
         reason: ReportRefusal,
+    },
+    /// A refused `table.game.abort.v1`.
+    #[error("cannot abort: {reason}")]
+    Abort {
+        /// The game it was meant to end.
+        game_id: String,
+        /// Why.
+        reason: AbortRefusal,
     },
 }
 
@@ -239,6 +306,8 @@ pub struct GameState {
     players: Option<Players>,
     started_at_ms: u64,
     play: Play,
+    /// Set by its `table.game.finished.v1`: won, or aborted without a winner.
+    over: bool,
 }
 
 impl GameState {
@@ -264,7 +333,7 @@ impl GameState {
     }
     /// Whether it is still being played.
     pub fn in_progress(&self) -> bool {
-        self.play.winner.is_none()
+        !self.over
     }
 }
 
@@ -273,6 +342,8 @@ impl GameState {
 pub struct TableState {
     game: Option<GameState>,
     ibr: Option<Ibr>,
+    /// Every game id ever started on the table: an id is used once.
+    played: std::collections::HashSet<String>,
 }
 
 impl TableState {
@@ -283,6 +354,10 @@ impl TableState {
     /// The ball locks last decided; `None` before the first game.
     pub fn ibr(&self) -> Option<Ibr> {
         self.ibr
+    }
+    /// Whether a game of this id was ever started on the table.
+    pub fn played(&self, game_id: &str) -> bool {
+        self.played.contains(game_id)
     }
 }
 

@@ -6,7 +6,10 @@
 //!   `x-dead-letter-exchange: arcade.dead`. Names are configurable (tests use random ones).
 //! - Publishing: persistent messages on a channel in confirm mode; a publication returns only
 //!   when the broker has acked every message. A nack, a lost channel or a lost connection is an
-//!   error and nothing is taken as sent (the relay publishes again from its cursor).
+//!   error and nothing is taken as sent (the relay publishes again from its cursor). Commands
+//!   (to a queue, through the default exchange) are mandatory and their queue is not declared:
+//!   one the broker returns (`basic.return`: no such queue) is published, confirmed, to the
+//!   dead letters with reason `unroutable` and reported in [`Published::unroutable`].
 //! - Consuming: one channel per consumer, bounded prefetch (`basic.qos`), manual acks. A
 //!   consumer that goes away closes its channel, so what it held goes back to the queue.
 //! - Dead letters: a copy with the reason in a header is published (confirmed) to the dead
@@ -18,7 +21,6 @@
 
 pub mod properties;
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -36,7 +38,7 @@ use tracing::{debug, info, warn};
 
 use super::{
     Acker, Bus, BusError, Confirms, Consumer, DEAD_LETTERS, Delivery, Destination, EVENTS_EXCHANGE,
-    Publication, SubscriptionSpec,
+    Publication, Published, SubscriptionSpec, UNROUTABLE,
 };
 use crate::backoff::Backoff;
 use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
@@ -149,7 +151,6 @@ struct Link {
 struct Publisher {
     channel: Channel,
     generation: u64,
-    declared: HashSet<String>,
     /// Held by the confirms of every publication started on this channel.
     token: Arc<()>,
 }
@@ -407,7 +408,6 @@ impl AmqpBus {
             *slot = Some(Publisher {
                 channel,
                 generation,
-                declared: HashSet::new(),
                 token,
             });
         }
@@ -436,12 +436,16 @@ impl AmqpBus {
                 .await
                 .map_err(|e| unavailable("publish", e))?
         };
-        self.confirmed(confirm).await
+        self.confirmed(confirm).await.map(|_| ())
     }
 
-    /// Awaits a publisher confirm. One that never comes (a channel hung rather than closed) is
-    /// a lost channel: it is thrown away and the message counts as not sent.
-    async fn confirmed(&self, confirm: lapin::PublisherConfirm) -> Result<(), BusError> {
+    /// Awaits a publisher confirm; `Some` when the broker returned the (mandatory) message
+    /// before acking it. A confirm that never comes (a channel hung rather than closed) is a
+    /// lost channel: it is thrown away and the message counts as not sent.
+    async fn confirmed(
+        &self,
+        confirm: lapin::PublisherConfirm,
+    ) -> Result<Option<lapin::message::BasicReturnMessage>, BusError> {
         match tokio::time::timeout(CONFIRM_TIMEOUT, confirm).await {
             Ok(confirmation) => settle(confirmation),
             Err(_) => {
@@ -462,20 +466,36 @@ const PUBLISH_WINDOW: usize = 4;
 /// How long a publisher confirm may take before its channel is taken for lost.
 const CONFIRM_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// What a publisher confirm says about its message.
-fn settle(confirmation: lapin::Result<lapin::Confirmation>) -> Result<(), BusError> {
+/// What a publisher confirm says about its message: taken, or returned as unroutable.
+fn settle(
+    confirmation: lapin::Result<lapin::Confirmation>,
+) -> Result<Option<lapin::message::BasicReturnMessage>, BusError> {
     match confirmation {
         Ok(confirmation) if confirmation.is_nack() => Err(BusError::Refused(
             "the broker nacked the message (negative publisher confirm)".into(),
         )),
-        Ok(_) => Ok(()),
+        Ok(confirmation) => Ok(confirmation.take_message()),
         Err(e) => Err(unavailable("no publisher confirm", e)),
     }
 }
 
+/// The dead letter of a command the broker returned: its queue `queue` does not exist.
+fn unroutable(message: &WireMessage, queue: &str) -> WireMessage {
+    let mut dead = message.clone();
+    dead.headers
+        .insert(HEADER_DEAD_REASON.into(), UNROUTABLE.to_string());
+    dead.headers
+        .insert(HEADER_DEAD_QUEUE.into(), queue.to_string());
+    dead.headers.insert(
+        HEADER_DEAD_ROUTING_KEY.into(),
+        message.routing_key().to_string(),
+    );
+    dead
+}
+
 #[async_trait]
 impl Bus for AmqpBus {
-    async fn publish(&self, messages: &[Publication]) -> Result<(), BusError> {
+    async fn publish(&self, messages: &[Publication]) -> Result<Published, BusError> {
         self.start_publish(messages).await?.await
     }
 
@@ -483,7 +503,7 @@ impl Bus for AmqpBus {
     /// returns the wait for their confirms, so the relay can publish its next batch meanwhile.
     async fn start_publish(&self, messages: &[Publication]) -> Result<Confirms, BusError> {
         if messages.is_empty() {
-            return Ok(Box::pin(std::future::ready(Ok(()))));
+            return Ok(Box::pin(std::future::ready(Ok(Published::default()))));
         }
         // Publish in order under the channel lock (so concurrent callers keep their own order),
         // then await every confirm outside it.
@@ -499,27 +519,19 @@ impl Bus for AmqpBus {
                         self.inner.config.events_exchange.as_str(),
                         message.routing_key(),
                     ),
-                    Destination::Queue(queue) => {
-                        if !publisher.declared.contains(queue) {
-                            let declared =
-                                self.declare_durable_queue(&publisher.channel, queue).await;
-                            if let Err(e) = declared {
-                                *slot = None;
-                                return Err(BusError::Refused(format!(
-                                    "cannot declare queue {queue}: {e}"
-                                )));
-                            }
-                            publisher.declared.insert(queue.clone());
-                        }
-                        ("", queue.as_str())
-                    }
+                    Destination::Queue(queue) => ("", queue.as_str()),
                 };
+                // A command is mandatory: the broker returns it when its queue does not exist.
+                let mandatory = matches!(publication.destination, Destination::Queue(_));
                 let published = publisher
                     .channel
                     .basic_publish(
                         short(exchange),
                         short(routing_key),
-                        BasicPublishOptions::default(),
+                        BasicPublishOptions {
+                            mandatory,
+                            ..BasicPublishOptions::default()
+                        },
                         &message.body,
                         properties::to_properties(message),
                     )
@@ -537,12 +549,28 @@ impl Bus for AmqpBus {
         let (confirms, token) = confirms;
         // One message not confirmed fails the whole publication (all are published again).
         let bus = self.clone();
+        let destinations: Vec<Destination> =
+            messages.iter().map(|p| p.destination.clone()).collect();
+        let messages: Vec<WireMessage> = messages.iter().map(|p| p.message.clone()).collect();
         Ok(Box::pin(async move {
             let _token = token;
-            for confirm in confirms {
-                bus.confirmed(confirm).await?;
+            let mut published = Published::default();
+            for (position, confirm) in confirms.into_iter().enumerate() {
+                if bus.confirmed(confirm).await?.is_none() {
+                    continue;
+                }
+                // Returned (`basic.return`, then acked): its queue does not exist. Keep it as a
+                // dead letter, confirmed there, before the publication counts as done.
+                let Destination::Queue(queue) = &destinations[position] else {
+                    continue;
+                };
+                let dead = unroutable(&messages[position], queue);
+                let exchange = bus.inner.config.dead_letters.clone();
+                bus.publish_confirmed(&exchange, dead.routing_key(), &dead)
+                    .await?;
+                published.unroutable.push(position);
             }
-            Ok(())
+            Ok(published)
         }))
     }
 
@@ -620,6 +648,38 @@ impl Bus for AmqpBus {
             stream,
             queue: spec.queue.clone(),
         }))
+    }
+
+    async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
+        let (connection, _) = self.connection().await?;
+        let channel = connection
+            .create_channel()
+            .await
+            .map_err(|e| unavailable("cannot open a channel", e))?;
+        let setup = async {
+            self.declare_durable_queue(&channel, &spec.queue).await?;
+            for pattern in &spec.bindings {
+                channel
+                    .queue_bind(
+                        short(&spec.queue),
+                        short(&self.inner.config.events_exchange),
+                        short(pattern),
+                        QueueBindOptions::default(),
+                        FieldTable::default(),
+                    )
+                    .await?;
+            }
+            Ok::<(), lapin::Error>(())
+        };
+        let result = setup.await;
+        let _ = channel.close(200, short("declared")).await;
+        result.map_err(|e| {
+            if connection.status().connected() {
+                BusError::Refused(format!("cannot declare queue {}: {e}", spec.queue))
+            } else {
+                unavailable(&format!("cannot declare queue {}", spec.queue), e)
+            }
+        })
     }
 
     fn name(&self) -> &'static str {

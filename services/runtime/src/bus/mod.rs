@@ -2,7 +2,10 @@
 //! queue. A publication returns only once the bus has confirmed every message durable; a
 //! subscription is a named queue bound to topic patterns, consumed with manual acks and a
 //! bounded prefetch; an unacked message is redelivered; a poison message goes to the dead
-//! letters with its reason.
+//! letters with its reason. A command is published mandatory: one whose queue does not exist
+//! (nobody consumes it) goes to the dead letters with reason [`UNROUTABLE`], and the publisher
+//! learns it ([`Published::unroutable`]); an event no queue is bound for is dropped, as AMQP
+//! drops it.
 //!
 //! Two transports implement it: [`embedded`] (one process, sled-backed) and [`amqp`] (RabbitMQ,
 //! lapin).
@@ -21,14 +24,27 @@ use crate::wire::WireMessage;
 pub const EVENTS_EXCHANGE: &str = "arcade.events";
 /// Name of the dead-letter exchange and of the queue that keeps dead letters.
 pub const DEAD_LETTERS: &str = "arcade.dead";
+/// The dead-letter reason of a command whose queue does not exist.
+pub const UNROUTABLE: &str = "unroutable";
 
 /// Where a publication goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Destination {
     /// The topic exchange, routed by the message type.
     Topic,
-    /// One named queue (a command addressed to one service instance).
+    /// One named queue (a command addressed to one service instance). The publisher does not
+    /// declare it: it exists once its consumer has subscribed (or the broker's definitions
+    /// hold it); until then a command sent there is unroutable.
     Queue(String),
+}
+
+/// What became of a confirmed publication's commands.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Published {
+    /// The positions, in the publication, of the commands whose queue does not exist. Each is
+    /// in the dead letters (confirmed there) with reason [`UNROUTABLE`], its queue in the
+    /// `x-arcade-dead-queue` header.
+    pub unroutable: Vec<usize>,
 }
 
 /// A message to publish and where.
@@ -101,23 +117,25 @@ impl From<sled::Error> for BusError {
 
 /// The confirms of a started publication ([`Bus::start_publish`]).
 pub type Confirms =
-    std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), BusError>> + Send>>;
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Published, BusError>> + Send>>;
 
 /// A transport.
 #[async_trait]
 pub trait Bus: Send + Sync + 'static {
-    /// Publishes messages in order. Returns only when every one is confirmed durable (or routed
-    /// nowhere, as AMQP drops a topic message no queue is bound for). On error, none may be
-    /// taken as sent: the caller publishes them again (consumers deduplicate).
-    async fn publish(&self, messages: &[Publication]) -> Result<(), BusError>;
+    /// Publishes messages in order. Returns only when every one is confirmed durable: in its
+    /// queues, or in the dead letters for a command whose queue does not exist (listed in
+    /// [`Published::unroutable`]); a topic message no queue is bound for is dropped, as AMQP
+    /// drops it. On error, none may be taken as sent: the caller publishes them again
+    /// (consumers deduplicate).
+    async fn publish(&self, messages: &[Publication]) -> Result<Published, BusError>;
 
     /// Hands `messages` to the transport, in order, and returns what resolves when every one is
     /// confirmed (with [`Bus::publish`]'s meaning). Publications started one after another
     /// reach the broker in that order, so a caller may keep several unconfirmed (up to
     /// [`Bus::publish_window`]). The default publishes and confirms before returning.
     async fn start_publish(&self, messages: &[Publication]) -> Result<Confirms, BusError> {
-        self.publish(messages).await?;
-        Ok(Box::pin(std::future::ready(Ok(()))))
+        let published = self.publish(messages).await?;
+        Ok(Box::pin(std::future::ready(Ok(published))))
     }
 
     /// How many started publications are worth keeping unconfirmed at once (1: publish, await
@@ -129,6 +147,22 @@ pub trait Bus: Send + Sync + 'static {
     /// Declares the queue and its bindings (idempotent) and starts consuming it. Several
     /// consumers of one queue compete: each message goes to one of them.
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError>;
+
+    /// Declares a durable queue and its bindings (idempotent) without consuming it, so that
+    /// what is published from now on waits there for a consumer to come. The default
+    /// subscribes and drops the consumer at once, which suits a transport whose dropped
+    /// consumers hand back what they held.
+    async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
+        self.subscribe(spec).await.map(drop)
+    }
+
+    /// Declares the queue and its bindings now, without waiting, when the transport can (the
+    /// embedded bus: `true`), so that a command sent right after a service starts is routed.
+    /// A transport that cannot (RabbitMQ: `false`) declares them when subscribing.
+    fn declare_now(&self, spec: &SubscriptionSpec) -> Result<bool, BusError> {
+        let _ = spec;
+        Ok(false)
+    }
 
     /// A short name of the transport, for logs.
     fn name(&self) -> &'static str;

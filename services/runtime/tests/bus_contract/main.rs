@@ -57,6 +57,16 @@ mod embedded {
         suite::commands_reach_their_queue_only(&Embedded).await;
     }
 
+    #[tokio::test]
+    async fn a_declared_queue_keeps_what_comes_before_its_consumer() {
+        suite::a_declared_queue_keeps_what_comes_before_its_consumer(&Embedded).await;
+    }
+
+    #[tokio::test]
+    async fn a_command_no_queue_takes_is_dead_lettered_as_unroutable() {
+        suite::a_command_no_queue_takes_is_dead_lettered_as_unroutable(&Embedded).await;
+    }
+
     /// Publishes messages `from..=to` of producer "p" in one publication.
     async fn publish(bus: &EmbeddedBus, from: u64, to: u64) {
         let all = suite::events(&["test.a.b.v1"], "p", to);
@@ -242,5 +252,15 @@ mod rabbitmq {
     #[tokio::test]
     async fn commands_reach_their_queue_only() {
         suite::commands_reach_their_queue_only(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn a_declared_queue_keeps_what_comes_before_its_consumer() {
+        suite::a_declared_queue_keeps_what_comes_before_its_consumer(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn a_command_no_queue_takes_is_dead_lettered_as_unroutable() {
+        suite::a_command_no_queue_takes_is_dead_lettered_as_unroutable(&RabbitMq).await;
     }
 }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arcade_runtime::wire::HEADER_DEAD_REASON;
+use arcade_runtime::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON};
 use arcade_runtime::{Bus, Delivery, Destination, Publication, SubscriptionSpec, WireMessage};
 
 /// A transport under test. `bus` gives a fresh, isolated bus, or `None` when the backend is not
@@ -349,4 +349,67 @@ pub async fn commands_reach_their_queue_only(backend: &impl Backend) {
     let quiet = Duration::from_millis(300);
     assert_eq!(drain(&mut three, quiet).await, vec!["table.game.start.v1"]);
     assert!(drain(&mut four, quiet).await.is_empty());
+}
+
+/// A queue declared (without a consumer) keeps what is published on its bindings from then on,
+/// for a consumer that comes later; declaring it again changes nothing.
+pub async fn a_declared_queue_keeps_what_comes_before_its_consumer(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("race.team.late");
+    let spec = durable_spec(&queue, &["test.race.#"]);
+    bus.declare(&spec).await.unwrap();
+    bus.declare(&spec).await.unwrap();
+    bus.publish(&events(&["test.race.car.v1", "test.other.v1"], "p", 1))
+        .await
+        .unwrap();
+    let mut consumer = bus.subscribe(&spec).await.unwrap();
+    let quiet = Duration::from_millis(300);
+    assert_eq!(
+        drain(&mut consumer, quiet).await,
+        vec!["test.race.car.v1"],
+        "what was published after the declaration, on its bindings only"
+    );
+}
+
+pub async fn a_command_no_queue_takes_is_dead_lettered_as_unroutable(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let mut dead = bus
+        .subscribe(&durable_spec(&bus.dead_letter_queue(), &[]))
+        .await
+        .unwrap();
+    let nowhere = unique("referee.nowhere");
+    let marker = unique("unheard");
+    // An event nobody listens to is fine; a command to a queue that does not exist is not.
+    let event = events(&["nobody.listens.v1"], &marker, 1).remove(0);
+    let mut command = events(&["table.goal.report.v1"], &marker, 1).remove(0);
+    command.destination = Destination::Queue(nowhere.clone());
+    let published = bus.publish(&[event, command.clone()]).await.unwrap();
+    assert_eq!(published.unroutable, vec![1], "the command, not the event");
+    loop {
+        let letter = next(&mut dead).await;
+        if letter.message.app_id.as_deref() != Some(marker.as_str()) {
+            letter.requeue().await.unwrap();
+            continue;
+        }
+        assert_eq!(
+            letter.message.message_type.as_deref(),
+            Some("table.goal.report.v1"),
+            "only the command is a dead letter"
+        );
+        assert_eq!(letter.message.body, command.message.body);
+        let header = |name: &str| letter.message.headers.get(name).cloned();
+        assert_eq!(header(HEADER_DEAD_REASON).as_deref(), Some("unroutable"));
+        assert_eq!(header(HEADER_DEAD_QUEUE), Some(nowhere.clone()));
+        letter.ack().await.unwrap();
+        break;
+    }
+    // Once its consumer has declared the queue, the same command is routed there.
+    let mut consumer = bus.subscribe(&durable_spec(&nowhere, &[])).await.unwrap();
+    let published = bus.publish(&[command]).await.unwrap();
+    assert!(published.unroutable.is_empty());
+    let quiet = Duration::from_millis(300);
+    assert_eq!(
+        drain(&mut consumer, quiet).await,
+        vec!["table.goal.report.v1"]
+    );
 }

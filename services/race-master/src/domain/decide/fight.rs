@@ -1,5 +1,5 @@
-//! Fights: pairing cars of different teams on the same square (at random when more share
-//! it), asking both whether they fight, destroying a car with no weapon, and driving duels —
+//! Fights: pairing cars of different teams on the same square of the ring (at random when
+//! more share it), asking both whether they fight, destroying a car with no weapon, and driving duels —
 //! a car's turn is a question to it, the pirates' turn is played at once with their built-in
 //! tactics. A duel in progress is rebuilt from its deck (drawn from the seed) and its plays.
 
@@ -15,7 +15,8 @@ use crate::domain::event::{
     Transcript,
 };
 use crate::domain::rules::{
-    ARMED_WEAPONS, Achievement, DUEL_LOSS_TURNS, Modules, PIRATES_TEAM, STRATEGIST_MARGIN,
+    ARMED_WEAPONS, Achievement, DUEL_LOSS_TURNS, Modules, PIRATES_TEAM, RING_SQUARES,
+    STRATEGIST_MARGIN,
 };
 use crate::domain::state::{Choice, DuelProgress, Side};
 
@@ -44,10 +45,11 @@ impl Work<'_> {
             turn,
             phase: Phase::Combats,
         });
+        // Cars meet on the same square of the ring, whatever lap each is on.
         let mut squares: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
         for car in (0..self.state.cars.len()).filter(|&c| self.state.racing(c)) {
             squares
-                .entry(self.state.cars[car].square)
+                .entry(self.state.cars[car].square % RING_SQUARES)
                 .or_default()
                 .push(car);
         }

@@ -6,12 +6,14 @@
 //! next turn's start time). So the state at rest is always "waiting": for answers (whose
 //! deadlines [`RaceMaster::next_deadline`] reports), for the next turn, or for the start.
 
+mod account;
 mod answers;
 mod fight;
 mod setup;
 mod track;
 mod work;
 
+pub use account::MAX_GRANT;
 pub use setup::valid_name;
 
 use sha2::{Digest, Sha256};
@@ -58,6 +60,20 @@ pub enum Input {
         /// The team.
         team: String,
     },
+    /// `race.state.query.v1`.
+    QueryState {
+        /// The team.
+        team: String,
+    },
+    /// `race.budget.grant.v1`.
+    Grant {
+        /// The team.
+        team: String,
+        /// Dollars.
+        amount: u32,
+        /// Why.
+        reason: Option<String>,
+    },
     /// `race.decision.made.v1`.
     Answer {
         /// The decision answered.
@@ -81,6 +97,8 @@ impl Input {
             Input::SetDistribution(_) => "race.distribution.set.v1",
             Input::Register { .. } => "race.car.register.v1",
             Input::QueryBudget { .. } => "race.budget.query.v1",
+            Input::QueryState { .. } => "race.state.query.v1",
+            Input::Grant { .. } => "race.budget.grant.v1",
             Input::Answer { .. } => "race.decision.made.v1",
             Input::Tick => "tick",
         }
@@ -209,6 +227,12 @@ impl RaceMaster {
             Input::SetDistribution(distribution) => work.set_distribution(*distribution)?,
             Input::Register { team, car, modules } => work.register(team, car, *modules)?,
             Input::QueryBudget { team } => work.report_budget(team)?,
+            Input::QueryState { team } => work.report_state(team),
+            Input::Grant {
+                team,
+                amount,
+                reason,
+            } => work.grant(team, *amount, reason.as_deref())?,
             Input::Answer {
                 decision_id,
                 team,
@@ -264,9 +288,10 @@ impl RaceMaster {
             }
             (input, rejection) => {
                 let (team, decision_id) = match input {
-                    Input::Register { team, .. } | Input::QueryBudget { team } => {
-                        (Some(team.clone()), None)
-                    }
+                    Input::Register { team, .. }
+                    | Input::QueryBudget { team }
+                    | Input::QueryState { team }
+                    | Input::Grant { team, .. } => (Some(team.clone()), None),
                     Input::Answer {
                         team, decision_id, ..
                     } => (Some(team.clone()), Some(*decision_id)),

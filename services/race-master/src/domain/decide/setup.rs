@@ -11,7 +11,6 @@ use crate::domain::rules::{
     DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_DURATION_MS, DEFAULT_TURN_INTERVAL_MS, Distribution,
     INITIAL_BUDGET, MAX_MODULES_AT_REGISTRATION, MAX_TURNS, Modules,
 };
-use crate::domain::scoring::team_points;
 use crate::domain::state::Status;
 
 /// Whether a team or car name can be part of a queue name: `^[a-z0-9][a-z0-9-]{0,31}$`.
@@ -167,7 +166,7 @@ impl Work<'_> {
         let event = Event::BudgetReported {
             team: t.name.clone(),
             budget: t.budget,
-            points: team_points(&self.state, index),
+            points: self.points_now(index),
             cars: t
                 .cars
                 .iter()

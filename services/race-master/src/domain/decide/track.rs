@@ -68,6 +68,9 @@ impl Work<'_> {
             at_ms: self.now,
             joining,
         });
+        if let Some(achievement) = crate::domain::hints::hint_of_turn(turn) {
+            self.emit(Event::HintPublished { turn, achievement });
+        }
     }
 
     fn racing(&self) -> Vec<usize> {

@@ -92,6 +92,9 @@ impl<'a> Work<'a> {
             points,
             budget_left,
         });
+        if money > 0 {
+            self.picsou(self.state.cars[car].team);
+        }
     }
 
     /// Takes a car out of the race, with the achievement its reason earns.

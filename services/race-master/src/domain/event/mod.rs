@@ -77,6 +77,23 @@ pub enum Event {
         points: u32,
         cars: Vec<Name>,
     },
+    StateReported {
+        team: Name,
+        turn: u32,
+        budget: u32,
+        points: u32,
+        cars: Vec<CarStatus>,
+    },
+    BudgetGranted {
+        team: Name,
+        amount: u32,
+        reason: Option<String>,
+        budget_left: u32,
+    },
+    HintPublished {
+        turn: u32,
+        achievement: Achievement,
+    },
     TurnStarted {
         turn: u32,
         at_ms: u64,

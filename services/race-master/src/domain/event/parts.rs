@@ -89,6 +89,25 @@ pub struct CarState {
     pub modules: Modules,
 }
 
+/// A car as a state report gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CarStatus {
+    /// The car.
+    pub car: Name,
+    /// Squares driven.
+    pub square: u32,
+    /// The farthest square reached.
+    pub farthest: u32,
+    /// Its modules.
+    pub modules: Modules,
+    /// Turns to miss.
+    pub turns_to_miss: u32,
+    /// The turn it starts racing.
+    pub starts_turn: u32,
+    /// Why it left the race, if it did.
+    pub stopped: Option<StopReason>,
+}
+
 /// How a car's event ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventOutcome {

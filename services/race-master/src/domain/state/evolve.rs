@@ -61,7 +61,16 @@ impl RaceState {
             }
             Event::RegistrationRejected { .. }
             | Event::CommandRejected { .. }
-            | Event::BudgetReported { .. } => {}
+            | Event::BudgetReported { .. }
+            | Event::StateReported { .. }
+            | Event::HintPublished { .. } => {}
+            Event::BudgetGranted {
+                team, budget_left, ..
+            } => {
+                if let Some(team) = self.team_mut(team) {
+                    team.budget = *budget_left;
+                }
+            }
             Event::DuelResolved(transcript) => {
                 self.duels.remove(&transcript.duel_id);
             }

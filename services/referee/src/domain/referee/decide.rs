@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::{
-    BallSeen, Event, FinishReason, GameState, GoalReport, Input, Referee, Rejection, ReportRefusal,
-    StartGame, StartRefusal, TableState,
+    AbortGame, AbortRefusal, BallSeen, Event, FinishReason, GameState, GoalReport, Input, Referee,
+    Rejection, ReportRefusal, StartGame, StartRefusal, TableState,
 };
 use crate::domain::game::Play;
 use crate::domain::rules::Rules;
@@ -30,19 +30,28 @@ impl Referee {
         match input {
             Input::Start(start) => self.start(state, start),
             Input::Ball(BallSeen { side, kind, at_ms }) => Ok(match &state.game {
-                Some(game) if game.in_progress() => ball(game, state.ibr, *side, *kind, *at_ms),
+                Some(game) if game.in_progress() => {
+                    let seen = Seen {
+                        side: *side,
+                        kind: *kind,
+                        player: None,
+                        at_ms: *at_ms,
+                    };
+                    ball(game, state.ibr, seen)
+                }
                 _ => Vec::new(),
             }),
             Input::Report(report) => {
                 let game = self.reported_game(state, report)?;
-                Ok(ball(
-                    game,
-                    state.ibr,
-                    report.side,
-                    report.kind,
-                    report.at_ms,
-                ))
+                let seen = Seen {
+                    side: report.side,
+                    kind: report.kind,
+                    player: report.player.as_deref(),
+                    at_ms: report.at_ms,
+                };
+                Ok(ball(game, state.ibr, seen))
             }
+            Input::Abort(abort) => self.abort(state, abort),
             Input::Tick { now_ms } => Ok(match &state.game {
                 Some(game) if game.in_progress() => tick(game, state.ibr, *now_ms),
                 _ => Vec::new(),
@@ -62,12 +71,14 @@ impl Referee {
             } => {
                 let mut play = Play::start(rules);
                 play.score = *score;
+                state.played.insert(game_id.clone());
                 state.game = Some(GameState {
                     id: game_id.clone(),
                     rules: Arc::clone(rules),
                     players: players.clone(),
                     started_at_ms: *started_at_ms,
                     play,
+                    over: false,
                 });
             }
             Event::GoalScored { score, ball, .. } => {
@@ -86,6 +97,12 @@ impl Referee {
             Event::GameFinished { winner, .. } => {
                 if let Some(game) = &mut state.game {
                     game.play.winner = Some(*winner);
+                    game.over = true;
+                }
+            }
+            Event::GameAborted { .. } => {
+                if let Some(game) = &mut state.game {
+                    game.over = true;
                 }
             }
         }
@@ -113,13 +130,11 @@ impl Referee {
                 this,
             }));
         }
-        if let Some(game) = &state.game {
-            if game.in_progress() {
-                return Err(refuse(StartRefusal::GameInProgress(game.id.clone())));
-            }
-            if game.id == start.game_id {
-                return Err(refuse(StartRefusal::AlreadyPlayed(game.id.clone())));
-            }
+        if let Some(game) = state.game.as_ref().filter(|g| g.in_progress()) {
+            return Err(refuse(StartRefusal::GameInProgress(game.id.clone())));
+        }
+        if state.played(&start.game_id) {
+            return Err(refuse(StartRefusal::AlreadyPlayed(start.game_id.clone())));
         }
         let rules =
             Rules::parse(&start.rules).map_err(|e| refuse(StartRefusal::InvalidRules(e)))?;
@@ -141,13 +156,57 @@ impl Referee {
         Ok(events)
     }
 
+    /// Ends the game in progress without a winner: both ball returns are released.
+    fn abort(&self, state: &TableState, abort: &AbortGame) -> Result<Vec<Event>, Rejection> {
+        let refuse = |reason| Rejection::Abort {
+            game_id: abort.game_id.clone(),
+            reason,
+        };
+        if abort.table_id != self.table_id {
+            let (addressed, this) = (abort.table_id.clone(), self.table_id.clone());
+            return Err(refuse(AbortRefusal::WrongTable { addressed, this }));
+        }
+        let game = state
+            .game
+            .as_ref()
+            .ok_or_else(|| refuse(AbortRefusal::NoGame))?;
+        if game.id != abort.game_id {
+            return Err(refuse(AbortRefusal::OtherGame {
+                current: game.id.clone(),
+            }));
+        }
+        if !game.in_progress() {
+            return Err(refuse(AbortRefusal::Finished(game.id.clone())));
+        }
+        let mut events = Vec::new();
+        if state.ibr != Some(Ibr::RELEASED) {
+            events.push(Event::IbrChanged {
+                game_id: game.id.clone(),
+                ibr: Ibr::RELEASED,
+            });
+        }
+        events.push(Event::GameAborted {
+            game_id: game.id.clone(),
+            score: game.play.score,
+            phase: game.play.phase,
+            duration_ms: abort.at_ms.saturating_sub(game.started_at_ms),
+            reason: abort.reason.clone(),
+        });
+        Ok(events)
+    }
+
     fn reported_game<'s>(
         &self,
         state: &'s TableState,
         report: &GoalReport,
     ) -> Result<&'s GameState, Rejection> {
+        let named = report
+            .game_id
+            .clone()
+            .or_else(|| state.game.as_ref().map(|g| g.id.clone()))
+            .unwrap_or_default();
         let refuse = |reason| Rejection::Report {
-            game_id: report.game_id.clone(),
+            game_id: named.clone(),
             side: report.side,
             kind: report.kind,
             reason,
@@ -160,7 +219,7 @@ impl Referee {
             .game
             .as_ref()
             .ok_or_else(|| refuse(ReportRefusal::NoGame))?;
-        if game.id != report.game_id {
+        if report.game_id.as_ref().is_some_and(|id| *id != game.id) {
             return Err(refuse(ReportRefusal::OtherGame {
                 current: game.id.clone(),
             }));
@@ -172,9 +231,23 @@ impl Referee {
     }
 }
 
+/// A ball, from the sensors or a report.
+struct Seen<'a> {
+    side: Side,
+    kind: BallKind,
+    player: Option<&'a str>,
+    at_ms: u64,
+}
+
 /// A ball in a game in progress: first the timeout if the clock passed it, then the ball (if
 /// the timeout did not end the game), then the ball locks and the end of the game.
-fn ball(game: &GameState, ibr: Option<Ibr>, side: Side, kind: BallKind, at_ms: u64) -> Vec<Event> {
+fn ball(game: &GameState, ibr: Option<Ibr>, seen: Seen<'_>) -> Vec<Event> {
+    let Seen {
+        side,
+        kind,
+        player,
+        at_ms,
+    } = seen;
     let clock_ms = at_ms.saturating_sub(game.started_at_ms);
     let mut events = Vec::new();
     let mut play = timeout(game, clock_ms, &mut events);
@@ -190,6 +263,7 @@ fn ball(game: &GameState, ibr: Option<Ibr>, side: Side, kind: BallKind, at_ms: u
             phase: play.phase,
             ball: next.balls,
             clock_ms,
+            player: player.map(str::to_string),
         });
         phase_change(game, &play, &next, clock_ms, &mut events);
         play = next;

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-/// Most nested operator levels a rule may have (its root is level 1).
+/// Most nested operator levels a rule may have (its root is level 1); variables and literals
+/// are not levels.
 pub const MAX_DEPTH: usize = 32;
 /// Most nodes (operators, variables, literals) one rule may have.
 pub const MAX_NODES: usize = 512;
@@ -98,6 +99,21 @@ pub enum Problem {
     /// A rule with more than [`MAX_NODES`] nodes.
     #[error("the rule has more than {MAX_NODES} nodes")]
     TooManyNodes,
+    /// The initial score already wins the game for one side, before any ball.
+    #[error(
+        "{side} already wins at {hinge}–{lock} (hinge–lock) under conditions.default, before any ball is played"
+    )]
+    AlreadyWon {
+        /// The side that would win.
+        side: &'static str,
+        /// The hinge side's initial score.
+        hinge: i64,
+        /// The lock side's initial score.
+        lock: i64,
+    },
+    /// A tie-break without a rule that starts it.
+    #[error("missing start_rule: without it the tie-break never starts")]
+    NoTieBreakStart,
 }
 
 /// A short description of a JSON value for error messages: `integer 5`, `string "x"`, `null`…

@@ -115,9 +115,6 @@ fn parse(
     depth: usize,
     budget: &mut Budget<'_>,
 ) -> Result<(Typed, Found), RulesError> {
-    if depth > MAX_DEPTH {
-        return Err(RulesError::new(path, Problem::TooDeep));
-    }
     budget.nodes += 1;
     if budget.nodes > MAX_NODES {
         return Err(RulesError::new(budget.root, Problem::TooManyNodes));
@@ -148,6 +145,10 @@ fn parse(
             let Some(operator) = OPERATORS.iter().copied().find(|op| op == key) else {
                 return Err(RulesError::new(path, Problem::UnknownOperator(key.clone())));
             };
+            // Only operators are levels: `depth` counts the operators from the root to here.
+            if depth > MAX_DEPTH {
+                return Err(RulesError::new(path, Problem::TooDeep));
+            }
             let expr = parse_operator(operator, args, path, depth, budget)?;
             Ok((Typed::Bool(expr), Found::Operator(operator)))
         }

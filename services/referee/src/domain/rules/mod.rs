@@ -51,8 +51,32 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// Parses and checks a rules document. The error names the JSON path of the bad node.
+    /// Parses and checks a rules document for a new game. The error names the JSON path of the
+    /// bad node. Beyond the format, a game must be playable: a tie-break needs its
+    /// `start_rule`, and the initial score must not already win.
     pub fn parse(document: &Value) -> Result<Rules, RulesError> {
+        let rules = document::parse(document)?;
+        if rules.conditions[Phase::TieBreak.index()].is_some() && rules.tie_break_start.is_none() {
+            return Err(RulesError::new(
+                "conditions.tie_break",
+                Problem::NoTieBreakStart,
+            ));
+        }
+        if let Some(side) = rules.winner(Phase::Default, rules.initial_score) {
+            let Score { hinge, lock } = rules.initial_score;
+            let side = side.name();
+            return Err(RulesError::new(
+                "initial_score",
+                Problem::AlreadyWon { side, hinge, lock },
+            ));
+        }
+        Ok(rules)
+    }
+
+    /// Parses the rules of a game already in the log, with the checks of the format only: the
+    /// referee that logged it accepted it, perhaps before a playability check existed, and the
+    /// log must replay all the same.
+    pub fn reload(document: &Value) -> Result<Rules, RulesError> {
         document::parse(document)
     }
 

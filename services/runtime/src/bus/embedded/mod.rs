@@ -18,7 +18,10 @@ use self::queue::{Pos, Queue, QueueState, encode_chunks, lock};
 
 use super::SubscriptionSpec;
 use super::pattern::Pattern;
-use super::{Acker, Bus, BusError, Consumer, DEAD_LETTERS, Delivery, Destination, Publication};
+use super::{
+    Acker, Bus, BusError, Consumer, DEAD_LETTERS, Delivery, Destination, Publication, Published,
+    UNROUTABLE,
+};
 use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
 
 const QUEUE_TREE_PREFIX: &str = "queue:";
@@ -222,13 +225,15 @@ impl EmbeddedBus {
 
 #[async_trait]
 impl Bus for EmbeddedBus {
-    async fn publish(&self, messages: &[Publication]) -> Result<(), BusError> {
+    async fn publish(&self, messages: &[Publication]) -> Result<Published, BusError> {
         if self.inner.closed.load(Ordering::SeqCst) {
             return Err(BusError::Closed);
         }
+        let mut published = Published::default();
         // Each target queue's share of the publication, in order.
         let mut shares: Vec<(Arc<Queue>, Vec<Arc<WireMessage>>)> = Vec::new();
-        for publication in messages {
+        for (position, publication) in messages.iter().enumerate() {
+            let mut message = Arc::new(publication.message.clone());
             let targets: Vec<Arc<Queue>> = match &publication.destination {
                 Destination::Topic => {
                     let key = publication.message.routing_key();
@@ -246,9 +251,20 @@ impl Bus for EmbeddedBus {
                         .filter_map(|n| topology.queues.get(n).cloned())
                         .collect()
                 }
-                Destination::Queue(name) => vec![self.declare(name, true)?],
+                Destination::Queue(name) => {
+                    let queue = lock(&self.inner.topology).queues.get(name).cloned();
+                    match queue {
+                        Some(queue) => vec![queue],
+                        // Mandatory: nobody consumes this queue, so the command is kept as a
+                        // dead letter and the publisher told.
+                        None => {
+                            published.unroutable.push(position);
+                            message = Arc::new(unroutable(&publication.message, name));
+                            vec![self.declare(DEAD_LETTERS, true)?]
+                        }
+                    }
+                }
             };
-            let message = Arc::new(publication.message.clone());
             for queue in targets {
                 match shares.iter_mut().find(|(q, _)| Arc::ptr_eq(q, &queue)) {
                     Some((_, share)) => share.push(message.clone()),
@@ -258,7 +274,7 @@ impl Bus for EmbeddedBus {
         }
         if shares.is_empty() {
             // Routed nowhere (no queue is bound to these types): nothing to keep.
-            return Ok(());
+            return Ok(published);
         }
         let mut encoded = Vec::new();
         for (queue, share) in shares {
@@ -294,7 +310,18 @@ impl Bus for EmbeddedBus {
             let (chunk, (queue, members)) = entry.remove_entry();
             queue.enqueue(chunk, members);
         }
-        Ok(())
+        Ok(published)
+    }
+
+    fn declare_now(&self, spec: &SubscriptionSpec) -> Result<bool, BusError> {
+        if self.inner.closed.load(Ordering::SeqCst) {
+            return Err(BusError::Closed);
+        }
+        self.declare(&spec.queue, spec.durable)?;
+        for pattern in &spec.bindings {
+            self.bind(&spec.queue, pattern, spec.durable)?;
+        }
+        Ok(true)
     }
 
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
@@ -316,6 +343,17 @@ impl Bus for EmbeddedBus {
         }))
     }
 
+    async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
+        if self.inner.closed.load(Ordering::SeqCst) {
+            return Err(BusError::Closed);
+        }
+        self.declare(&spec.queue, spec.durable)?;
+        for pattern in &spec.bindings {
+            self.bind(&spec.queue, pattern, spec.durable)?;
+        }
+        Ok(())
+    }
+
     fn name(&self) -> &'static str {
         "embedded"
     }
@@ -323,6 +361,20 @@ impl Bus for EmbeddedBus {
     fn queue_depth(&self, queue: &str) -> Option<u64> {
         Some(self.depth(queue) as u64)
     }
+}
+
+/// The dead letter of a command sent to `queue`, which does not exist.
+fn unroutable(message: &WireMessage, queue: &str) -> WireMessage {
+    let mut dead = message.clone();
+    dead.headers
+        .insert(HEADER_DEAD_REASON.into(), UNROUTABLE.to_string());
+    dead.headers
+        .insert(HEADER_DEAD_QUEUE.into(), queue.to_string());
+    dead.headers.insert(
+        HEADER_DEAD_ROUTING_KEY.into(),
+        message.routing_key().to_string(),
+    );
+    dead
 }
 
 struct EmbeddedConsumer {

@@ -1,0 +1,114 @@
+//! A team's account: its points now (with the end bonuses once the race is over, as the final
+//! standings count them), its cars' true state on request, money the operator grants, and
+//! "Picsou" for a team whose money goes above $300.
+
+use std::sync::Arc;
+
+use super::Rejection;
+use super::work::Work;
+use crate::domain::event::{CarStatus, Event};
+use crate::domain::rules::{Achievement, INITIAL_BUDGET, PICSOU_BUDGET};
+use crate::domain::scoring::{bonuses, team_points};
+use crate::domain::state::Status;
+
+/// Most dollars one grant may give.
+pub const MAX_GRANT: u32 = 1_000_000;
+
+impl Work<'_> {
+    /// A team's points now: distance and achievements, and after the end the bonuses too.
+    pub fn points_now(&self, team: usize) -> u32 {
+        let points = team_points(&self.state, team);
+        if self.state.status != Status::Finished {
+            return points;
+        }
+        let name = &self.state.teams[team].name;
+        points
+            + bonuses(&self.state)
+                .iter()
+                .filter(|b| b.teams.contains(name))
+                .map(|b| b.points)
+                .sum::<u32>()
+    }
+
+    /// The true state of a team's cars (an empty report for a team that never registered).
+    pub fn report_state(&mut self, team: &str) {
+        let event = match self.state.team_index.get(team) {
+            Some(&index) => {
+                let t = &self.state.teams[index];
+                Event::StateReported {
+                    team: t.name.clone(),
+                    turn: self.state.turn,
+                    budget: t.budget,
+                    points: self.points_now(index),
+                    cars: t
+                        .cars
+                        .iter()
+                        .map(|&c| {
+                            let car = &self.state.cars[c];
+                            CarStatus {
+                                car: car.name.clone(),
+                                square: car.square,
+                                farthest: car.farthest,
+                                modules: car.modules,
+                                turns_to_miss: car.turns_to_miss,
+                                starts_turn: car.starts_turn,
+                                stopped: car.stopped,
+                            }
+                        })
+                        .collect(),
+                }
+            }
+            None => Event::StateReported {
+                team: Arc::from(team),
+                turn: self.state.turn,
+                budget: INITIAL_BUDGET,
+                points: 0,
+                cars: Vec::new(),
+            },
+        };
+        self.emit(event);
+    }
+
+    /// The operator gives a team money.
+    pub fn grant(
+        &mut self,
+        team: &str,
+        amount: u32,
+        reason: Option<&str>,
+    ) -> Result<(), Rejection> {
+        if self.state.status == Status::Finished {
+            return Err(Rejection::Finished);
+        }
+        let Some(&index) = self.state.team_index.get(team) else {
+            return Err(Rejection::UnknownTeam {
+                team: team.to_string(),
+            });
+        };
+        if !(1..=MAX_GRANT).contains(&amount) {
+            return Err(Rejection::BadSetting {
+                setting: "amount",
+                bounds: "1 to 1000000",
+                value: amount.into(),
+            });
+        }
+        let t = &self.state.teams[index];
+        self.emit(Event::BudgetGranted {
+            team: t.name.clone(),
+            amount,
+            reason: reason.map(str::to_string),
+            budget_left: t.budget.saturating_add(amount),
+        });
+        self.picsou(index);
+        Ok(())
+    }
+
+    /// "Picsou" for a team whose money is above $300 (credited to its first car).
+    pub fn picsou(&mut self, team: usize) {
+        let t = &self.state.teams[team];
+        if t.budget > PICSOU_BUDGET
+            && let Some(&car) = t.cars.first()
+        {
+            self.award(car, Achievement::Picsou);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! A team's account: the budget report after the finish counts the end bonuses as the
+//! standings do; a team's true state on request; money granted by the operator and "Picsou"
+//! above $300; hints about the hidden achievements during the race.
+
+use arcade_race_master::domain::event::{CarStatus, Event};
+use arcade_race_master::domain::hints::{HINT_ORDER, hint_of_turn};
+use arcade_race_master::domain::rules::{Achievement, EventKind, Modules};
+use arcade_race_master::domain::{Input, Rejection};
+
+use crate::having;
+use crate::scoring::drive;
+use crate::support::{Race, only};
+
+#[test]
+fn the_budget_report_after_the_finish_counts_the_end_bonuses() {
+    let (mut race, events) = drive(
+        &[("red", "red-1", (1, 5, 1)), ("blue", "blue-1", (1, 3, 1))],
+        20,
+    );
+    let Some(Event::RaceFinished { standings, .. }) = events.last() else {
+        panic!("{:?}", events.last())
+    };
+    for line in standings {
+        let reported = race.ok(Input::QueryBudget {
+            team: line.team.to_string(),
+        });
+        let [Event::BudgetReported { points, .. }] = &reported[..] else {
+            panic!("{reported:?}")
+        };
+        assert_eq!(*points, line.points, "team {}", line.team);
+    }
+    // red: 100 squares (8 points) and both farthest bonuses (40).
+    assert_eq!(standings[0].points, 48);
+}
+
+#[test]
+fn a_team_gets_its_cars_true_state_at_any_time() {
+    let mut race = Race::new(3);
+    let empty = race.ok(Input::QueryState { team: "red".into() });
+    assert_eq!(
+        empty,
+        [Event::StateReported {
+            team: "red".into(),
+            turn: 0,
+            budget: 100,
+            points: 0,
+            cars: Vec::new()
+        }],
+        "a team that never registered: nothing yet, $100"
+    );
+    race.register("red", "red-1", (1, 4, 2));
+    race.register("blue", "blue-1", (1, 3, 1));
+    race.start(only(EventKind::Nothing));
+    race.next_turn();
+    let reported = race.ok(Input::QueryState { team: "red".into() });
+    assert_eq!(
+        reported,
+        [Event::StateReported {
+            team: "red".into(),
+            turn: 2,
+            budget: 100 - 13,
+            points: 0,
+            cars: vec![CarStatus {
+                car: "red-1".into(),
+                square: 8,
+                farthest: 8,
+                modules: Modules::new(1, 4, 2),
+                turns_to_miss: 0,
+                starts_turn: 1,
+                stopped: None,
+            }]
+        }]
+    );
+}
+
+#[test]
+fn granted_money_above_300_is_picsou_once() {
+    let mut race = Race::new(3);
+    race.register("red", "red-1", (1, 4, 2));
+    race.start(only(EventKind::Nothing));
+    let granted = race.ok(Input::Grant {
+        team: "red".into(),
+        amount: 200,
+        reason: Some("console".into()),
+    });
+    assert!(
+        having!(granted, Event::AchievementAwarded { .. }).is_empty(),
+        "$287 is not above $300"
+    );
+    let granted = race.ok(Input::Grant {
+        team: "red".into(),
+        amount: 14,
+        reason: None,
+    });
+    assert_eq!(
+        granted,
+        [
+            Event::BudgetGranted {
+                team: "red".into(),
+                amount: 14,
+                reason: None,
+                budget_left: 301
+            },
+            Event::AchievementAwarded {
+                team: "red".into(),
+                car: "red-1".into(),
+                achievement: Achievement::Picsou,
+                money: 0,
+                points: 0,
+                budget_left: 301
+            }
+        ]
+    );
+    assert_eq!(race.state.team("red").unwrap().budget, 301);
+    let again = race.ok(Input::Grant {
+        team: "red".into(),
+        amount: 1,
+        reason: None,
+    });
+    assert_eq!(again.len(), 1, "Picsou once per team: {again:?}");
+    assert!(matches!(
+        race.when(Input::Grant {
+            team: "nobody".into(),
+            amount: 5,
+            reason: None
+        }),
+        Err(Rejection::UnknownTeam { .. })
+    ));
+    assert!(matches!(
+        race.when(Input::Grant {
+            team: "red".into(),
+            amount: 0,
+            reason: None
+        }),
+        Err(Rejection::BadSetting {
+            setting: "amount",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn hints_come_during_the_race_every_fifth_turn() {
+    let (_, events) = drive(&[("red", "red-1", (1, 1, 1))], 12);
+    let hints: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::HintPublished { turn, achievement } => Some((*turn, *achievement)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        hints,
+        [(5, HINT_ORDER[0]), (10, HINT_ORDER[1])],
+        "nothing before turn 5: every achievement is hidden at the start"
+    );
+    // Each hint follows its turn's start.
+    let at = events
+        .iter()
+        .position(|e| matches!(e, Event::HintPublished { turn: 5, .. }))
+        .unwrap();
+    assert!(matches!(events[at - 1], Event::TurnStarted { turn: 5, .. }));
+    // Every achievement gets its hint once, in 65 turns.
+    let all: Vec<_> = (1..=65).filter_map(hint_of_turn).collect();
+    assert_eq!(all.len(), Achievement::ALL.len());
+    assert!(Achievement::ALL.iter().all(|a| all.contains(a)));
+}
