@@ -295,6 +295,13 @@ fn a_widened_range_or_length_or_enum_is_compatible() {
     assert_compatible("no longer required", |v| {
         v["required"] = json!(["gameId", "stage", "turns"])
     });
+    assert_compatible(
+        "made nullable through anyOf",
+        |v| *prop(v, "outcome") = json!({"anyOf": [{"$ref": "#/$defs/Outcome"}, {"type": "null"}], "description": "How."}),
+    );
+    assert_breaking("anyOf that does not hold the old schema", |v| {
+        *prop(v, "outcome") = json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
+    });
     assert_compatible("type widened", |v| {
         *prop(v, "code") = json!({"type": ["string", "null"], "pattern": "^[a-z]+$"})
     });

@@ -116,9 +116,7 @@ impl Walk<'_> {
             (Some(_), None) => {
                 return self.push(path, Class::Compatible, format!("`{keyword}` removed"));
             }
-            (None, Some(_)) => {
-                return self.push(path, Class::Breaking, format!("`{keyword}` added"));
-            }
+            (None, Some(alternatives)) => return self.widened(path, keyword, old, &alternatives),
             (Some(a), Some(b)) => (a, b),
         };
         if let (Some(a), Some(b)) = (constants(&old_alts), constants(&new_alts)) {
@@ -163,6 +161,38 @@ impl Walk<'_> {
                 Class::Compatible,
                 format!("a `{keyword}` alternative added"),
             );
+        }
+    }
+
+    /// A schema that became a `keyword` of alternatives: compatible when one alternative
+    /// accepts everything the old schema did (`T` → `anyOf [T, null]`), else breaking.
+    fn widened(
+        &mut self,
+        path: &str,
+        keyword: &str,
+        old: &Map<String, Value>,
+        alternatives: &[Value],
+    ) {
+        let old = Value::Object(old.clone());
+        let fits = keyword == "anyOf"
+            && alternatives.iter().any(|alternative| {
+                let mut sub = Walk {
+                    old_root: self.old_root,
+                    new_root: self.new_root,
+                    changes: Vec::new(),
+                    seen: self.seen.clone(),
+                };
+                sub.node(path, &old, alternative);
+                sub.changes.iter().all(|c| c.class == Class::Compatible)
+            });
+        if fits {
+            self.push(
+                path,
+                Class::Compatible,
+                format!("widened: the old schema is one alternative of the new `{keyword}`"),
+            );
+        } else {
+            self.push(path, Class::Breaking, format!("`{keyword}` added"));
         }
     }
 }
