@@ -23,6 +23,12 @@ pub struct Envelope {
     pub causation_id: Option<String>,
     /// The service instance that produced it (AMQP `app_id`).
     pub producer: String,
+    /// The principal that sent it, as the transport vouches for it: on RabbitMQ the AMQP
+    /// `user_id` property (the broker refuses one that is not the connection's user); on the
+    /// embedded transport the principal of the admin token the request carried. Absent when
+    /// nobody vouches for the sender.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sender: Option<String>,
     /// When it happened, RFC 3339 with milliseconds, UTC.
     pub occurred_at: String,
     /// The payload, valid against `schemas/<type>.json`.

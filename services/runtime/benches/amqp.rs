@@ -133,6 +133,7 @@ fn sample(n: u64) -> (Vec<u8>, lapin::BasicProperties) {
         causation_id: None,
         message_type: ItemEmitted::TYPE.to_string(),
         producer: "raw".into(),
+        sender: None,
         occurred_at: "2026-11-29T15:30:12.123Z".into(),
         payload: serde_json::to_value(ItemEmitted {
             producer: "bench".into(),

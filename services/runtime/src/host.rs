@@ -536,6 +536,7 @@ impl<S: Service> Host<S> {
                 correlation_id,
                 causation_id,
                 producer: self.spec.name.clone(),
+                sender: None,
                 occurred_at: self.stamp.1.clone(),
                 payload: outbound.payload,
             },

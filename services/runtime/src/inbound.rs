@@ -64,6 +64,7 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
             .unwrap_or_else(|| message_id.clone()),
         causation_id: wire.causation_id.clone(),
         producer: wire.app_id.clone().unwrap_or_else(|| "unknown".into()),
+        sender: wire.user_id.clone(),
         message_type: message_type.to_string(),
         occurred_at,
         payload,
@@ -95,6 +96,7 @@ pub fn lossy_envelope(wire: &WireMessage) -> Envelope {
             .unwrap_or_else(|| message_id.clone()),
         causation_id: wire.causation_id.clone(),
         producer: wire.app_id.clone().unwrap_or_default(),
+        sender: wire.user_id.clone(),
         occurred_at: wire
             .occurred_at
             .clone()

@@ -295,6 +295,7 @@ impl Runtime {
             message_type: message_type.to_string(),
             causation_id: None,
             producer: producer.to_string(),
+            sender: None,
             occurred_at: rfc3339_ms(self.clock.now_ms()),
             payload,
         };

@@ -28,6 +28,9 @@ pub struct WireMessage {
     pub causation_id: Option<String>,
     /// AMQP `app_id` property: the producing service instance.
     pub app_id: Option<String>,
+    /// AMQP `user_id` property: the publishing connection's user, which RabbitMQ validates.
+    #[serde(default)]
+    pub user_id: Option<String>,
     /// AMQP `timestamp` property, seconds since the epoch.
     pub timestamp: Option<u64>,
     /// `occurred_at` header, RFC 3339 with milliseconds.
@@ -52,6 +55,7 @@ impl WireMessage {
             correlation_id: Some(envelope.correlation_id.clone()),
             causation_id: envelope.causation_id.clone(),
             app_id: Some(envelope.producer.clone()),
+            user_id: envelope.sender.clone(),
             timestamp,
             occurred_at: Some(envelope.occurred_at.clone()),
             traceparent,

@@ -491,6 +491,7 @@ mod tests {
                 correlation_id: "c".into(),
                 causation_id: None,
                 producer: "test".into(),
+                sender: None,
                 occurred_at: "2026-11-29T12:00:00.000Z".into(),
                 payload: serde_json::json!({ "n": n }),
             },

@@ -95,6 +95,7 @@ pub fn from_properties(properties: &BasicProperties, body: Vec<u8>) -> WireMessa
         correlation_id: properties.correlation_id().as_ref().map(|s| s.to_string()),
         message_type: properties.kind().as_ref().map(|s| s.to_string()),
         app_id: properties.app_id().as_ref().map(|s| s.to_string()),
+        user_id: properties.user_id().as_ref().map(|s| s.to_string()),
         timestamp: *properties.timestamp(),
         body,
         ..WireMessage::default()
