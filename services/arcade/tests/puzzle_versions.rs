@@ -277,3 +277,53 @@ fn a_mixed_run_of_v1_and_v2_counts_each_session_once_and_flags_every_tampered_on
         );
     }
 }
+
+/// `arcade puzzle simulate` draws its progress on stderr when stderr is a terminal (here a
+/// pseudo-terminal made by util-linux's `script`), and nothing when it is a pipe.
+#[test]
+fn puzzle_simulate_shows_its_progress_on_a_terminal_only() {
+    let data = tempfile::tempdir().unwrap();
+    let admin = format!("127.0.0.1:{}", free_port());
+    let mut child = arcade()
+        .args(["run", "puzzle-telemetry", "--data"])
+        .arg(data.path())
+        .args(["--admin", &admin])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_ready(&mut child);
+    let _run = Running(child);
+
+    let command = format!(
+        "'{}' puzzle simulate --admin {admin} --sessions 300 --seed 11",
+        env!("CARGO_BIN_EXE_arcade")
+    );
+    let on_terminal = Command::new("script")
+        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
+        .env_remove("ARCADE_AMQP_URL")
+        .env_remove("RUST_LOG")
+        .env("TERM", "xterm")
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux's `script` runs");
+    let screen = String::from_utf8_lossy(&on_terminal.stdout);
+    assert!(on_terminal.status.success(), "{screen}");
+    assert!(
+        screen.contains("/300 sessions"),
+        "no progress bar drawn: {screen:?}"
+    );
+    assert!(screen.contains("published 300 sessions"), "{screen:?}");
+
+    let piped = arcade()
+        .args(["puzzle", "simulate", "--admin", &admin])
+        .args(["--sessions", "300", "--seed", "12"])
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert!(
+        !stderr.contains("sessions"),
+        "a bar drawn into a pipe: {stderr:?}"
+    );
+}
