@@ -74,7 +74,8 @@ const TOTAL: u64 = 10_000;
 /// Not a test on its own: the process `sigkill_at_100_points_loses_nothing_and_applies_nothing_twice`
 /// kills. It hosts an emitter and a tally on the embedded bus in `ARCADE_CRASH_CHILD_DIR`,
 /// feeds the emitter up to `TOTAL` items (resuming where its log ends), and prints `ready N`
-/// once started, then `tally N` each time the tally's log holds N durable events. On SIGTERM it
+/// once started, then `tally N` each time the tally's log holds N durable events, and
+/// `drained` once the whole stream is applied and nothing is left to deliver. On SIGTERM it
 /// stops cleanly and prints `settled DEPTH DEAD` (the tally queue's depth, the dead letters).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "run by sigkill_at_100_points_loses_nothing_and_applies_nothing_twice as its child"]
@@ -119,7 +120,19 @@ async fn child_embedded_host() {
         while durable.changed().await.is_ok() {
             let events = durable.borrow_and_update().saturating_sub(1);
             say(format!("tally {events}"));
+            if events >= TOTAL {
+                break;
+            }
         }
+        // The whole stream is applied; redeliveries and republishes may still be on their way
+        // (absorbed by the inbox). Settled: the emitter's relay has published its whole log and
+        // the tally's queue is empty.
+        let emitter = runtime.metrics().service("emitter");
+        while emitter.relay_backlog() > 0 || bus.depth("tally") > 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        say("drained".into());
+        std::future::pending::<()>().await;
     };
     tokio::select! {
         () = stop => {}
@@ -229,6 +242,7 @@ fn sigkill_at_100_points_loses_nothing_and_applies_nothing_twice() {
     // The last run: to the end of the stream, then a clean stop.
     let (mut child, lines) = spawn_child(dir.path());
     while progress(&lines).expect("the host process runs to the end") < TOTAL {}
+    next_line(&lines, "drained").expect("the host process drains its queue");
     let status = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
