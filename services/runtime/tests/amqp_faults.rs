@@ -228,6 +228,8 @@ fn child_config(url: &str, events: &str, dead: &str) -> AmqpConfig {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "run by consumer_process_killed_and_restarted as its child process"]
 async fn child_tally_process() {
+    // Listening first: a SIGTERM that comes while the tally starts is a clean stop too.
+    let stop = arcade_runtime::shutdown::signal();
     let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} unset"));
     let url = var("ARCADE_AMQP_URL");
     let bus = AmqpBus::new(child_config(&url, &var(CHILD_EVENTS), &var(CHILD_DEAD))).unwrap();
@@ -237,9 +239,7 @@ async fn child_tally_process() {
             name: var(CHILD_TALLY),
         })
         .unwrap();
-    let mut term =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).unwrap();
-    term.recv().await;
+    stop.await;
     tally.stop(Duration::from_secs(5)).await.unwrap();
     bus.close().await;
 }
@@ -327,6 +327,7 @@ async fn consumer_process_killed_and_restarted_loses_nothing() {
     feeder.await.unwrap();
     emitter.stop(Duration::from_secs(5)).await.unwrap();
     // A clean stop: the child finishes its batch, acks and exits.
+    broker::wait_for_consumer(&url, &tally_name).await;
     let status = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
