@@ -200,3 +200,22 @@ fn run_with_taps_and_a_team_stream_stops_within_two_seconds_and_restarts_at_once
     assert_eq!(status.code(), Some(0), "Ctrl-C stops cleanly too: {status}");
     assert!(took < STOP_WITHIN, "the second run took {took:?} to stop");
 }
+
+#[test]
+fn a_bad_dedupe_window_is_refused_naming_the_setting() {
+    let data = tempfile::tempdir().unwrap();
+    for (flag, env) in [(Some("7"), None), (None, Some("7w")), (Some("0s"), None)] {
+        let mut command = arcade();
+        command.args(["run", "--data"]).arg(data.path());
+        if let Some(value) = flag {
+            command.args(["--dedupe-window", value]);
+        }
+        if let Some(value) = env {
+            command.env("ARCADE_DEDUPE_WINDOW", value);
+        }
+        let output = command.output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flag:?} {env:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--dedupe-window"), "{stderr}");
+    }
+}
