@@ -18,6 +18,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
@@ -38,24 +39,16 @@ pub fn router(state: AdminState) -> Router {
         .with_state(state)
 }
 
-/// Serves `router` on `addr` until `shutdown`. Returns the bound address once listening.
+/// Serves `router` on `addr` until `shutdown` (then within [`arcade_runtime::shutdown::GRACE`],
+/// whatever the clients do). Returns the bound address once listening.
 pub async fn serve(
     addr: SocketAddr,
     router: Router,
     shutdown: CancellationToken,
 ) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<()>)> {
-    let listener = tokio::net::TcpListener::bind(addr)
+    arcade_runtime::http::serve(addr, "--admin", router, shutdown)
         .await
-        .map_err(|e| anyhow::anyhow!("--admin {addr}: cannot listen: {e}"))?;
-    let bound = listener.local_addr()?;
-    let task = tokio::spawn(async move {
-        let server =
-            axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned());
-        if let Err(error) = server.await {
-            tracing::error!(%error, "admin endpoint stopped");
-        }
-    });
-    Ok((bound, task))
+        .map_err(anyhow::Error::msg)
 }
 
 async fn counters(State(state): State<AdminState>) -> impl IntoResponse {
@@ -113,7 +106,8 @@ async fn stream(State(state): State<AdminState>, Query(query): Query<StreamQuery
 }
 
 /// Subscribes with `spec` and streams every delivery as one JSON envelope per line, acking each
-/// once written. The consumer lives as long as the response.
+/// once written. The consumer lives as long as the response; the stream ends when the process
+/// stops ([`Runtime::stopping`]), so an open tap never holds a shutdown.
 pub async fn ndjson_stream(runtime: &Runtime, spec: &SubscriptionSpec) -> Response {
     let consumer = match runtime.bus().subscribe(spec).await {
         Ok(consumer) => consumer,
@@ -125,7 +119,8 @@ pub async fn ndjson_stream(runtime: &Runtime, spec: &SubscriptionSpec) -> Respon
         line.push(b'\n');
         let _ = delivery.ack().await;
         Some((Ok::<_, std::convert::Infallible>(line), consumer))
-    });
+    })
+    .take_until(runtime.stopping().cancelled_owned());
     Response::builder()
         .header(header::CONTENT_TYPE, "application/x-ndjson")
         .body(Body::from_stream(lines))

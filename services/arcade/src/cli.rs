@@ -90,6 +90,17 @@ pub struct RunArgs {
     /// Health, readiness and metrics.
     #[command(flatten)]
     pub observe: crate::observe::ObserveArgs,
+    /// How long each service remembers a processed message id to deduplicate redeliveries,
+    /// e.g. `7d`, `12h`, `1m` (units ms, s, m, h, d). A redelivery older than this is applied
+    /// again; RabbitMQ redeliveries and relay republishes come within seconds to hours.
+    #[arg(
+        long = "dedupe-window",
+        env = "ARCADE_DEDUPE_WINDOW",
+        default_value = "7d",
+        value_parser = arcade_runtime::store::parse_dedupe_window,
+        value_name = "DURATION"
+    )]
+    pub dedupe_window: std::time::Duration,
 }
 
 /// `arcade tap`.

@@ -1,5 +1,6 @@
 //! `arcade run`: opens the transport, starts the services, serves the admin endpoint, and stops
-//! cleanly on Ctrl-C or SIGTERM (finishing the batch in hand, flushing every log).
+//! cleanly on Ctrl-C or SIGTERM (ending open streams, finishing the batch in hand, flushing
+//! every log) within 2 s whatever clients are connected.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -15,8 +16,9 @@ use tracing::{error, info, warn};
 use crate::admin::{self, AdminState};
 use crate::cli::RunArgs;
 
-/// How long the relays get, at shutdown, to publish what the logs still hold.
-const DRAIN: Duration = Duration::from_secs(5);
+/// How long the relays get, at shutdown, to publish what the logs still hold (the rest is
+/// durable and goes out at the next start).
+const DRAIN: Duration = arcade_runtime::shutdown::DRAIN;
 
 /// The RabbitMQ bus at `url` (standard topology), connecting at once. With `must_connect` an
 /// unreachable broker is an error (`arcade tap`, `arcade send`); without it (`arcade run`) the
@@ -72,26 +74,10 @@ pub async fn stop_all(services: Vec<Box<dyn Running>>) -> bool {
     clean
 }
 
-async fn terminated() {
-    #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(term) => term,
-                Err(_) => return std::future::pending().await,
-            };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
 pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    // Listening from the start: a SIGTERM while the services start stops them cleanly too.
+    let stop_signal = arcade_runtime::shutdown::signal();
+    tokio::pin!(stop_signal);
     prepare_data_dir(&args.data)?;
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &args.connection.amqp {
         Some(url) => (connect_amqp(url, "arcade run", false).await?, None),
@@ -102,7 +88,9 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             (Arc::new(bus.clone()), Some(bus))
         }
     };
-    let runtime = Runtime::new(bus).with_data_dir(&args.data);
+    let runtime = Runtime::new(bus)
+        .with_data_dir(&args.data)
+        .with_dedupe_window(args.dedupe_window);
     let services = crate::services::start(&runtime, &args.services, &args.settings)?;
     let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
     let shutdown = CancellationToken::new();
@@ -119,25 +107,33 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Ready means every queue is bound: an event published before would reach no queue. With
     // a broker that is away, the services keep running and bind when it comes back; /health
     // answers meanwhile, and /ready says what it waits for.
-    if !wait_subscribed(&services, Duration::from_secs(10)).await {
-        warn!(
-            "not every service is subscribed yet (is the broker reachable?); they will be when it is"
-        );
-    }
-    info!(
-        admin = %addr,
-        data = %args.data.display(),
-        transport = runtime.bus().name(),
-        services = ?names,
-        "arcade ready"
-    );
     let failure = tokio::select! {
-        () = terminated() => None,
-        reason = runtime.failure() => Some(reason),
+        () = &mut stop_signal => None,
+        subscribed = wait_subscribed(&services, Duration::from_secs(10)) => {
+            if !subscribed {
+                warn!(
+                    "not every service is subscribed yet (is the broker reachable?); they will be when it is"
+                );
+            }
+            info!(
+                admin = %addr,
+                data = %args.data.display(),
+                transport = runtime.bus().name(),
+                services = ?names,
+                "arcade ready"
+            );
+            tokio::select! {
+                () = &mut stop_signal => None,
+                reason = runtime.failure() => Some(reason),
+            }
+        }
     };
     info!("stopping");
-    let clean = stop_all(services).await;
+    // Streams end and hosts stop consuming first, the endpoints stop accepting; then each
+    // service finishes its batch, flushes and drains; nothing waits on a client.
+    runtime.begin_shutdown();
     shutdown.cancel();
+    let clean = stop_all(services).await;
     let _ = admin_task.await;
     if let Some((_, task)) = metrics {
         let _ = task.await;

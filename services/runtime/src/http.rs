@@ -5,6 +5,7 @@
 //! - `GET /ready` → 200 or 503 with [`crate::health::Readiness`] (what fails, by name)
 //! - `GET /metrics` → the Prometheus text of [`crate::metrics`]
 
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 
 use axum::Router;
@@ -56,7 +57,8 @@ pub fn router(runtime: Runtime, max_backlog: u64) -> Router {
 }
 
 /// Serves `router` on `addr` until `shutdown`; returns the bound address once listening. The
-/// error names `setting`, the flag or variable that gave the address.
+/// error names `setting`, the flag or variable that gave the address. Once `shutdown` fires
+/// the task ends within [`crate::shutdown::GRACE`], whatever the clients do.
 pub async fn serve(
     addr: SocketAddr,
     setting: &str,
@@ -69,11 +71,26 @@ pub async fn serve(
     let bound = listener
         .local_addr()
         .map_err(|e| format!("{setting} {addr}: {e}"))?;
+    let setting_name = setting.to_string();
     let task = tokio::spawn(async move {
-        let server =
-            axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned());
-        if let Err(error) = server.await {
-            tracing::error!(%error, "observability endpoint stopped");
+        let graceful = axum::serve(listener, router)
+            .with_graceful_shutdown(shutdown.clone().cancelled_owned())
+            .into_future();
+        // Once told to stop, the server gets `GRACE` to finish the requests in hand; then it is
+        // dropped with whatever connections remain (a client holding a request half-sent, a
+        // stream that does not end), so a process always stops.
+        let bounded = async {
+            shutdown.cancelled().await;
+            tokio::time::sleep(crate::shutdown::GRACE).await;
+        };
+        tokio::select! {
+            served = graceful => if let Err(error) = served {
+                tracing::error!(%error, "{setting_name} endpoint stopped");
+            },
+            () = bounded => tracing::warn!(
+                grace = ?crate::shutdown::GRACE,
+                "{setting_name}: connections still open after the grace period; closing them"
+            ),
         }
     });
     Ok((bound, task))

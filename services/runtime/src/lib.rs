@@ -8,6 +8,7 @@
 //! - [`bus`]: the transport trait, topic patterns and the [`bus::embedded`] transport.
 //! - [`inbound`]: the boundary — decoding and schema validation, reasons for dead letters.
 //! - [`runtime`]: a process's shared parts; starts services; sends validated messages.
+//! - [`shutdown`]: the one stop signal every long-running task listens to; bounded waits.
 //! - [`telemetry`], [`counters`], [`clock`], [`backoff`], [`wire`].
 //! - [`metrics`] (Prometheus text), [`health`] (readiness), `http` (their routes; feature
 //!   `http`).
@@ -26,6 +27,7 @@ pub mod inbound;
 pub mod metrics;
 pub mod relay;
 pub mod runtime;
+pub mod shutdown;
 pub mod store;
 pub mod telemetry;
 #[cfg(feature = "testkit")]

@@ -63,6 +63,8 @@ pub struct Runtime {
     storage: crate::store::Storage,
     config: HostConfig,
     fatal: watch::Sender<Option<String>>,
+    stopping: CancellationToken,
+    dedupe_window: Duration,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -94,6 +96,8 @@ impl Runtime {
             storage: crate::store::Storage::default(),
             config: HostConfig::default(),
             fatal: watch::channel(None).0,
+            stopping: CancellationToken::new(),
+            dedupe_window: crate::store::DEFAULT_DEDUPE_WINDOW,
         }
     }
 
@@ -119,6 +123,19 @@ impl Runtime {
     pub fn with_catalog(mut self, catalog: Catalog) -> Self {
         self.catalog = Arc::new(catalog);
         self
+    }
+
+    /// Keeps each service's processed keys for `window` (`--dedupe-window`; default
+    /// [`crate::store::DEFAULT_DEDUPE_WINDOW`], 7 days): a redelivery older than that is
+    /// applied again. Time is the runtime's [`Clock`].
+    pub fn with_dedupe_window(mut self, window: Duration) -> Self {
+        self.dedupe_window = window;
+        self
+    }
+
+    /// How long processed keys are kept.
+    pub fn dedupe_window(&self) -> Duration {
+        self.dedupe_window
     }
 
     /// Uses other batch sizes.
@@ -171,12 +188,29 @@ impl Runtime {
         }
     }
 
+    /// The process's shutdown signal (see [`crate::shutdown`]): cancelled by
+    /// [`Runtime::begin_shutdown`]. Every long-running task listens to it — the hosts'
+    /// consumers (each host's own stop token is a child of it), and streams served to clients,
+    /// which end when it fires.
+    pub fn stopping(&self) -> CancellationToken {
+        self.stopping.clone()
+    }
+
+    /// Starts the process's shutdown: open streams end, every host stops consuming and finishes
+    /// the batch in hand. Each service's [`HostHandle::stop`] then flushes, acks and drains.
+    pub fn begin_shutdown(&self) {
+        self.stopping.cancel();
+    }
+
     /// Opens the store of a service.
     pub fn open_store(&self, name: &str) -> Result<Arc<Store>, StoreError> {
-        Ok(Arc::new(match &self.data_dir {
+        let store = match &self.data_dir {
             Some(dir) => Store::open_with(&dir.join(name), self.storage)?,
             None => Store::temporary()?,
-        }))
+        };
+        store.keep_inbox_for(self.dedupe_window, self.clock);
+        store.prune_inbox()?;
+        Ok(Arc::new(store))
     }
 
     /// Opens a service's store, replays its log, and starts consuming, deciding and relaying.
@@ -205,7 +239,7 @@ impl Runtime {
             .store(true, std::sync::atomic::Ordering::Relaxed);
         let durable_end = host.durable_end();
         let durable_watch = host.durable_end();
-        let cancel = CancellationToken::new();
+        let cancel = self.stopping.child_token();
         let relay_stop = CancellationToken::new();
         let (delivery_tx, delivery_rx) = mpsc::channel(self.config.batch.max(1));
         let (local_tx, local_rx) = mpsc::channel(1024);
@@ -241,6 +275,12 @@ impl Runtime {
             }
             result
         });
+        let prune = tokio::spawn(prune_inbox(
+            store.clone(),
+            self.dedupe_window,
+            counters.clone(),
+            cancel.clone(),
+        ));
         let queue_before: relay::QueueBefore = {
             let service = service.clone();
             Arc::new(move |envelope| service.queue_before(envelope))
@@ -267,6 +307,7 @@ impl Runtime {
             receive,
             host,
             relay,
+            prune,
             store,
             durable: durable_watch,
             subscribed,
@@ -355,6 +396,7 @@ pub struct HostHandle<S: Service> {
     receive: JoinHandle<()>,
     host: JoinHandle<Result<Host<S>, HostError>>,
     relay: JoinHandle<Result<(), StoreError>>,
+    prune: JoinHandle<()>,
     store: Arc<Store>,
     durable: watch::Receiver<u64>,
     subscribed: watch::Receiver<bool>,
@@ -417,6 +459,7 @@ impl<S: Service> HostHandle<S> {
             }
         };
         let _ = self.receive.await;
+        let _ = self.prune.await;
         self.relay_stop.cancel();
         let mut relay = self.relay;
         match tokio::time::timeout(drain, &mut relay).await {
@@ -442,17 +485,6 @@ impl<S: Service> HostHandle<S> {
             })?;
         info!(service = %self.name, "service stopped");
         Ok(host)
-    }
-
-    /// Stops abruptly, as a crash would: every task is aborted where it stands, nothing more is
-    /// flushed or acked. Returns once the tasks are gone (so the store can be opened again).
-    pub async fn crash(self) {
-        self.receive.abort();
-        self.host.abort();
-        self.relay.abort();
-        let _ = self.receive.await;
-        let _ = self.host.await;
-        let _ = self.relay.await;
     }
 }
 
@@ -543,6 +575,35 @@ async fn receive(
                     continue 'subscribe;
                 }
             }
+        }
+    }
+}
+
+/// Prunes the inbox's keys older than `window`, in the background, until `cancel`: every
+/// sixty-fourth of the window (at least every 10 minutes, at most every second), by tokio's
+/// clock (which the runtime's [`Clock`] follows).
+async fn prune_inbox(
+    store: Arc<Store>,
+    window: Duration,
+    counters: Arc<crate::counters::Counters>,
+    cancel: CancellationToken,
+) {
+    let every = (window / 64).clamp(Duration::from_secs(1), Duration::from_secs(600));
+    loop {
+        tokio::select! {
+            () = cancel.cancelled() => break,
+            () = tokio::time::sleep(every) => {}
+        }
+        match store.prune_inbox() {
+            Ok(0) => {}
+            Ok(pruned) => {
+                counters.inbox_keys.store(
+                    store.inbox_len() as u64,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+                tracing::debug!(pruned, "inbox keys older than the dedupe window pruned");
+            }
+            Err(error) => warn!(%error, "cannot prune the inbox; trying again later"),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Broker faults, each on 10,000 messages with exact accounting at the end (every item applied
 //! once, in order, none lost, the queue empty): the connection cut several times mid-stream by
-//! a TCP proxy inside the test; the consumer's process killed with SIGKILL and restarted; the
-//! broker unreachable for the first 10 s.
+//! a TCP proxy inside the test; the consumer's process killed with SIGKILL at 20 points and
+//! restarted each time; the broker unreachable for the first 10 s.
 //!
 //! The consumer process is this test binary run again on the ignored test
 //! `child_tally_process`, which hosts a tally until SIGTERM (or SIGKILL).
@@ -24,6 +24,7 @@ use lapin::options::{BasicAckOptions, QueueDeclareOptions};
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
 use proxy::{Proxy, upstream};
+use rand::SeedableRng;
 
 const TOTAL: u64 = 10_000;
 const PRODUCERS: [&str; 3] = ["a", "b", "c"];
@@ -227,6 +228,8 @@ fn child_config(url: &str, events: &str, dead: &str) -> AmqpConfig {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "run by consumer_process_killed_and_restarted as its child process"]
 async fn child_tally_process() {
+    // Listening first: a SIGTERM that comes while the tally starts is a clean stop too.
+    let stop = arcade_runtime::shutdown::signal();
     let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} unset"));
     let url = var("ARCADE_AMQP_URL");
     let bus = AmqpBus::new(child_config(&url, &var(CHILD_EVENTS), &var(CHILD_DEAD))).unwrap();
@@ -236,9 +239,7 @@ async fn child_tally_process() {
             name: var(CHILD_TALLY),
         })
         .unwrap();
-    let mut term =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).unwrap();
-    term.recv().await;
+    stop.await;
     tally.stop(Duration::from_secs(5)).await.unwrap();
     bus.close().await;
 }
@@ -298,7 +299,13 @@ async fn consumer_process_killed_and_restarted_loses_nothing() {
     let feeder = feed(&emitter);
 
     let mut seen: BTreeSet<(String, u64)> = BTreeSet::new();
-    let mut kills = [1_500usize, 4_000, 7_000].into_iter().peekable();
+    // 20 points over the stream, each somewhere in its twentieth.
+    const KILLS: usize = 20;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(20261202);
+    let step = TOTAL as usize / (KILLS + 1);
+    let mut kills = (1..=KILLS)
+        .map(|k| k * step + rand::Rng::random_range(&mut rng, 0..step / 2))
+        .peekable();
     let mut killed = 0;
     while seen.len() < TOTAL as usize {
         let delivery = within("the tally's events", 120, tallied.next())
@@ -316,10 +323,11 @@ async fn consumer_process_killed_and_restarted_loses_nothing() {
             child = spawn_child(&url, child_dir.path(), &tally_name, &config);
         }
     }
-    assert_eq!(killed, 3);
+    assert_eq!(killed, KILLS);
     feeder.await.unwrap();
     emitter.stop(Duration::from_secs(5)).await.unwrap();
     // A clean stop: the child finishes its batch, acks and exits.
+    broker::wait_for_consumer(&url, &tally_name).await;
     let status = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()

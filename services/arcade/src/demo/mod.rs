@@ -121,6 +121,7 @@ fn settings() -> ServiceArgs {
 }
 
 pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
+    let stop_signal = arcade_runtime::shutdown::signal();
     let temporary = tempfile::tempdir()?;
     let data = args.data.unwrap_or_else(|| temporary.path().to_path_buf());
     crate::host::prepare_data_dir(&data)?;
@@ -148,7 +149,14 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
         runtime: runtime.clone(),
     };
 
-    let outcome = acts(&demo).await;
+    // Ctrl-C or SIGTERM ends the demo where it stands; the services still stop cleanly.
+    let outcome = tokio::select! {
+        outcome = acts(&demo) => outcome,
+        () = stop_signal => {
+            println!("\n== interrupted");
+            Ok(())
+        }
+    };
 
     println!("\n== summary");
     for (service, counters) in runtime.metrics().snapshot() {
@@ -161,6 +169,7 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
             counters.rejected
         );
     }
+    runtime.begin_shutdown();
     let clean = stop_all(running).await;
     bus.close().await?;
     outcome?;

@@ -65,10 +65,21 @@ struct Cli {
         value_name = "EVENTS"
     )]
     ready_max_backlog: u64,
+    /// How long the referee remembers a processed message id to deduplicate redeliveries,
+    /// e.g. `7d`, `12h` (units ms, s, m, h, d). A redelivery older than this is applied again.
+    #[arg(
+        long = "dedupe-window",
+        env = "ARCADE_DEDUPE_WINDOW",
+        default_value = "7d",
+        value_parser = arcade_runtime::store::parse_dedupe_window,
+        value_name = "DURATION"
+    )]
+    dedupe_window: Duration,
 }
 
-/// How long the relay gets, at shutdown, to publish what the log still holds.
-const DRAIN: Duration = Duration::from_secs(5);
+/// How long the relay gets, at shutdown, to publish what the log still holds (the rest is
+/// durable and goes out at the next start).
+const DRAIN: Duration = arcade_runtime::shutdown::DRAIN;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -94,6 +105,9 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> Result<ExitCode, String> {
+    // Listening from the start: a SIGTERM while the referee starts stops it cleanly too.
+    let stop_signal = arcade_runtime::shutdown::signal();
+    tokio::pin!(stop_signal);
     let _telemetry = arcade_runtime::telemetry::init("referee").map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&cli.data).map_err(|e| {
         format!(
@@ -119,7 +133,8 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     // and the table's schemas only (the other domains' are neither compiled nor linked in).
     let runtime = Runtime::new_with_catalog(bus, Catalog::from_types(table::types()))
         .with_data_dir(&cli.data)
-        .with_storage(Storage::Compact);
+        .with_storage(Storage::Compact)
+        .with_dedupe_window(cli.dedupe_window);
     let referee = settings::launch(&runtime, &cli.table).map_err(|e| e.to_string())?;
     let table_id = cli.table.table_id.clone();
     let shutdown = tokio_util::sync::CancellationToken::new();
@@ -148,8 +163,16 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
             let mut subscribed = referee.subscribed();
             tokio::select! {
                 _ = subscribed.wait_for(|bound| *bound) => {}
-                () = terminated() => {
+                () = &mut stop_signal => {
+                    runtime.begin_shutdown();
+                    shutdown.cancel();
                     let clean = referee.stop_boxed(DRAIN).await.is_ok();
+                    if let Some(task) = observed {
+                        let _ = task.await;
+                    }
+                    if let Some(bus) = embedded {
+                        bus.close().await.map_err(|e| e.to_string())?;
+                    }
                     return Ok(if clean { ExitCode::SUCCESS } else { ExitCode::FAILURE });
                 }
             }
@@ -158,15 +181,17 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         None => None,
     };
     let failure = tokio::select! {
-        () = terminated() => None,
+        () = &mut stop_signal => None,
         reason = runtime.failure() => Some(reason),
         () = finished(game), if cli.exit_after_game => None,
     };
     if let Some(reason) = &failure {
         error!(%reason, "the referee stopped on an error");
     }
-    let clean = referee.stop_boxed(DRAIN).await.is_ok();
+    // Consumers and endpoints first, then the referee's batch, flush and drain.
+    runtime.begin_shutdown();
     shutdown.cancel();
+    let clean = referee.stop_boxed(DRAIN).await.is_ok();
     if let Some(task) = observed {
         let _ = task.await;
     }
@@ -252,23 +277,4 @@ async fn finished(game: Option<LocalGame>) {
         }
     }
     std::future::pending().await
-}
-
-async fn terminated() {
-    #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(term) => term,
-                Err(_) => return std::future::pending().await,
-            };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }

@@ -1,22 +1,34 @@
-//! The inbox: which inputs a service has processed, for deduplication.
+//! The inbox: which inputs a service has processed, for deduplication, within a window.
 //!
 //! An input is known by a 16-byte digest of its deduplication key (the first half of its
 //! SHA-256: two different keys share one with a probability near 2^-64 at four billion keys).
 //! The digests of a commit group are written as **one** entry in the log tree, in the group's
-//! atomic batch, under [`DIGESTS_PREFIX`] and a chunk number; every digest is also held in
-//! memory, so a lookup touches no disk. sled pays per entry: one entry per input made the inbox
-//! the pipeline's largest cost. The price is memory, about 20 bytes per processed input (20 MB
-//! per million), loaded at start.
+//! atomic batch, under [`DIGESTS_PREFIX`] and a chunk number, with the time it was written
+//! (the runtime's [`Clock`]); every digest is also held in memory, so a lookup touches no disk.
+//! sled pays per entry: one entry per input made the inbox the pipeline's largest cost.
 //!
-//! The earlier layout, one entry per input in a tree of its own (`inbox`), is read at start
-//! into the same set.
+//! **The deduplication window.** A chunk is kept for the window (`--dedupe-window`, default
+//! [`DEFAULT_WINDOW`], 7 days) after it was written, then pruned — from memory and from disk —
+//! by [`Inbox::expired`] / `Store::prune_inbox`, which the runtime calls in the background. So
+//! the inbox holds the keys of one window (plus at most one pruning interval), not of the
+//! service's whole history: memory and disk stay flat once the window is full. A redelivery
+//! whose key was pruned is applied again: the window must be longer than any redelivery or
+//! republish can be late (seconds to hours on both transports; see docs/DESIGN.md).
+//!
+//! Chunks of the first layout (no time) and the earlier layout, one entry per input in a tree
+//! of its own (`inbox`), are read at start into the same set and count as written then.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use sha2::{Digest as _, Sha256};
 
 use super::StoreError;
+use crate::clock::Clock;
+
+/// How long processed keys are kept when nothing else is said: 7 days, as NServiceBus keeps its
+/// outbox deduplication data.
+pub const DEFAULT_WINDOW: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
 
 /// The prefix of the inbox's digest chunks in the log tree: after every sequence number (whose
 /// first byte is 0 for the first 2^56 of them), so the log's range scans stop before it.
@@ -25,8 +37,12 @@ pub(super) const DIGESTS_PREFIX: &[u8] = &[0xff, b'd'];
 /// The end of the log's key space: every inbox entry sorts at or after it.
 pub(super) const LOG_END: &[u8] = &[0xff];
 
-/// First byte of a digest chunk: 16-byte digests, one after the other.
+/// First byte of a digest chunk of the first layout: 16-byte digests, one after the other.
 const FORMAT_DIGESTS: u8 = 0x01;
+
+/// First byte of a timed digest chunk: the time it was written (u64 big-endian, ms since the
+/// epoch), then 16-byte digests, one after the other.
+const FORMAT_TIMED: u8 = 0x02;
 
 /// The digest of a deduplication key.
 pub fn digest(key: &[u8]) -> u128 {
@@ -62,33 +78,67 @@ impl Hasher for DigestHasher {
 /// A set of digests.
 pub type Digests = HashSet<u128, BuildHasherDefault<DigestHasher>>;
 
-/// Every processed input's digest, and where the next chunk goes.
-#[derive(Debug, Default)]
+/// One commit group's digests, as written.
+#[derive(Debug)]
+struct Chunk {
+    number: u64,
+    written_ms: u64,
+    digests: Box<[u128]>,
+}
+
+/// The digests of the window, the chunks they came in (oldest first), and where the next chunk
+/// goes.
+#[derive(Debug)]
 pub(super) struct Inbox {
     digests: Digests,
+    chunks: VecDeque<Chunk>,
     next_chunk: u64,
+    window_ms: u64,
+    clock: Clock,
 }
 
 impl Inbox {
-    /// Loads the inbox of a store: its digest chunks and any earlier layout.
-    pub fn load(log: &sled::Tree, legacy: Option<&sled::Tree>) -> Result<Self, StoreError> {
-        let mut inbox = Inbox::default();
+    /// Loads the inbox of a store: its digest chunks and any earlier layout. Chunks with no time
+    /// count as written `clock`'s now.
+    pub fn load(
+        log: &sled::Tree,
+        legacy: Option<&sled::Tree>,
+        clock: Clock,
+    ) -> Result<Self, StoreError> {
+        let now = clock.now_ms();
+        let mut inbox = Inbox {
+            digests: Digests::default(),
+            chunks: VecDeque::new(),
+            next_chunk: 0,
+            window_ms: duration_ms(DEFAULT_WINDOW),
+            clock,
+        };
         for item in log.scan_prefix(DIGESTS_PREFIX) {
             let (key, value) = item?;
             let number = chunk_number(&key)?;
-            let bytes = match value.split_first() {
-                Some((&FORMAT_DIGESTS, bytes)) if bytes.len() % 16 == 0 => bytes,
-                _ => {
-                    return Err(StoreError::Corrupt {
-                        seq: 0,
-                        reason: format!("inbox chunk {number} is not a list of digests"),
-                    });
-                }
+            let damaged = || StoreError::Corrupt {
+                seq: 0,
+                reason: format!("inbox chunk {number} is not a list of digests"),
             };
-            for digest in bytes.chunks_exact(16) {
-                let digest: [u8; 16] = digest.try_into().expect("16 bytes");
-                inbox.digests.insert(u128::from_be_bytes(digest));
-            }
+            let (written_ms, bytes) = match value.split_first() {
+                Some((&FORMAT_DIGESTS, bytes)) if bytes.len() % 16 == 0 => (now, bytes),
+                Some((&FORMAT_TIMED, rest)) if rest.len() >= 8 && (rest.len() - 8) % 16 == 0 => {
+                    let (time, bytes) = rest.split_at(8);
+                    let time: [u8; 8] = time.try_into().map_err(|_| damaged())?;
+                    (u64::from_be_bytes(time), bytes)
+                }
+                _ => return Err(damaged()),
+            };
+            let digests: Box<[u128]> = bytes
+                .chunks_exact(16)
+                .map(|digest| u128::from_be_bytes(digest.try_into().expect("16 bytes")))
+                .collect();
+            inbox.digests.extend(digests.iter().copied());
+            inbox.chunks.push_back(Chunk {
+                number,
+                written_ms,
+                digests,
+            });
             inbox.next_chunk = number + 1;
         }
         if let Some(tree) = legacy {
@@ -100,39 +150,123 @@ impl Inbox {
         Ok(inbox)
     }
 
-    /// Whether an input with this digest was processed.
+    /// Keeps keys for `window` after they were written, by `clock`.
+    pub fn keep_for(&mut self, window: std::time::Duration, clock: Clock) {
+        self.window_ms = duration_ms(window);
+        self.clock = clock;
+    }
+
+    /// Whether an input with this digest was processed (within the window).
     pub fn contains(&self, digest: u128) -> bool {
         self.digests.contains(&digest)
     }
 
-    /// Adds a group's digests to `batch` as one chunk; [`Inbox::committed`] once it is applied.
-    pub fn write(&self, batch: &mut sled::Batch, digests: &Digests) {
+    /// Adds a group's digests to `batch` as one chunk, stamped with the clock's now;
+    /// [`Inbox::committed`] once it is applied.
+    pub fn write(&self, batch: &mut sled::Batch, digests: &Digests) -> Option<u64> {
         if digests.is_empty() {
-            return;
+            return None;
         }
-        let mut key = DIGESTS_PREFIX.to_vec();
-        key.extend_from_slice(&self.next_chunk.to_be_bytes());
-        let mut value = Vec::with_capacity(1 + 16 * digests.len());
-        value.push(FORMAT_DIGESTS);
+        let now = self.clock.now_ms();
+        let mut value = Vec::with_capacity(9 + 16 * digests.len());
+        value.push(FORMAT_TIMED);
+        value.extend_from_slice(&now.to_be_bytes());
         for digest in digests {
             value.extend_from_slice(&digest.to_be_bytes());
         }
-        batch.insert(key, value);
+        batch.insert(chunk_key(self.next_chunk), value);
+        Some(now)
     }
 
-    /// The batch written by [`Inbox::write`] was applied.
-    pub fn committed(&mut self, digests: &Digests) {
-        if digests.is_empty() {
-            return;
-        }
+    /// The batch written by [`Inbox::write`] (at `written_ms`) was applied.
+    pub fn committed(&mut self, digests: &Digests, written_ms: Option<u64>) {
+        let Some(written_ms) = written_ms else { return };
         self.digests.extend(digests.iter().copied());
+        self.chunks.push_back(Chunk {
+            number: self.next_chunk,
+            written_ms,
+            digests: digests.iter().copied().collect(),
+        });
         self.next_chunk += 1;
     }
 
-    /// Number of processed inputs.
+    /// The keys of the chunks older than the window, to remove from the log tree; the chunks
+    /// stay known until [`Inbox::pruned`].
+    pub fn expired(&self) -> Vec<Vec<u8>> {
+        let horizon = self.clock.now_ms().saturating_sub(self.window_ms);
+        self.chunks
+            .iter()
+            .take_while(|chunk| chunk.written_ms < horizon)
+            .map(|chunk| chunk_key(chunk.number))
+            .collect()
+    }
+
+    /// The first `count` chunks (those [`Inbox::expired`] named) were removed from disk.
+    pub fn pruned(&mut self, count: usize) {
+        for chunk in self.chunks.drain(..count.min(self.chunks.len())) {
+            for digest in chunk.digests.iter() {
+                self.digests.remove(digest);
+            }
+        }
+        if self.digests.capacity() > 2 * self.digests.len().max(1024) {
+            self.digests.shrink_to_fit();
+        }
+    }
+
+    /// Number of processed inputs remembered.
     pub fn len(&self) -> usize {
         self.digests.len()
     }
+}
+
+/// Reads a deduplication window: a whole number and a unit, `ms`, `s`, `m`, `h` or `d`
+/// (`7d`, `36h`, `1m`); at least one second.
+pub fn parse_window(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number.parse().map_err(|_| {
+        format!("\"{text}\" is not a duration: expected a number and a unit, e.g. 7d or 12h")
+    })?;
+    let ms_per_unit: u64 = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        "" => {
+            return Err(format!(
+                "\"{text}\" has no unit: write {text}d, {text}h or {text}s"
+            ));
+        }
+        other => {
+            return Err(format!(
+                "\"{other}\" is not a unit of time: use ms, s, m, h or d"
+            ));
+        }
+    };
+    let window = number
+        .checked_mul(ms_per_unit)
+        .map(std::time::Duration::from_millis)
+        .ok_or_else(|| format!("\"{text}\" is too long"))?;
+    if window < std::time::Duration::from_secs(1) {
+        return Err(format!(
+            "\"{text}\" is shorter than a second: redeliveries would be applied again"
+        ));
+    }
+    Ok(window)
+}
+
+fn duration_ms(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn chunk_key(number: u64) -> Vec<u8> {
+    let mut key = DIGESTS_PREFIX.to_vec();
+    key.extend_from_slice(&number.to_be_bytes());
+    key
 }
 
 fn chunk_number(key: &[u8]) -> Result<u64, StoreError> {
@@ -162,17 +296,33 @@ mod tests {
         let log = db.open_tree("log").unwrap();
         let legacy = db.open_tree("inbox").unwrap();
         legacy.insert(b"from-the-inbox-tree", &[]).unwrap();
-        let mut inbox = Inbox::load(&log, Some(&legacy)).unwrap();
+        let mut inbox = Inbox::load(&log, Some(&legacy), Clock::system()).unwrap();
         for group in [&[&b"a"[..], b"b"][..], &[b"c"]] {
             let digests: Digests = group.iter().map(|key| digest(key)).collect();
             let mut batch = sled::Batch::default();
-            inbox.write(&mut batch, &digests);
+            let written = inbox.write(&mut batch, &digests);
             log.apply_batch(batch).unwrap();
-            inbox.committed(&digests);
+            inbox.committed(&digests, written);
         }
+        // A chunk of the first layout (no time) is still read.
+        log.insert(
+            chunk_key(2),
+            [
+                &[FORMAT_DIGESTS][..],
+                &digest(b"first-layout").to_be_bytes(),
+            ]
+            .concat(),
+        )
+        .unwrap();
 
-        let again = Inbox::load(&log, Some(&legacy)).unwrap();
-        for key in [&b"from-the-inbox-tree"[..], b"a", b"b", b"c"] {
+        let again = Inbox::load(&log, Some(&legacy), Clock::system()).unwrap();
+        for key in [
+            &b"from-the-inbox-tree"[..],
+            b"a",
+            b"b",
+            b"c",
+            b"first-layout",
+        ] {
             assert!(
                 again.contains(digest(key)),
                 "{}",
@@ -180,8 +330,8 @@ mod tests {
             );
         }
         assert!(!again.contains(digest(b"d")));
-        assert_eq!(again.len(), 4);
-        assert_eq!(again.next_chunk, 2, "two chunks written");
+        assert_eq!(again.len(), 5);
+        assert_eq!(again.next_chunk, 3, "three chunks written");
     }
 
     #[test]
@@ -193,7 +343,53 @@ mod tests {
             &[FORMAT_DIGESTS, 1, 2],
         )
         .unwrap();
-        let error = Inbox::load(&log, None).unwrap_err().to_string();
+        let error = Inbox::load(&log, None, Clock::system())
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("inbox chunk 7"), "{error}");
+    }
+
+    #[test]
+    fn windows_read_with_their_unit_and_bad_ones_say_why() {
+        use std::time::Duration;
+        assert_eq!(parse_window("7d"), Ok(Duration::from_secs(7 * 86_400)));
+        assert_eq!(parse_window(" 1m "), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_window("1500ms"), Ok(Duration::from_millis(1500)));
+        assert!(parse_window("7").unwrap_err().contains("no unit"));
+        assert!(parse_window("7w").unwrap_err().contains("\"w\""));
+        assert!(parse_window("soon").unwrap_err().contains("not a duration"));
+        assert!(
+            parse_window("0s")
+                .unwrap_err()
+                .contains("shorter than a second")
+        );
+        assert!(parse_window("99999999999999999d").is_err());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn chunks_older_than_the_window_expire_and_younger_ones_stay() {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        let log = db.open_tree("log").unwrap();
+        let clock = Clock::starting_at(1_000_000);
+        let mut inbox = Inbox::load(&log, None, clock).unwrap();
+        inbox.keep_for(std::time::Duration::from_secs(60), clock);
+        let commit = |inbox: &mut Inbox, key: &[u8]| {
+            let digests: Digests = [digest(key)].into_iter().collect();
+            let mut batch = sled::Batch::default();
+            let written = inbox.write(&mut batch, &digests);
+            log.apply_batch(batch).unwrap();
+            inbox.committed(&digests, written);
+        };
+        commit(&mut inbox, b"old");
+        tokio::time::advance(std::time::Duration::from_secs(30)).await;
+        commit(&mut inbox, b"young");
+        assert!(inbox.expired().is_empty(), "nothing is older than 60 s yet");
+        tokio::time::advance(std::time::Duration::from_secs(31)).await;
+        let expired = inbox.expired();
+        assert_eq!(expired, vec![chunk_key(0)], "only the first chunk");
+        inbox.pruned(expired.len());
+        assert!(!inbox.contains(digest(b"old")));
+        assert!(inbox.contains(digest(b"young")));
+        assert_eq!(inbox.len(), 1);
     }
 }

@@ -22,6 +22,9 @@ use std::sync::{Arc, Mutex};
 use arcade_contracts::Envelope;
 use serde::{Deserialize, Serialize};
 
+pub use self::inbox::{
+    DEFAULT_WINDOW as DEFAULT_DEDUPE_WINDOW, parse_window as parse_dedupe_window,
+};
 use self::inbox::{Digests, Inbox, LOG_END, digest};
 
 /// One entry of the log: an event and where it is to be delivered.
@@ -263,7 +266,7 @@ impl Store {
         } else {
             None
         };
-        let inbox = Inbox::load(&log, legacy_inbox.as_ref())?;
+        let inbox = Inbox::load(&log, legacy_inbox.as_ref(), crate::clock::Clock::system())?;
         let cursors = db.open_tree("cursors")?;
         let next = match log.range(..LOG_END).next_back().transpose()? {
             Some((key, value)) => match chunk::decode(&key, &value)?.last() {
@@ -342,9 +345,9 @@ impl Store {
             batch.insert(&key, bytes);
         }
         let mut inbox = self.inbox();
-        inbox.write(&mut batch, &pending.digests);
+        let written = inbox.write(&mut batch, &pending.digests);
         self.log.apply_batch(batch)?;
-        inbox.committed(&pending.digests);
+        inbox.committed(&pending.digests, written);
         drop(inbox);
         let end = first + pending.records.len() as u64;
         let mut tail = self.tail.lock().unwrap_or_else(|p| p.into_inner());
@@ -448,6 +451,31 @@ impl Store {
     /// Number of processed inputs remembered by the inbox.
     pub fn inbox_len(&self) -> usize {
         self.inbox().len()
+    }
+
+    /// Keeps processed keys for `window` after they were committed, by `clock` (the default is
+    /// [`DEFAULT_DEDUPE_WINDOW`] by the system clock). A redelivery whose key was pruned is
+    /// applied again.
+    pub fn keep_inbox_for(&self, window: std::time::Duration, clock: crate::clock::Clock) {
+        self.inbox().keep_for(window, clock);
+    }
+
+    /// Removes the inbox's keys older than the window, from disk (one atomic batch, durable
+    /// with the next flush) and from memory. Returns how many keys it removed.
+    pub fn prune_inbox(&self) -> Result<usize, StoreError> {
+        let mut inbox = self.inbox();
+        let expired = inbox.expired();
+        if expired.is_empty() {
+            return Ok(0);
+        }
+        let mut batch = sled::Batch::default();
+        for key in &expired {
+            batch.remove(key.as_slice());
+        }
+        self.log.apply_batch(batch)?;
+        let before = inbox.len();
+        inbox.pruned(expired.len());
+        Ok(before - inbox.len())
     }
 }
 
