@@ -21,6 +21,7 @@ pub mod bounds;
 pub mod catalog;
 pub mod compat;
 pub mod envelope;
+pub mod principal;
 pub mod game;
 pub mod puzzle;
 pub mod race;

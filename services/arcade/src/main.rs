@@ -1,12 +1,14 @@
 //! The `arcade` binary: parse the command line, start telemetry, run the command.
 
 mod admin;
+mod auth;
 mod cli;
 mod client;
 mod demo;
 mod host;
 mod observe;
 mod pipe;
+mod serve;
 mod services;
 mod shell;
 mod tools;
@@ -69,9 +71,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Car(args) => tools::car::run(args).await,
         Command::Referee(command) => tools::referee::run(command).await,
         Command::Bingo(command) => tools::bingo::run(command).await,
-        Command::Race(command) => Ok(tool(|out, err| {
+        Command::Race(cli::RaceCommand::Master(command)) => Ok(tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
         })),
+        Command::Race(cli::RaceCommand::Team(command)) => tools::principals::team(command).await,
         Command::Puzzle(command) => tools::puzzle::run(command).await,
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),

@@ -147,7 +147,7 @@ pub(crate) async fn via_admin(
 ) -> anyhow::Result<RaceFinished> {
     let admin = args.connection.admin;
     let team = args.team.clone();
-    let client = reqwest::Client::new();
+    let client = crate::auth::http_client(args.connection.token.as_deref());
     let unreachable = |e: reqwest::Error| {
         anyhow::anyhow!(
             "no `arcade run` answers at {admin} ({e}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ"
@@ -158,9 +158,15 @@ pub(crate) async fn via_admin(
         .get(format!("http://{admin}/race/teams/{team}/stream"))
         .send()
         .await
-        .map_err(unreachable)?
-        .error_for_status()
-        .map_err(|e| anyhow::anyhow!("{admin}: the team's stream: {e}"))?;
+        .map_err(unreachable)?;
+    if !stream.status().is_success() {
+        let status = stream.status();
+        let body: Value = stream.json().await.unwrap_or_default();
+        anyhow::bail!(
+            "{admin}: the team's stream: {status}: {}",
+            body["error"].as_str().unwrap_or("refused")
+        );
+    }
     eprintln!("car program of team {team} through the admin endpoint at {admin}");
     let post = |message_type: &'static str, payload: Value| {
         let client = client.clone();
@@ -231,10 +237,9 @@ mod tests {
     use arcade_contracts::race::RaceStart;
     use arcade_race_master::service::RaceService;
     use arcade_runtime::bus::embedded::EmbeddedBus;
-    use tokio_util::sync::CancellationToken;
 
     use super::*;
-    use crate::admin::{self, AdminState};
+    use crate::admin;
 
     /// Two `arcade car` programs play a whole race through the admin endpoint of a running
     /// race master (embedded transport): they register, answer every question in time, report
@@ -243,18 +248,18 @@ mod tests {
     async fn car_programs_play_a_race_through_the_admin_endpoint() {
         let dir = tempfile::tempdir().unwrap();
         let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-        let runtime = Runtime::new(bus).with_data_dir(dir.path());
+        let runtime = Runtime::new(bus)
+            .with_data_dir(dir.path())
+            .with_sender("operator");
         let master = runtime.start(RaceService::new(11)).unwrap();
-        let router = admin::router(AdminState {
-            runtime: runtime.clone(),
-        })
-        .merge(crate::services::race::routes(&runtime));
-        let shutdown = CancellationToken::new();
-        let (addr, server) = admin::serve("127.0.0.1:0".parse().unwrap(), router, shutdown.clone())
-            .await
-            .unwrap();
+        let endpoint = admin::testing::spawn(&runtime, crate::services::race::routes).await;
+        let addr = endpoint.addr;
         let mut programs = Vec::new();
         for (team, strategy) in [("red", Strategy::Cautious), ("blue", Strategy::Random)] {
+            let token = endpoint
+                .auth
+                .issue(&crate::auth::Principal::Team(team.into()))
+                .unwrap();
             let args = CarArgs {
                 team: team.into(),
                 strategy,
@@ -264,6 +269,7 @@ mod tests {
                 connection: Connection {
                     amqp: None,
                     admin: addr,
+                    token: Some(token),
                 },
             };
             let program = CarProgram::new(CarBot::new(team, strategy, 3, 0));
@@ -321,8 +327,7 @@ mod tests {
             assert_eq!(finished.turn, 5);
             assert_eq!(finished.standings.len(), 2);
         }
-        shutdown.cancel();
-        let _ = server.await;
+        endpoint.stop().await;
         master
             .stop(std::time::Duration::from_secs(5))
             .await
