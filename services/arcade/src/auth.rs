@@ -107,8 +107,6 @@ pub struct OperatorToken {
     token: String,
     /// Where a client finds it.
     pub source: String,
-    /// Whether it was given explicitly (variable or flag), not generated.
-    pub explicit: bool,
 }
 
 impl std::fmt::Debug for OperatorToken {
@@ -127,7 +125,6 @@ impl OperatorToken {
             return Ok(OperatorToken {
                 token: token.to_string(),
                 source: format!("{TOKEN_ENV} (or --token)"),
-                explicit: true,
             });
         }
         let path = data.join(TOKEN_FILE);
@@ -137,7 +134,6 @@ impl OperatorToken {
                 return Ok(OperatorToken {
                     token: text.trim().to_string(),
                     source,
-                    explicit: false,
                 });
             }
             Ok(_) => {}
@@ -158,16 +154,7 @@ impl OperatorToken {
         } else {
             let _ = writeln!(stderr, "admin token generated into {}", path.display());
         }
-        Ok(OperatorToken {
-            token,
-            source,
-            explicit: false,
-        })
-    }
-
-    /// The token, for a client.
-    pub fn secret(&self) -> &str {
-        &self.token
+        Ok(OperatorToken { token, source })
     }
 }
 
@@ -487,7 +474,6 @@ mod tests {
         let operator = OperatorToken {
             token: "op".into(),
             source: "test".into(),
-            explicit: true,
         };
         Auth::open(&operator, None, "127.0.0.1:7878".parse().unwrap(), &[]).unwrap()
     }

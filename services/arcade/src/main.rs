@@ -12,6 +12,8 @@ mod serve;
 mod services;
 mod shell;
 mod tools;
+#[cfg(test)]
+mod trust_tests;
 
 use std::process::ExitCode;
 
