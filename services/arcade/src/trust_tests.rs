@@ -303,7 +303,7 @@ async fn the_same_idempotency_key_is_applied_once() {
             .unwrap();
         assert_eq!(response.status(), 202);
         let envelope: Value = response.json().await.unwrap();
-        ids.push(envelope["messageId"].as_str().unwrap().to_string());
+        ids.push(envelope["message_id"].as_str().unwrap().to_string());
     }
     assert!(ids.iter().all(|id| id == "register-red-1"), "{ids:?}");
     // A marker after them: everything before it has been handled once it is.

@@ -326,5 +326,5 @@ fn the_generated_token_is_private_and_named_by_the_401() {
         "{}",
         String::from_utf8_lossy(&sent.stderr)
     );
-    assert!(String::from_utf8_lossy(&sent.stdout).contains("\"messageId\":\"tok-1-id\""));
+    assert!(String::from_utf8_lossy(&sent.stdout).contains("\"message_id\":\"tok-1-id\""));
 }
