@@ -107,7 +107,11 @@ async fn add_team(State(state): State<AdminState>, Path(team): Path<String>) -> 
     if !arcade_race_master::domain::decide::valid_name(&team) {
         return bad_team(&team);
     }
-    issue(&state, Principal::Team(team.clone()), json!({ "team": team }))
+    issue(
+        &state,
+        Principal::Team(team.clone()),
+        json!({ "team": team }),
+    )
 }
 
 /// `POST /bingo/players/{player}`: the player's new secret (operator).
@@ -428,8 +432,12 @@ pub mod testing {
         };
         let routes = router(state.clone()).merge(extra(&state));
         let shutdown = CancellationToken::new();
-        let server =
-            crate::serve::serve_on(listener, protect(routes, auth.clone()), serve, shutdown.clone());
+        let server = crate::serve::serve_on(
+            listener,
+            protect(routes, auth.clone()),
+            serve,
+            shutdown.clone(),
+        );
         TestAdmin {
             addr,
             operator,

@@ -141,16 +141,13 @@ impl OperatorToken {
             Err(e) => anyhow::bail!("{}: cannot read the admin token: {e}", path.display()),
         }
         let token = new_token();
-        write_private(&path, format!("{token}\n").as_bytes())
-            .map_err(|e| anyhow::anyhow!("{}: cannot write the admin token: {e}", path.display()))?;
+        write_private(&path, format!("{token}\n").as_bytes()).map_err(|e| {
+            anyhow::anyhow!("{}: cannot write the admin token: {e}", path.display())
+        })?;
         let mut stderr = std::io::stderr();
         if stderr.is_terminal() {
             // Printed once, to the person at the terminal; never to a log.
-            let _ = writeln!(
-                stderr,
-                "admin token (also in {}): {token}",
-                path.display()
-            );
+            let _ = writeln!(stderr, "admin token (also in {}): {token}", path.display());
         } else {
             let _ = writeln!(stderr, "admin token generated into {}", path.display());
         }
@@ -170,7 +167,8 @@ pub fn client_token(explicit: Option<&str>) -> Option<String> {
     {
         return Some(token.trim().to_string());
     }
-    let data = std::env::var_os("ARCADE_DATA_DIR").map_or_else(|| PathBuf::from("./data"), PathBuf::from);
+    let data =
+        std::env::var_os("ARCADE_DATA_DIR").map_or_else(|| PathBuf::from("./data"), PathBuf::from);
     std::fs::read_to_string(data.join(TOKEN_FILE))
         .ok()
         .map(|t| t.trim().to_string())
@@ -261,8 +259,9 @@ impl Auth {
     ) -> anyhow::Result<Auth> {
         let stored: StoredPrincipals = match &store {
             Some(path) => match std::fs::read(path) {
-                Ok(bytes) => serde_json::from_slice(&bytes)
-                    .map_err(|e| anyhow::anyhow!("{}: not a principals file: {e}", path.display()))?,
+                Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                    anyhow::anyhow!("{}: not a principals file: {e}", path.display())
+                })?,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => StoredPrincipals::default(),
                 Err(e) => anyhow::bail!("{}: cannot read: {e}", path.display()),
             },
@@ -316,8 +315,14 @@ impl Auth {
         let token = new_token();
         let name = principal.name();
         let hexed = hex::encode(digest(&token));
-        let mut names = self.names.write().map_err(|_| anyhow::anyhow!("poisoned"))?;
-        let mut digests = self.digests.write().map_err(|_| anyhow::anyhow!("poisoned"))?;
+        let mut names = self
+            .names
+            .write()
+            .map_err(|_| anyhow::anyhow!("poisoned"))?;
+        let mut digests = self
+            .digests
+            .write()
+            .map_err(|_| anyhow::anyhow!("poisoned"))?;
         let mut next = names.clone();
         next.insert(name.clone(), hexed);
         if let Some(path) = &self.store {
@@ -422,7 +427,11 @@ fn principal_route(principal: &Principal, method: &Method, path: &str) -> bool {
 
 /// The middleware: checks `Host`/`Origin` and the bearer token, and hands the handlers the
 /// [`Principal`] as an extension.
-pub async fn authenticate(State(auth): State<Arc<Auth>>, mut request: Request, next: Next) -> Response {
+pub async fn authenticate(
+    State(auth): State<Arc<Auth>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let path = request.uri().path().to_string();
     if public(request.method(), &path) {
         return next.run(request).await;

@@ -99,7 +99,12 @@ pub struct Connection {
 pub struct AdminLimitArgs {
     /// Another name the admin endpoint answers as (its `Host` header), besides its bound
     /// address (and localhost on loopback). Repeatable.
-    #[arg(long = "admin-host", env = "ARCADE_ADMIN_HOSTS", value_delimiter = ',', value_name = "HOST")]
+    #[arg(
+        long = "admin-host",
+        env = "ARCADE_ADMIN_HOSTS",
+        value_delimiter = ',',
+        value_name = "HOST"
+    )]
     pub hosts: Vec<String>,
     /// Connections the admin endpoint serves at once (more wait until one closes).
     #[arg(

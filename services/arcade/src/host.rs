@@ -14,8 +14,8 @@ use tracing::{error, info, warn};
 
 use crate::admin::{self, AdminState, Limits};
 use crate::auth::{Auth, OperatorToken};
-use crate::serve::ServeLimits;
 use crate::cli::RunArgs;
+use crate::serve::ServeLimits;
 
 /// How long the relays get, at shutdown, to publish what the logs still hold.
 const DRAIN: Duration = Duration::from_secs(5);

@@ -286,19 +286,20 @@ async fn connection(
         activity: activity.clone(),
     });
     let watched = activity.clone();
-    let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-        let in_flight = InFlight::new(&watched);
-        let router = router.clone();
-        async move {
-            let response = router.oneshot(request.map(Body::new)).await?;
-            Ok::<_, std::convert::Infallible>(response.map(|body| {
-                Body::new(Guarded {
-                    body,
-                    _in_flight: in_flight,
-                })
-            }))
-        }
-    });
+    let service =
+        hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+            let in_flight = InFlight::new(&watched);
+            let router = router.clone();
+            async move {
+                let response = router.oneshot(request.map(Body::new)).await?;
+                Ok::<_, std::convert::Infallible>(response.map(|body| {
+                    Body::new(Guarded {
+                        body,
+                        _in_flight: in_flight,
+                    })
+                }))
+            }
+        });
     let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
     builder
         .http1()

@@ -15,8 +15,8 @@ use arcade_runtime::{Runtime, SendOptions, SubscriptionSpec};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::admin::testing::{TestAdmin, spawn, spawn_with};
 use crate::admin::Limits;
+use crate::admin::testing::{TestAdmin, spawn, spawn_with};
 use crate::auth::Principal;
 use crate::serve::ServeLimits;
 
@@ -74,8 +74,15 @@ async fn raw(addr: std::net::SocketAddr, request: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_team_can_neither_register_nor_answer_for_another() {
     let w = world().await;
-    let red = w.endpoint.auth.issue(&Principal::Team("red".into())).unwrap();
-    w.endpoint.auth.issue(&Principal::Team("blue".into())).unwrap();
+    let red = w
+        .endpoint
+        .auth
+        .issue(&Principal::Team("red".into()))
+        .unwrap();
+    w.endpoint
+        .auth
+        .issue(&Principal::Team("blue".into()))
+        .unwrap();
     let client = w.endpoint.client(&red);
     let url = |t: &str| w.endpoint.url(&format!("/messages/{t}"));
     let (status, why) = status_of(
@@ -88,7 +95,10 @@ async fn a_team_can_neither_register_nor_answer_for_another() {
     )
     .await;
     assert_eq!(status, 403, "{why}");
-    assert!(why.contains("race-team-red") && why.contains("blue"), "{why}");
+    assert!(
+        why.contains("race-team-red") && why.contains("blue"),
+        "{why}"
+    );
     let answer = json!({"requestId":"r","team":"blue","car":"blue-1","answer":{"kind":"dice","choice":"roll"}});
     let (status, _) = status_of(
         client
@@ -187,8 +197,16 @@ async fn a_team_can_neither_register_nor_answer_for_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_team_stream_has_one_reader_and_junk_teams_have_none() {
     let w = world().await;
-    let red = w.endpoint.auth.issue(&Principal::Team("red".into())).unwrap();
-    let blue = w.endpoint.auth.issue(&Principal::Team("blue".into())).unwrap();
+    let red = w
+        .endpoint
+        .auth
+        .issue(&Principal::Team("red".into()))
+        .unwrap();
+    let blue = w
+        .endpoint
+        .auth
+        .issue(&Principal::Team("blue".into()))
+        .unwrap();
     let stream = w.endpoint.url("/race/teams/red/stream");
     let first = w.endpoint.client(&red).get(&stream).send().await.unwrap();
     assert_eq!(first.status(), 200);
@@ -223,8 +241,18 @@ async fn a_team_stream_has_one_reader_and_junk_teams_have_none() {
         assert_eq!(status, 404, "{why}");
         assert!(why.contains("arcade race team add"), "{why}");
     }
-    assert_eq!(w.endpoint.auth.refused.unknown_team.load(Ordering::Relaxed), 20);
-    assert_eq!(w.endpoint.auth.refused.second_reader.load(Ordering::Relaxed), 1);
+    assert_eq!(
+        w.endpoint.auth.refused.unknown_team.load(Ordering::Relaxed),
+        20
+    );
+    assert_eq!(
+        w.endpoint
+            .auth
+            .refused
+            .second_reader
+            .load(Ordering::Relaxed),
+        1
+    );
     w.endpoint.stop().await;
     w.master.stop_boxed(Duration::from_secs(5)).await.unwrap();
 }
@@ -246,7 +274,10 @@ async fn cross_origin_foreign_host_and_tokenless_requests_are_refused() {
     .await;
     assert!(forged.starts_with("HTTP/1.1 403"), "{forged}");
     // Even with the token, a foreign Host or Origin is refused.
-    for (host, origin) in [("evil.example", None), (&*addr.to_string(), Some("http://evil.example"))] {
+    for (host, origin) in [
+        ("evil.example", None),
+        (&*addr.to_string(), Some("http://evil.example")),
+    ] {
         let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
         let answer = raw(
             addr,
@@ -267,7 +298,14 @@ async fn cross_origin_foreign_host_and_tokenless_requests_are_refused() {
     assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
     assert!(answer.contains("ARCADE_ADMIN_TOKEN"), "{answer}");
     assert!(!answer.contains(op.as_str()), "the 401 shows no token");
-    assert_eq!(w.endpoint.auth.refused.foreign_origin.load(Ordering::Relaxed), 3);
+    assert_eq!(
+        w.endpoint
+            .auth
+            .refused
+            .foreign_origin
+            .load(Ordering::Relaxed),
+        3
+    );
     // The probes need nothing.
     let health = raw(
         addr,
@@ -330,7 +368,11 @@ async fn the_same_idempotency_key_is_applied_once() {
     })
     .await
     .unwrap();
-    assert_eq!((registered, rejected), (1, 0), "applied once, not refused as a repeat");
+    assert_eq!(
+        (registered, rejected),
+        (1, 0),
+        "applied once, not refused as a repeat"
+    );
     w.endpoint.stop().await;
     w.master.stop_boxed(Duration::from_secs(5)).await.unwrap();
 }
@@ -360,7 +402,10 @@ async fn idle_connections_are_closed_while_good_requests_are_served() {
         let mut stream = tokio::net::TcpStream::connect(endpoint.addr).await.unwrap();
         if n % 2 == 0 {
             // Half send the start of a request and never finish it.
-            stream.write_all(b"GET /counters HTTP/1.1\r\nHost: x").await.unwrap();
+            stream
+                .write_all(b"GET /counters HTTP/1.1\r\nHost: x")
+                .await
+                .unwrap();
         }
         idle.push(stream);
     }

@@ -259,17 +259,28 @@ fn run_refuses_a_non_loopback_admin_address_without_a_token() {
 
 #[test]
 fn help_never_shows_the_values_of_secret_settings() {
-    for args in [vec!["run", "--help"], vec!["tap", "--help"], vec!["send", "--help"]] {
+    for args in [
+        vec!["run", "--help"],
+        vec!["tap", "--help"],
+        vec!["send", "--help"],
+    ] {
         let output = arcade()
             .args(&args)
-            .env("ARCADE_AMQP_URL", "amqp://arcade:hunter2-password@127.0.0.1:1/%2f")
+            .env(
+                "ARCADE_AMQP_URL",
+                "amqp://arcade:hunter2-password@127.0.0.1:1/%2f",
+            )
             .env("ARCADE_RACE_SEED", "918273645546372819")
             .env("ARCADE_ADMIN_TOKEN", "arc_token_that_must_not_show")
             .output()
             .unwrap();
         let help = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{args:?}");
-        for secret in ["hunter2", "918273645546372819", "arc_token_that_must_not_show"] {
+        for secret in [
+            "hunter2",
+            "918273645546372819",
+            "arc_token_that_must_not_show",
+        ] {
             assert!(!help.contains(secret), "{args:?} shows {secret}:\n{help}");
         }
     }

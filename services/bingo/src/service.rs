@@ -130,7 +130,11 @@ impl Service for BingoService {
             )));
         }
         if message.message_type == ClaimCard::TYPE {
-            let player = message.payload.get("player").and_then(|p| p.as_str()).unwrap_or("");
+            let player = message
+                .payload
+                .get("player")
+                .and_then(|p| p.as_str())
+                .unwrap_or("");
             if !self
                 .operators
                 .may_act_for(message.sender.as_deref(), &bingo_player(player))

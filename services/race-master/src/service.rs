@@ -62,13 +62,19 @@ impl RaceService {
 
 /// Whether `sender` may send `message`: a team's own commands from the team or an operator,
 /// the race's settings from an operator only. The refusal names the sender and the team.
-fn authorize(operators: &Operators, sender: Option<&str>, message: &RaceMessage) -> Result<(), String> {
+fn authorize(
+    operators: &Operators,
+    sender: Option<&str>,
+    message: &RaceMessage,
+) -> Result<(), String> {
     let team = match message {
         RaceMessage::CarRegister(m) => &m.team,
         RaceMessage::DecisionMade(m) => &m.team,
         RaceMessage::BudgetQuery(m) => &m.team,
         RaceMessage::StateQuery(m) => &m.team,
-        RaceMessage::RaceStart(_) | RaceMessage::DistributionSet(_) | RaceMessage::BudgetGrant(_) => {
+        RaceMessage::RaceStart(_)
+        | RaceMessage::DistributionSet(_)
+        | RaceMessage::BudgetGrant(_) => {
             return if operators.contains(sender) {
                 Ok(())
             } else {

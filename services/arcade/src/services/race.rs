@@ -84,8 +84,9 @@ fn stored_seed(runtime: &Runtime) -> anyhow::Result<u64> {
             .map_err(|e| anyhow::anyhow!("{}: not a seed: {e}", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let seed = uuid::Uuid::new_v4().as_u64_pair().0;
-            crate::auth::write_private(&path, format!("{seed}\n").as_bytes())
-                .map_err(|e| anyhow::anyhow!("{}: cannot write the race seed: {e}", path.display()))?;
+            crate::auth::write_private(&path, format!("{seed}\n").as_bytes()).map_err(|e| {
+                anyhow::anyhow!("{}: cannot write the race seed: {e}", path.display())
+            })?;
             tracing::warn!(
                 path = %path.display(),
                 "no --race-seed / ARCADE_RACE_SEED: drew a random seed into this file (keep it secret; a restart reads it)"

@@ -354,7 +354,10 @@ mod tests {
         })
         .await;
         assert!(finished.is_ok(), "the race did not end in time");
-        assert_eq!(penalties, 0, "truthful cars answering in time: every question reached its team");
+        assert_eq!(
+            penalties, 0,
+            "truthful cars answering in time: every question reached its team"
+        );
         assert!(attacked);
         assert_eq!(
             endpoint

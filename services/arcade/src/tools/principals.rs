@@ -60,7 +60,11 @@ async fn add(args: &NameArgs, collection: &str) -> anyhow::Result<ExitCode> {
         .post(&url)
         .send()
         .await
-        .map_err(|e| anyhow::anyhow!("no `arcade run` answers at {admin} ({e}); start one or pass --admin ADDR"))?;
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "no `arcade run` answers at {admin} ({e}); start one or pass --admin ADDR"
+            )
+        })?;
     let status = response.status();
     let body: Value = response
         .json()
@@ -77,9 +81,7 @@ async fn add(args: &NameArgs, collection: &str) -> anyhow::Result<ExitCode> {
     else {
         anyhow::bail!("{url}: the answer has no principal and token");
     };
-    eprintln!(
-        "{principal}: its secret (hand it over privately; running this again replaces it):"
-    );
+    eprintln!("{principal}: its secret (hand it over privately; running this again replaces it):");
     println!("{token}");
     Ok(ExitCode::SUCCESS)
 }
