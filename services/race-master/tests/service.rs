@@ -217,6 +217,8 @@ fn wire(message_type: &str, id: &str, body: Vec<u8>) -> Publication {
         message: WireMessage {
             message_type: Some(message_type.into()),
             message_id: Some(id.into()),
+            // The operator's: the master applies team commands only from the team or an operator.
+            user_id: Some("operator".into()),
             body,
             ..Default::default()
         },
