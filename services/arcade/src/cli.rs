@@ -18,7 +18,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Host services in this process: on the embedded bus (default) or on RabbitMQ (--amqp).
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Print every message whose type matches a topic pattern, one JSON line each.
     Tap(TapArgs),
     /// Validate a payload against its message type's schema and publish it.

@@ -65,7 +65,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     let _telemetry = arcade_runtime::telemetry::init_with(config)?;
     match cli.command {
-        Command::Run(args) => host::run(args).await,
+        Command::Run(args) => host::run(*args).await,
         Command::Tap(args) => client::tap(args).await,
         Command::Send(args) => client::send(args).await,
         Command::Demo(args) => demo::run(args).await,
