@@ -22,6 +22,7 @@ pub mod catalog;
 pub mod compat;
 pub mod envelope;
 pub mod game;
+pub mod principal;
 pub mod puzzle;
 pub mod race;
 pub mod table;

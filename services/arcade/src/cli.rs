@@ -18,7 +18,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Host services in this process: on the embedded bus (default) or on RabbitMQ (--amqp).
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Print every message whose type matches a topic pattern, one JSON line each.
     Tap(TapArgs),
     /// Validate a payload against its message type's schema and publish it.
@@ -34,9 +34,9 @@ pub enum Command {
     /// game or a card.
     #[command(subcommand)]
     Bingo(crate::tools::bingo::BingoCommand),
-    /// Race master tools: simulate a whole race in process.
+    /// Race master tools: simulate a whole race in process; add a team (its secret).
     #[command(subcommand)]
-    Race(arcade_race_master::cli::Command),
+    Race(RaceCommand),
     /// A car program: plays a team's cars in the race through the bus only.
     Car(crate::tools::car::CarArgs),
     /// Strata Relay puzzle tools: generate puzzles, print the telemetry, simulate sessions.
@@ -51,11 +51,28 @@ pub enum Command {
     Schemas(crate::tools::schemas::SchemasCommand),
 }
 
+/// `arcade race …`.
+#[derive(Debug, Subcommand)]
+pub enum RaceCommand {
+    /// The race master's own tools.
+    #[command(flatten)]
+    Master(arcade_race_master::cli::Command),
+    /// Teams: `add NAME` prints the team's secret.
+    #[command(subcommand)]
+    Team(crate::tools::principals::TeamCommand),
+}
+
 /// Where to reach the services: a broker, or the admin endpoint of `arcade run`.
 #[derive(Debug, Clone, Args)]
 pub struct Connection {
     /// RabbitMQ URL (amqp:// or amqps://). Absent: the embedded transport of `arcade run`.
-    #[arg(long = "amqp", env = "ARCADE_AMQP_URL", value_name = "URL")]
+    /// Its value (with its password) is never shown.
+    #[arg(
+        long = "amqp",
+        env = "ARCADE_AMQP_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
     pub amqp: Option<String>,
     /// Address of the admin endpoint that `arcade run` serves on loopback.
     #[arg(
@@ -65,6 +82,55 @@ pub struct Connection {
         value_name = "ADDR"
     )]
     pub admin: SocketAddr,
+    /// Bearer token for the admin endpoint: the operator's (`arcade run` uses it instead of
+    /// generating one into DATA/admin-token; clients read that file when this is absent), or a
+    /// team's or player's secret. Its value is never shown.
+    #[arg(
+        long = "token",
+        env = "ARCADE_ADMIN_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    pub token: Option<String>,
+}
+
+/// Bounds on what a client of the admin endpoint may cost.
+#[derive(Debug, Clone, Args)]
+pub struct AdminLimitArgs {
+    /// Another name the admin endpoint answers as (its `Host` header), besides its bound
+    /// address (and localhost on loopback). Repeatable.
+    #[arg(
+        long = "admin-host",
+        env = "ARCADE_ADMIN_HOSTS",
+        value_delimiter = ',',
+        value_name = "HOST"
+    )]
+    pub hosts: Vec<String>,
+    /// Connections the admin endpoint serves at once (more wait until one closes).
+    #[arg(
+        long = "admin-max-connections",
+        env = "ARCADE_ADMIN_MAX_CONNECTIONS",
+        default_value_t = 1024,
+        value_name = "N"
+    )]
+    pub max_connections: usize,
+    /// Seconds an admin connection may stay open with no request and no traffic; also the
+    /// time a request's headers may take.
+    #[arg(
+        long = "admin-idle-timeout",
+        env = "ARCADE_ADMIN_IDLE_TIMEOUT",
+        default_value_t = 60,
+        value_name = "SECS"
+    )]
+    pub idle_timeout: u64,
+    /// Seconds a stream's reader may leave a message unread before it is dropped.
+    #[arg(
+        long = "admin-stream-stall",
+        env = "ARCADE_ADMIN_STREAM_STALL",
+        default_value_t = 30,
+        value_name = "SECS"
+    )]
+    pub stream_stall: u64,
 }
 
 /// `arcade run`.
@@ -87,6 +153,9 @@ pub struct RunArgs {
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
+    /// Bounds of the admin endpoint.
+    #[command(flatten)]
+    pub limits: AdminLimitArgs,
     /// Health, readiness and metrics.
     #[command(flatten)]
     pub observe: crate::observe::ObserveArgs,
@@ -129,6 +198,10 @@ pub struct SendArgs {
     /// Producer name the message carries (AMQP app_id).
     #[arg(long, default_value = "arcade-cli")]
     pub producer: String,
+    /// The message id (an idempotency key: sent again, it is applied once). Absent: a fresh
+    /// one. A send whose answer is lost is retried with the same id either way.
+    #[arg(long = "id", value_name = "ID")]
+    pub id: Option<String>,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,

@@ -48,14 +48,22 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let client = reqwest::Client::new();
+    let client = crate::auth::http_client(args.connection.token.as_deref());
     let mut response = client
         .get(admin_url(&args.connection, "/stream"))
         .query(&[("pattern", &args.pattern)])
         .send()
         .await
-        .map_err(|e| unreachable(&args.connection, &e))?
-        .error_for_status()?;
+        .map_err(|e| unreachable(&args.connection, &e))?;
+    if !response.status().is_success() {
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or_default();
+        anyhow::bail!(
+            "{}: {status}: {}",
+            args.connection.admin,
+            body["error"].as_str().unwrap_or("refused")
+        );
+    }
     eprintln!("tapping {} on {}", args.pattern, args.connection.admin);
     let mut pending = Vec::new();
     while printed < limit {
@@ -95,13 +103,23 @@ pub async fn send(args: SendArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(INVALID));
         }
     };
-    publish(
+    publish_with_id(
         &args.connection,
         &args.message_type,
         payload,
         &args.producer,
+        args.id,
     )
     .await
+}
+
+/// Attempts of a send whose outcome is unknown (the connection broke after the request went
+/// out, the bus did not confirm): each with the same message id, so it is applied once.
+const ATTEMPTS: u32 = 6;
+
+/// Whether an HTTP failure leaves the outcome unknown (the request may have been applied).
+fn ambiguous(error: &reqwest::Error) -> bool {
+    !error.is_connect() && !error.is_builder()
 }
 
 /// Validates `payload` and publishes it, through the broker or the admin endpoint; prints the
@@ -113,29 +131,79 @@ pub async fn publish(
     payload: Value,
     producer: &str,
 ) -> anyhow::Result<ExitCode> {
+    publish_with_id(connection, message_type, payload, producer, None).await
+}
+
+/// [`publish`] with the message id `id` (a fresh one when `None`). A send whose outcome is
+/// unknown is retried with that same id, up to [`ATTEMPTS`] times.
+pub async fn publish_with_id(
+    connection: &Connection,
+    message_type: &str,
+    payload: Value,
+    producer: &str,
+    id: Option<String>,
+) -> anyhow::Result<ExitCode> {
     // Refuse locally first: nothing invalid is ever published.
     if let Err(e) = Catalog::new().validate(message_type, &payload) {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(INVALID));
     }
+    let id = id.unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+    let pause = |attempt: u32| {
+        tokio::time::sleep(std::time::Duration::from_millis(100u64 << attempt.min(6)))
+    };
     let envelope = if let Some(url) = &connection.amqp {
         let runtime = Runtime::new(connect_amqp(url, "arcade send", true).await?);
-        match runtime.send(message_type, payload, producer).await {
-            Ok(envelope) => envelope,
-            Err(e @ SendError::NotConsumed { .. }) => {
-                eprintln!("error: {e}");
-                return Ok(ExitCode::FAILURE);
+        let mut attempt = 1;
+        loop {
+            let options = arcade_runtime::SendOptions {
+                message_id: Some(id.clone()),
+                sender: None,
+            };
+            match runtime
+                .send_with(message_type, payload.clone(), producer, options)
+                .await
+            {
+                Ok(envelope) => break envelope,
+                Err(e @ SendError::NotConsumed { .. }) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::FAILURE);
+                }
+                Err(SendError::Bus(e)) if attempt < ATTEMPTS => {
+                    eprintln!("send {id}: {e}; retrying with the same id");
+                    pause(attempt).await;
+                    attempt += 1;
+                }
+                Err(e) => return Err(e.into()),
             }
-            Err(e) => return Err(e.into()),
         }
     } else {
-        let response = reqwest::Client::new()
-            .post(admin_url(connection, &format!("/messages/{message_type}")))
-            .query(&[("producer", producer)])
-            .json(&payload)
-            .send()
-            .await
-            .map_err(|e| unreachable(connection, &e))?;
+        let client = crate::auth::http_client(connection.token.as_deref());
+        let mut attempt = 1;
+        let response = loop {
+            let sent = client
+                .post(admin_url(connection, &format!("/messages/{message_type}")))
+                .query(&[("producer", producer)])
+                .header("Idempotency-Key", &id)
+                .json(&payload)
+                .send()
+                .await;
+            match sent {
+                Ok(response)
+                    if response.status() == reqwest::StatusCode::SERVICE_UNAVAILABLE
+                        && attempt < ATTEMPTS =>
+                {
+                    eprintln!("send {id}: the bus did not confirm; retrying with the same id");
+                }
+                Ok(response) => break response,
+                Err(e) if ambiguous(&e) && attempt < ATTEMPTS => {
+                    eprintln!("send {id}: no answer ({e}); retrying with the same id");
+                }
+                Err(e) => return Err(unreachable(connection, &e)),
+            }
+            pause(attempt).await;
+            attempt += 1;
+        };
         let status = response.status();
         let body: Value = response.json().await?;
         if !status.is_success() {

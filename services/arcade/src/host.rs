@@ -13,8 +13,10 @@ use arcade_runtime::{Bus, Running, Runtime};
 use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
 
-use crate::admin::{self, AdminState};
+use crate::admin::{self, AdminState, Limits};
+use crate::auth::{Auth, OperatorToken};
 use crate::cli::RunArgs;
+use crate::serve::ServeLimits;
 
 /// How long the relays get, at shutdown, to publish what the logs still hold (the rest is
 /// durable and goes out at the next start).
@@ -88,18 +90,59 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             (Arc::new(bus.clone()), Some(bus))
         }
     };
-    let runtime = Runtime::new(bus)
-        .with_data_dir(&args.data)
-        .with_dedupe_window(args.dedupe_window);
+    let admin_addr = args.connection.admin;
+    if !admin_addr.ip().is_loopback() && args.connection.token.is_none() {
+        anyhow::bail!(
+            "--admin / ARCADE_ADMIN_ADDR {admin_addr} is not a loopback address: set ARCADE_ADMIN_TOKEN (or --token) to the operator's token to serve the admin endpoint there"
+        );
+    }
+    let operator = OperatorToken::resolve(args.connection.token.as_deref(), &args.data)?;
+    // On the embedded transport only this process publishes: what it sends itself is the
+    // operator's (the admin endpoint stamps each request's own principal).
+    let runtime = if embedded.is_some() {
+        Runtime::new(bus).with_sender(arcade_contracts::principal::OPERATOR)
+    } else {
+        Runtime::new(bus)
+    }
+    .with_data_dir(&args.data)
+    .with_dedupe_window(args.dedupe_window);
     let services = crate::services::start(&runtime, &args.services, &args.settings)?;
     let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
     let shutdown = CancellationToken::new();
-    let router = admin::router(AdminState {
+    let listener = crate::serve::bind(admin_addr, "--admin").await?;
+    let bound = listener.local_addr()?;
+    let auth = Arc::new(Auth::open(
+        &operator,
+        Some(args.data.join(crate::auth::PRINCIPALS_FILE)),
+        bound,
+        &args.limits.hosts,
+    )?);
+    let limits = Limits {
+        stream_stall: Duration::from_secs(args.limits.stream_stall.max(1)),
+        ..Limits::default()
+    };
+    let state = AdminState {
         runtime: runtime.clone(),
-    })
-    .merge(crate::services::routes(&runtime))
-    .merge(crate::observe::routes(&runtime, &args.observe));
-    let (addr, admin_task) = admin::serve(args.connection.admin, router, shutdown.clone()).await?;
+        auth: auth.clone(),
+        limits,
+    };
+    let router = admin::router(state.clone())
+        .merge(crate::services::routes(&state))
+        .merge(crate::observe::routes(&runtime, &args.observe));
+    let idle = Duration::from_secs(args.limits.idle_timeout.max(1));
+    let serve_limits = ServeLimits {
+        max_connections: args.limits.max_connections,
+        header_timeout: idle.min(Duration::from_secs(10)),
+        idle_timeout: idle,
+        write_stall: idle,
+    };
+    let addr = bound;
+    let admin_task = crate::serve::serve_on(
+        listener,
+        admin::protect(router, auth),
+        serve_limits,
+        shutdown.clone(),
+    );
     let metrics = crate::observe::serve(&runtime, &args.observe, shutdown.clone()).await?;
     if let Some((metrics_addr, _)) = &metrics {
         info!(metrics = %metrics_addr, "serving /health, /ready and /metrics");

@@ -1,15 +1,19 @@
 //! The `arcade` binary: parse the command line, start telemetry, run the command.
 
 mod admin;
+mod auth;
 mod cli;
 mod client;
 mod demo;
 mod host;
 mod observe;
 mod pipe;
+mod serve;
 mod services;
 mod shell;
 mod tools;
+#[cfg(test)]
+mod trust_tests;
 
 use std::process::ExitCode;
 
@@ -61,7 +65,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     let _telemetry = arcade_runtime::telemetry::init_with(config)?;
     match cli.command {
-        Command::Run(args) => host::run(args).await,
+        Command::Run(args) => host::run(*args).await,
         Command::Tap(args) => client::tap(args).await,
         Command::Send(args) => client::send(args).await,
         Command::Demo(args) => demo::run(args).await,
@@ -69,9 +73,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Car(args) => tools::car::run(args).await,
         Command::Referee(command) => tools::referee::run(command).await,
         Command::Bingo(command) => tools::bingo::run(command).await,
-        Command::Race(command) => Ok(tool(|out, err| {
+        Command::Race(cli::RaceCommand::Master(command)) => Ok(tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
         })),
+        Command::Race(cli::RaceCommand::Team(command)) => tools::principals::team(command).await,
         Command::Puzzle(command) => tools::puzzle::run(command).await,
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),

@@ -13,7 +13,10 @@ use serde_json::{Value, json};
 
 fn arcade() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
-    command.env_remove("ARCADE_AMQP_URL").env_remove("RUST_LOG");
+    command
+        .env_remove("ARCADE_AMQP_URL")
+        .env_remove("RUST_LOG")
+        .env("ARCADE_ADMIN_TOKEN", "arcade-test-operator-token");
     command
 }
 
@@ -72,6 +75,19 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// A client presenting the tests' operator token.
+fn authorized() -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        reqwest::header::AUTHORIZATION,
+        "Bearer arcade-test-operator-token".parse().unwrap(),
+    );
+    reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .unwrap()
+}
+
 /// The admin endpoint over HTTP, on a runtime of the test's own.
 struct Http {
     rt: tokio::runtime::Runtime,
@@ -84,7 +100,7 @@ impl Http {
         Http {
             rt: tokio::runtime::Runtime::new().unwrap(),
             base: format!("http://{admin}"),
-            client: reqwest::Client::new(),
+            client: authorized(),
         }
     }
 

@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 
 fn arcade() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
-    command.env_remove("ARCADE_AMQP_URL").env_remove("RUST_LOG");
+    command
+        .env_remove("ARCADE_AMQP_URL")
+        .env_remove("RUST_LOG")
+        .env("ARCADE_ADMIN_TOKEN", "arcade-test-operator-token");
     command
 }
 
@@ -234,4 +237,105 @@ fn run_serves_tap_and_send_and_stops_on_ctrl_c() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "arcade run exited with {status}");
+}
+
+#[test]
+fn run_refuses_a_non_loopback_admin_address_without_a_token() {
+    let data = tempfile::tempdir().unwrap();
+    let output = arcade()
+        .env_remove("ARCADE_ADMIN_TOKEN")
+        .args(["run", "puzzle-telemetry", "--data"])
+        .arg(data.path())
+        .args(["--admin", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("not a loopback address") && stderr.contains("ARCADE_ADMIN_TOKEN"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn help_never_shows_the_values_of_secret_settings() {
+    for args in [
+        vec!["run", "--help"],
+        vec!["tap", "--help"],
+        vec!["send", "--help"],
+    ] {
+        let output = arcade()
+            .args(&args)
+            .env(
+                "ARCADE_AMQP_URL",
+                "amqp://arcade:hunter2-password@127.0.0.1:1/%2f",
+            )
+            .env("ARCADE_RACE_SEED", "918273645546372819")
+            .env("ARCADE_ADMIN_TOKEN", "arc_token_that_must_not_show")
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{args:?}");
+        for secret in [
+            "hunter2",
+            "918273645546372819",
+            "arc_token_that_must_not_show",
+        ] {
+            assert!(!help.contains(secret), "{args:?} shows {secret}:\n{help}");
+        }
+    }
+}
+
+/// Without ARCADE_ADMIN_TOKEN, `arcade run` generates the operator's token into the data
+/// directory (0600); a request without it is refused with a 401 naming that file, and the
+/// clients find it there through ARCADE_DATA_DIR.
+#[test]
+fn the_generated_token_is_private_and_named_by_the_401() {
+    let data = tempfile::tempdir().unwrap();
+    let admin = format!("127.0.0.1:{}", free_port());
+    let mut child = arcade()
+        .env_remove("ARCADE_ADMIN_TOKEN")
+        .args(["run", "puzzle-telemetry", "--data"])
+        .arg(data.path())
+        .args(["--admin", &admin])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_ready(&mut child);
+    let _run = Running { child };
+    let token_file = data.path().join("admin-token");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let answer = reqwest::blocking::get(format!("http://{admin}/counters")).unwrap();
+    assert_eq!(answer.status().as_u16(), 401);
+    let text = answer.text().unwrap();
+    assert!(text.contains("admin-token"), "{text}");
+    let token = std::fs::read_to_string(&token_file).unwrap();
+    assert!(!text.contains(token.trim()));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("session.json");
+    std::fs::write(
+        &file,
+        r#"{"gameId":"tok-1","seed":7,"stage":2,"outcome":"abandoned","turns":1,"durationMs":1500}"#,
+    )
+    .unwrap();
+    let sent = arcade()
+        .env_remove("ARCADE_ADMIN_TOKEN")
+        .env("ARCADE_DATA_DIR", data.path())
+        .args(["send", "game.session.completed.v1"])
+        .arg(&file)
+        .args(["--admin", &admin, "--id", "tok-1-id"])
+        .output()
+        .unwrap();
+    assert!(
+        sent.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sent.stderr)
+    );
+    assert!(String::from_utf8_lossy(&sent.stdout).contains("\"message_id\":\"tok-1-id\""));
 }

@@ -13,7 +13,10 @@ use serde_json::Value;
 
 fn arcade() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
-    command.env_remove("ARCADE_AMQP_URL").env_remove("RUST_LOG");
+    command
+        .env_remove("ARCADE_AMQP_URL")
+        .env_remove("RUST_LOG")
+        .env("ARCADE_ADMIN_TOKEN", "arcade-test-operator-token");
     command
 }
 

@@ -17,7 +17,10 @@ use arcade_puzzle_telemetry::domain::strata::{Cell, Puzzle, Stage};
 
 fn arcade() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
-    command.env_remove("ARCADE_AMQP_URL").env_remove("RUST_LOG");
+    command
+        .env_remove("ARCADE_AMQP_URL")
+        .env_remove("RUST_LOG")
+        .env("ARCADE_ADMIN_TOKEN", "arcade-test-operator-token");
     command
 }
 
@@ -189,7 +192,15 @@ fn a_mixed_run_of_v1_and_v2_counts_each_session_once_and_flags_every_tampered_on
     // The same 500 sessions (same seed, so the same gameIds), first as v1, then as v2.
     simulate(&admin, 500, 3, "v1");
     simulate(&admin, 500, 3, "v2");
-    let client = reqwest::blocking::Client::new();
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        reqwest::header::AUTHORIZATION,
+        "Bearer arcade-test-operator-token".parse().unwrap(),
+    );
+    let client = reqwest::blocking::Client::builder()
+        .default_headers(headers)
+        .build()
+        .unwrap();
     let expected = tampered();
     let url = format!("http://{admin}/messages/game.session.completed.v2?producer=tamperer");
     for (session, _) in &expected {

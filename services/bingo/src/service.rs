@@ -7,12 +7,17 @@
 //!
 //! The server secret lives only in the decider's keys (printed `<redacted>`); no event carries
 //! it and nothing here logs it.
+//!
+//! A card claim (`bingo.card.claim.v1`) names its player and is accepted only from the
+//! operator or that player's principal `bingo-player-<player>` (the sender the transport
+//! vouches for); any other is refused, dead-lettered with the reason.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use arcade_contracts::activity::{ActivityRecorded, ActivityUndone};
-use arcade_contracts::bingo::QUEUE;
+use arcade_contracts::bingo::{ClaimCard, QUEUE};
+use arcade_contracts::principal::{Operators, bingo_player};
 use arcade_contracts::{Envelope, Message, Route};
 use arcade_runtime::backoff::Backoff;
 use arcade_runtime::{
@@ -31,6 +36,7 @@ pub struct BingoService {
     bingo: Bingo,
     binder: Option<Binder>,
     view: BingoView,
+    operators: Operators,
 }
 
 impl BingoService {
@@ -41,7 +47,16 @@ impl BingoService {
             bingo: Bingo::new(secret),
             binder: None,
             view: BingoView::default(),
+            operators: Operators::default(),
         }
+    }
+
+    /// Treats exactly `operators` as the operator's principals (default: `operator`,
+    /// `arcade-admin`): a card claim is accepted only from one of them or from the claiming
+    /// player's principal `bingo-player-<player>`.
+    pub fn with_operators(mut self, operators: Operators) -> BingoService {
+        self.operators = operators;
+        self
     }
 
     /// The read model of its games and cards (take it before the runtime starts the service).
@@ -113,6 +128,22 @@ impl Service for BingoService {
                 "{} is a fact of the bingo service, not a request",
                 message.message_type
             )));
+        }
+        if message.message_type == ClaimCard::TYPE {
+            let player = message
+                .payload
+                .get("player")
+                .and_then(|p| p.as_str())
+                .unwrap_or("");
+            if !self
+                .operators
+                .may_act_for(message.sender.as_deref(), &bingo_player(player))
+            {
+                return Err(format!(
+                    "sender {} may not claim for player {player:?}: only bingo-player-{player} or an operator",
+                    message.sender.as_deref().unwrap_or("(none)")
+                ));
+            }
         }
         Input::from_message(&message.message_type, &message.payload, &message.message_id)
             .map(Decoded::Input)

@@ -5,7 +5,14 @@
 //! queue `race.team.<team>`, and is woken by the runtime's clock at [`RaceMaster::next_deadline`]
 //! (answer deadlines, turn starts, the race's end). Its state is a fold of its own log. A
 //! team's queue is declared before the team's first registration is published.
+//!
+//! Who may command it: a registration, an answer, a budget or state query for team T only
+//! from the sender `race-team-T` or an operator principal; starting the race, setting the
+//! distribution and granting budget only from an operator. Anything else is refused (dead-
+//! lettered with the reason, counted): the sender is the principal the transport vouches for
+//! (the admin endpoint's bearer token, RabbitMQ's `user_id`), never a payload field.
 
+use arcade_contracts::principal::{Operators, race_team};
 use arcade_contracts::race::{CarRegistered, RACE_MASTER_QUEUE};
 use arcade_contracts::{Envelope, Message};
 use arcade_runtime::{
@@ -27,6 +34,7 @@ const FLOW: &str = "race";
 #[derive(Debug, Clone)]
 pub struct RaceService {
     master: RaceMaster,
+    operators: Operators,
 }
 
 impl RaceService {
@@ -35,12 +43,57 @@ impl RaceService {
     pub fn new(seed: u64) -> RaceService {
         RaceService {
             master: RaceMaster::new(seed),
+            operators: Operators::default(),
         }
+    }
+
+    /// Treats exactly `operators` as the operator's principals (default: `operator`,
+    /// `arcade-admin`).
+    pub fn with_operators(mut self, operators: Operators) -> RaceService {
+        self.operators = operators;
+        self
     }
 
     /// The rules it applies.
     pub fn master(&self) -> &RaceMaster {
         &self.master
+    }
+}
+
+/// Whether `sender` may send `message`: a team's own commands from the team or an operator,
+/// the race's settings from an operator only. The refusal names the sender and the team.
+fn authorize(
+    operators: &Operators,
+    sender: Option<&str>,
+    message: &RaceMessage,
+) -> Result<(), String> {
+    let team = match message {
+        RaceMessage::CarRegister(m) => &m.team,
+        RaceMessage::DecisionMade(m) => &m.team,
+        RaceMessage::BudgetQuery(m) => &m.team,
+        RaceMessage::StateQuery(m) => &m.team,
+        RaceMessage::RaceStart(_)
+        | RaceMessage::DistributionSet(_)
+        | RaceMessage::BudgetGrant(_) => {
+            return if operators.contains(sender) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "sender {} is not an operator: only an operator may send {}",
+                    sender.unwrap_or("(none)"),
+                    message.message_type()
+                ))
+            };
+        }
+        _ => return Ok(()),
+    };
+    if operators.may_act_for(sender, &race_team(team)) {
+        Ok(())
+    } else {
+        Err(format!(
+            "sender {} may not act for team {team}: only race-team-{team} or an operator",
+            sender.unwrap_or("(none)")
+        ))
     }
 }
 
@@ -78,8 +131,9 @@ impl Service for RaceService {
         }
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, String> {
-        let message = message_of(message)?;
+    fn input(&self, envelope: &Envelope) -> Result<Decoded<Input>, String> {
+        let message = message_of(envelope)?;
+        authorize(&self.operators, envelope.sender.as_deref(), &message)?;
         wire::input(&message)
             .map(Decoded::Input)
             .map_err(|e| e.to_string())

@@ -22,7 +22,9 @@ use arcade_runtime::{Runtime, SubscriptionSpec};
 
 fn runtime(dir: &tempfile::TempDir) -> Runtime {
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    Runtime::new(bus).with_data_dir(dir.path())
+    Runtime::new(bus)
+        .with_data_dir(dir.path())
+        .with_sender("operator")
 }
 
 async fn tap(runtime: &Runtime, name: &str) -> Box<dyn Consumer> {

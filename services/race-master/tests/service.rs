@@ -40,7 +40,9 @@ struct World {
 fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus.clone()).with_data_dir(dir.path());
+    let runtime = Runtime::new(bus.clone())
+        .with_data_dir(dir.path())
+        .with_sender("operator");
     World { dir, bus, runtime }
 }
 
@@ -185,7 +187,9 @@ async fn a_restart_from_the_same_data_keeps_the_race() {
     drop(facts);
 
     // Same data directory, same seed: the log is replayed.
-    let runtime = Runtime::new(w.bus.clone()).with_data_dir(w.dir.path());
+    let runtime = Runtime::new(w.bus.clone())
+        .with_data_dir(w.dir.path())
+        .with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
     let mut facts = tap(&runtime).await;
     send(
@@ -213,6 +217,8 @@ fn wire(message_type: &str, id: &str, body: Vec<u8>) -> Publication {
         message: WireMessage {
             message_type: Some(message_type.into()),
             message_id: Some(id.into()),
+            // The operator's: the master applies team commands only from the team or an operator.
+            user_id: Some("operator".into()),
             body,
             ..Default::default()
         },
@@ -317,7 +323,8 @@ async fn a_car_that_does_not_answer_is_penalised_at_the_deadline() {
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
     let runtime = Runtime::new(bus.clone())
         .with_data_dir(dir.path())
-        .with_clock(Clock::starting_at(T0));
+        .with_clock(Clock::starting_at(T0))
+        .with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
     let mut facts = tap(&runtime).await;
     let mut team = runtime
@@ -618,7 +625,9 @@ async fn three_teams_racing_over_the_bus_end_soundly() {
     stop(service).await;
     drop(facts);
 
-    let runtime = Runtime::new(w.bus.clone()).with_data_dir(w.dir.path());
+    let runtime = Runtime::new(w.bus.clone())
+        .with_data_dir(w.dir.path())
+        .with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
     let mut facts = tap(&runtime).await;
     for standing in &finished.standings {

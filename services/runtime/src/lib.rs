@@ -38,6 +38,6 @@ pub use bus::{Bus, BusError, Delivery, Destination, Publication, Published, Subs
 pub use clock::Clock;
 pub use decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};
 pub use host::{Host, HostConfig, HostError};
-pub use runtime::{HostHandle, Running, Runtime, SendError};
+pub use runtime::{HostHandle, Running, Runtime, SendError, SendOptions};
 pub use store::{LogRecord, Storage, Store};
 pub use wire::WireMessage;

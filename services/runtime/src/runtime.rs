@@ -65,6 +65,7 @@ pub struct Runtime {
     fatal: watch::Sender<Option<String>>,
     stopping: CancellationToken,
     dedupe_window: Duration,
+    sender: Option<String>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -98,6 +99,7 @@ impl Runtime {
             fatal: watch::channel(None).0,
             stopping: CancellationToken::new(),
             dedupe_window: crate::store::DEFAULT_DEDUPE_WINDOW,
+            sender: None,
         }
     }
 
@@ -110,6 +112,19 @@ impl Runtime {
     /// Keeps every service's store under `dir` (one sled database each).
     pub fn with_data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.data_dir = Some(dir.into());
+        self
+    }
+
+    /// The data directory, if the runtime has one.
+    pub fn data_dir(&self) -> Option<&std::path::Path> {
+        self.data_dir.as_deref()
+    }
+
+    /// Stamps `sender` on what [`Runtime::send`] publishes: the principal of code in this
+    /// process (`operator` on the embedded transport, where only the process itself and its
+    /// authenticated admin endpoint publish).
+    pub fn with_sender(mut self, sender: impl Into<String>) -> Self {
+        self.sender = Some(sender.into());
         self
     }
 
@@ -315,12 +330,27 @@ impl Runtime {
     }
 
     /// Validates a payload against its type's schema and publishes it as a flow's first message
-    /// from `producer`. Nothing is published when it is invalid.
+    /// from `producer`, with a fresh message id and the runtime's own sender
+    /// ([`Runtime::with_sender`]). Nothing is published when it is invalid.
     pub async fn send(
         &self,
         message_type: &str,
         payload: serde_json::Value,
         producer: &str,
+    ) -> Result<Envelope, SendError> {
+        self.send_with(message_type, payload, producer, SendOptions::default())
+            .await
+    }
+
+    /// [`Runtime::send`] with a message id given by the client (a retry with the same id is
+    /// applied once: consumers deduplicate by it) and the principal the caller authenticated
+    /// (the admin endpoint stamps the bearer token's). Unset fields take the defaults.
+    pub async fn send_with(
+        &self,
+        message_type: &str,
+        payload: serde_json::Value,
+        producer: &str,
+        options: SendOptions,
     ) -> Result<Envelope, SendError> {
         let entry = self.catalog.validate(message_type, &payload)?;
         let route = entry
@@ -329,14 +359,16 @@ impl Runtime {
                 message_type: message_type.to_string(),
                 reason,
             })?;
-        let message_id = uuid::Uuid::now_v7().to_string();
+        let message_id = options
+            .message_id
+            .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
         let envelope = Envelope {
             correlation_id: message_id.clone(),
             message_id,
             message_type: message_type.to_string(),
             causation_id: None,
             producer: producer.to_string(),
-            sender: None,
+            sender: options.sender.or_else(|| self.sender.clone()),
             occurred_at: rfc3339_ms(self.clock.now_ms()),
             payload,
         };
@@ -358,6 +390,16 @@ impl Runtime {
         }
         Ok(envelope)
     }
+}
+
+/// What a client of [`Runtime::send_with`] may set.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SendOptions {
+    /// The message id (an idempotency key); absent: a fresh UUIDv7.
+    pub message_id: Option<String>,
+    /// The principal the message is sent for; absent: the runtime's own
+    /// ([`Runtime::with_sender`]).
+    pub sender: Option<String>,
 }
 
 /// A running service of any type, for a process that hosts several.

@@ -126,7 +126,9 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     let data = args.data.unwrap_or_else(|| temporary.path().to_path_buf());
     crate::host::prepare_data_dir(&data)?;
     let bus = EmbeddedBus::open(&data.join("bus"))?;
-    let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(&data);
+    let runtime = Runtime::new(Arc::new(bus.clone()))
+        .with_data_dir(&data)
+        .with_sender(arcade_contracts::principal::OPERATOR);
     println!(
         "Arcade demo — every service in one process on the embedded bus; data in {}",
         data.display()

@@ -52,10 +52,16 @@ impl BingoArgs {
 
 /// Starts the bingo service, with a binder that binds its queue to the message types its games
 /// map.
-pub fn start(runtime: &Runtime, args: &BingoArgs) -> anyhow::Result<Vec<Box<dyn Running>>> {
+pub fn start(
+    runtime: &Runtime,
+    args: &BingoArgs,
+    operators: &arcade_contracts::principal::Operators,
+) -> anyhow::Result<Vec<Box<dyn Running>>> {
     let secret = args.secret()?;
     let (binder, _bound) = Binder::spawn(runtime.bus().clone(), QUEUE);
-    let service = BingoService::new(&secret).with_binder(binder);
+    let service = BingoService::new(&secret)
+        .with_binder(binder)
+        .with_operators(operators.clone());
     let view = service.view();
     let handle = runtime
         .start(service)

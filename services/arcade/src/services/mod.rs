@@ -7,6 +7,7 @@ pub mod puzzle;
 pub mod race;
 pub mod referee;
 
+use arcade_contracts::principal::Operators;
 use arcade_runtime::{Running, Runtime};
 use clap::{Args, ValueEnum};
 
@@ -48,6 +49,17 @@ pub struct ServiceArgs {
     /// Puzzle telemetry settings.
     #[command(flatten)]
     pub puzzle: puzzle::PuzzleArgs,
+    /// The principals the services treat as the operator: the senders that may start the
+    /// race, act for any team and claim for any player (the admin endpoint's `operator`, the
+    /// operator's RabbitMQ user).
+    #[arg(
+        long = "operator-principals",
+        env = "ARCADE_OPERATOR_PRINCIPALS",
+        value_delimiter = ',',
+        default_value = "operator,arcade-admin",
+        value_name = "NAMES"
+    )]
+    pub operators: Vec<String>,
 }
 
 /// Starts the named services (all when `names` is empty).
@@ -61,12 +73,19 @@ pub fn start(
     } else {
         names.to_vec()
     };
+    let operators = if args.operators.is_empty() {
+        Operators::default()
+    } else {
+        Operators::new(args.operators.iter().cloned())
+    };
     let mut running: Vec<Box<dyn Running>> = Vec::new();
     for name in names {
         match name {
             ServiceName::Referee => running.extend(referee::start(runtime, &args.referee)?),
-            ServiceName::Bingo => running.extend(bingo::start(runtime, &args.bingo)?),
-            ServiceName::RaceMaster => running.extend(race::start(runtime, &args.race)?),
+            ServiceName::Bingo => running.extend(bingo::start(runtime, &args.bingo, &operators)?),
+            ServiceName::RaceMaster => {
+                running.extend(race::start(runtime, &args.race, &operators)?)
+            }
             ServiceName::PuzzleTelemetry => running.extend(puzzle::start(runtime, &args.puzzle)?),
         }
     }
@@ -74,9 +93,10 @@ pub fn start(
 }
 
 /// Admin routes the services add (merged into the admin endpoint).
-pub fn routes(runtime: &Runtime) -> axum::Router {
+pub fn routes(state: &crate::admin::AdminState) -> axum::Router {
+    let runtime = &state.runtime;
     axum::Router::new()
         .merge(puzzle::routes(runtime))
-        .merge(race::routes(runtime))
+        .merge(race::routes(state))
         .merge(bingo::routes())
 }

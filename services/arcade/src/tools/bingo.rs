@@ -39,6 +39,9 @@ pub enum BingoCommand {
     Print(print::PrintArgs),
     /// Show a game (mode, status, called squares, winners, cards) or one of its cards.
     Show(ShowArgs),
+    /// Players' secrets: `add NAME` prints the bearer token of `bingo-player-NAME`.
+    #[command(subcommand)]
+    Player(crate::tools::principals::PlayerCommand),
 }
 
 /// The admin endpoint of the `arcade run` hosting bingo.
@@ -114,6 +117,7 @@ pub async fn run(command: BingoCommand) -> anyhow::Result<ExitCode> {
         BingoCommand::Open(args) => open(args).await,
         BingoCommand::Print(args) => print::run(args).await,
         BingoCommand::Show(args) => show(args).await,
+        BingoCommand::Player(command) => crate::tools::principals::player(command).await,
     }
 }
 

@@ -147,7 +147,7 @@ pub(crate) async fn via_admin(
 ) -> anyhow::Result<RaceFinished> {
     let admin = args.connection.admin;
     let team = args.team.clone();
-    let client = reqwest::Client::new();
+    let client = crate::auth::http_client(args.connection.token.as_deref());
     let unreachable = |e: reqwest::Error| {
         anyhow::anyhow!(
             "no `arcade run` answers at {admin} ({e}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ"
@@ -158,9 +158,15 @@ pub(crate) async fn via_admin(
         .get(format!("http://{admin}/race/teams/{team}/stream"))
         .send()
         .await
-        .map_err(unreachable)?
-        .error_for_status()
-        .map_err(|e| anyhow::anyhow!("{admin}: the team's stream: {e}"))?;
+        .map_err(unreachable)?;
+    if !stream.status().is_success() {
+        let status = stream.status();
+        let body: Value = stream.json().await.unwrap_or_default();
+        anyhow::bail!(
+            "{admin}: the team's stream: {status}: {}",
+            body["error"].as_str().unwrap_or("refused")
+        );
+    }
     eprintln!("car program of team {team} through the admin endpoint at {admin}");
     let post = |message_type: &'static str, payload: Value| {
         let client = client.clone();
@@ -231,30 +237,38 @@ mod tests {
     use arcade_contracts::race::RaceStart;
     use arcade_race_master::service::RaceService;
     use arcade_runtime::bus::embedded::EmbeddedBus;
-    use tokio_util::sync::CancellationToken;
 
     use super::*;
-    use crate::admin::{self, AdminState};
+    use crate::admin;
 
-    /// Two `arcade car` programs play a whole race through the admin endpoint of a running
-    /// race master (embedded transport): they register, answer every question in time, report
-    /// their state truthfully, and both end with the master's `race.finished.v1`.
+    /// Three `arcade car` programs, each holding only its team's token, play a whole race
+    /// through the admin endpoint of a running race master (embedded transport): they register,
+    /// answer every question in time, report their state truthfully, and all end with the
+    /// master's `race.finished.v1`. An attacker with red's token trying to answer for blue and
+    /// to read blue's stream is refused and counted each time; no team is penalised (every
+    /// question reached its team, every answer was its own).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn car_programs_play_a_race_through_the_admin_endpoint() {
         let dir = tempfile::tempdir().unwrap();
         let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-        let runtime = Runtime::new(bus).with_data_dir(dir.path());
+        let runtime = Runtime::new(bus)
+            .with_data_dir(dir.path())
+            .with_sender("operator");
         let master = runtime.start(RaceService::new(11)).unwrap();
-        let router = admin::router(AdminState {
-            runtime: runtime.clone(),
-        })
-        .merge(crate::services::race::routes(&runtime));
-        let shutdown = CancellationToken::new();
-        let (addr, server) = admin::serve("127.0.0.1:0".parse().unwrap(), router, shutdown.clone())
-            .await
-            .unwrap();
+        let endpoint = admin::testing::spawn(&runtime, crate::services::race::routes).await;
+        let addr = endpoint.addr;
         let mut programs = Vec::new();
-        for (team, strategy) in [("red", Strategy::Cautious), ("blue", Strategy::Random)] {
+        let mut tokens = std::collections::BTreeMap::new();
+        for (team, strategy) in [
+            ("red", Strategy::Cautious),
+            ("blue", Strategy::Random),
+            ("green", Strategy::Aggressive),
+        ] {
+            let token = endpoint
+                .auth
+                .issue(&crate::auth::Principal::Team(team.into()))
+                .unwrap();
+            tokens.insert(team, token.clone());
             let args = CarArgs {
                 team: team.into(),
                 strategy,
@@ -264,6 +278,7 @@ mod tests {
                 connection: Connection {
                     amqp: None,
                     admin: addr,
+                    token: Some(token),
                 },
             };
             let program = CarProgram::new(CarBot::new(team, strategy, 3, 0));
@@ -281,6 +296,7 @@ mod tests {
             .await
             .unwrap();
         let mut penalties = 0;
+        let mut attacked = false;
         let finished = tokio::time::timeout(std::time::Duration::from_secs(60), async {
             loop {
                 let delivery = facts.next().await.unwrap();
@@ -289,7 +305,7 @@ mod tests {
                 match message_type.as_str() {
                     "race.car.registered.v1" => {
                         registered += 1;
-                        if registered == 4 {
+                        if registered == 6 {
                             let start = RaceStart {
                                 turns: Some(5),
                                 duration_ms: None,
@@ -308,6 +324,29 @@ mod tests {
                         }
                     }
                     "race.penalty.given.v1" => penalties += 1,
+                    "race.turn.started.v1" if !attacked => {
+                        // An attacker holding red's token answers blue's question first and
+                        // tries to read blue's stream.
+                        attacked = true;
+                        let attacker = endpoint.client(&tokens["red"]);
+                        let answer = serde_json::json!({
+                            "requestId": "forged", "team": "blue", "car": "blue-1",
+                            "answer": {"kind": "dice", "choice": "roll"}
+                        });
+                        let forged = attacker
+                            .post(endpoint.url("/messages/race.decision.made.v1"))
+                            .json(&answer)
+                            .send()
+                            .await
+                            .unwrap();
+                        assert_eq!(forged.status(), 403);
+                        let read = attacker
+                            .get(endpoint.url("/race/teams/blue/stream"))
+                            .send()
+                            .await
+                            .unwrap();
+                        assert_eq!(read.status(), 403);
+                    }
                     "race.finished.v1" => break,
                     _ => {}
                 }
@@ -315,14 +354,26 @@ mod tests {
         })
         .await;
         assert!(finished.is_ok(), "the race did not end in time");
-        assert_eq!(penalties, 0, "truthful cars answering in time");
+        assert_eq!(
+            penalties, 0,
+            "truthful cars answering in time: every question reached its team"
+        );
+        assert!(attacked);
+        assert_eq!(
+            endpoint
+                .auth
+                .refused
+                .forbidden
+                .load(std::sync::atomic::Ordering::Relaxed),
+            2,
+            "both attempts refused and counted"
+        );
         for program in programs {
             let finished = program.await.unwrap().unwrap();
             assert_eq!(finished.turn, 5);
-            assert_eq!(finished.standings.len(), 2);
+            assert_eq!(finished.standings.len(), 3);
         }
-        shutdown.cancel();
-        let _ = server.await;
+        endpoint.stop().await;
         master
             .stop(std::time::Duration::from_secs(5))
             .await

@@ -83,7 +83,7 @@ mod tests {
     use tokio_util::sync::CancellationToken;
 
     use super::*;
-    use crate::admin::{self, AdminState};
+    use crate::admin;
     use crate::cli::Connection;
     use crate::tools::car::{CarArgs, via_admin};
 
@@ -135,21 +135,28 @@ mod tests {
             .route("/prod/action", axum::routing::get(ai))
             .with_state(seen.clone());
         let shutdown = CancellationToken::new();
-        let (ai_addr, ai_server) =
-            admin::serve("127.0.0.1:0".parse().unwrap(), ai_router, shutdown.clone())
-                .await
-                .unwrap();
+        let ai_listener = crate::serve::bind("127.0.0.1:0".parse().unwrap(), "ai")
+            .await
+            .unwrap();
+        let ai_addr = ai_listener.local_addr().unwrap();
+        let ai_server = crate::serve::serve_on(
+            ai_listener,
+            ai_router,
+            crate::serve::ServeLimits::default(),
+            shutdown.clone(),
+        );
 
         let dir = tempfile::tempdir().unwrap();
         let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-        let runtime = Runtime::new(bus).with_data_dir(dir.path());
+        let runtime = Runtime::new(bus)
+            .with_data_dir(dir.path())
+            .with_sender("operator");
         let master = runtime.start(RaceService::new(4)).unwrap();
-        let router = admin::router(AdminState {
-            runtime: runtime.clone(),
-        })
-        .merge(crate::services::race::routes(&runtime));
-        let (addr, server) = admin::serve("127.0.0.1:0".parse().unwrap(), router, shutdown.clone())
-            .await
+        let endpoint = admin::testing::spawn(&runtime, crate::services::race::routes).await;
+        let addr = endpoint.addr;
+        let red = endpoint
+            .auth
+            .issue(&crate::auth::Principal::Team("red".into()))
             .unwrap();
         let mut facts = runtime
             .bus()
@@ -169,6 +176,7 @@ mod tests {
             connection: Connection {
                 amqp: None,
                 admin: addr,
+                token: Some(red),
             },
         };
         let program = tokio::spawn(async move {
@@ -234,7 +242,8 @@ mod tests {
             assert!(!list(query, "cards").is_empty(), "{query}");
         }
         shutdown.cancel();
-        let _ = (server.await, ai_server.await);
+        endpoint.stop().await;
+        let _ = ai_server.await;
         master
             .stop(std::time::Duration::from_secs(5))
             .await

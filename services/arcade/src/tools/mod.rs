@@ -4,6 +4,7 @@
 pub mod bingo;
 pub mod car;
 pub mod duel_ai;
+pub mod principals;
 pub mod puzzle;
 pub mod referee;
 pub mod schemas;

@@ -161,7 +161,9 @@ async fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
         }
         None => {
             let url = format!("http://{}/puzzle/stats", args.connection.admin);
-            let response = reqwest::get(&url)
+            let response = crate::auth::http_client(args.connection.token.as_deref())
+                .get(&url)
+                .send()
                 .await
                 .map_err(|e| unreachable(&args.connection, &e))?;
             let status = response.status();
@@ -223,8 +225,19 @@ fn progress(count: u64) -> indicatif::ProgressBar {
 /// flushes wait at once, so the simulator stays at one.
 const IN_FLIGHT: usize = 1;
 
-/// Plays `count` sessions and hands each to `publish` as a `contract` payload, [`IN_FLIGHT`]
-/// at a time, with a progress bar on stderr when it is a terminal.
+/// The message id of session `index` of a simulation from `seed`: the same on every run, so
+/// that a rerun (or a retry after a failure) is applied once.
+pub fn session_id(seed: u64, index: u64) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("arcade puzzle simulate {seed} {index}").as_bytes());
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Uuid::new_v8(bytes).to_string()
+}
+
+/// Plays `count` sessions and hands each to `publish` with its stable id
+/// ([`session_id`]) as a `contract` payload, [`IN_FLIGHT`] at a time, with a progress bar on
+/// stderr when it is a terminal.
 pub async fn play_and_publish<F, Fut>(
     count: u64,
     stage: Option<Stage>,
@@ -233,21 +246,25 @@ pub async fn play_and_publish<F, Fut>(
     publish: F,
 ) -> anyhow::Result<Tally>
 where
-    F: Fn(serde_json::Value) -> Fut,
+    F: Fn(String, serde_json::Value) -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<()>>,
 {
     let mut simulator = Simulator::new(seed);
     let mut tally = Tally::default();
-    let sessions: Vec<serde_json::Value> = (0..count)
-        .map(|_| {
+    let sessions: Vec<(String, serde_json::Value)> = (0..count)
+        .map(|index| {
             let session = simulator.play(stage);
             tally.count(&session.v1);
-            contract.payload(&session)
+            (session_id(seed, index), contract.payload(&session))
         })
         .collect();
     let bar = progress(count);
-    let mut sends =
-        futures::stream::iter(sessions.into_iter().map(&publish)).buffer_unordered(IN_FLIGHT);
+    let mut sends = futures::stream::iter(
+        sessions
+            .into_iter()
+            .map(|(id, payload)| publish(id, payload)),
+    )
+    .buffer_unordered(IN_FLIGHT);
     while let Some(sent) = sends.next().await {
         if let Err(error) = sent {
             bar.abandon();
@@ -276,11 +293,15 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             let runtime = Arc::new(Runtime::new(
                 connect_amqp(url, "arcade puzzle simulate", true).await?,
             ));
-            play_and_publish(args.sessions, stage, seed, args.contract, |payload| {
+            play_and_publish(args.sessions, stage, seed, args.contract, |id, payload| {
                 let runtime = runtime.clone();
                 async move {
+                    let options = arcade_runtime::SendOptions {
+                        message_id: Some(id),
+                        sender: None,
+                    };
                     runtime
-                        .send(args.contract.message_type(), payload, SIMULATOR)
+                        .send_with(args.contract.message_type(), payload, SIMULATOR, options)
                         .await?;
                     Ok(())
                 }
@@ -288,17 +309,18 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             .await?
         }
         None => {
-            let client = reqwest::Client::new();
+            let client = crate::auth::http_client(args.connection.token.as_deref());
             let url = format!(
                 "http://{}/messages/{}",
                 args.connection.admin,
                 args.contract.message_type()
             );
             let connection = args.connection.clone();
-            play_and_publish(args.sessions, stage, seed, args.contract, |payload| {
+            play_and_publish(args.sessions, stage, seed, args.contract, |id, payload| {
                 let request = client
                     .post(&url)
                     .query(&[("producer", SIMULATOR)])
+                    .header("Idempotency-Key", id)
                     .json(&payload);
                 let connection = connection.clone();
                 async move {

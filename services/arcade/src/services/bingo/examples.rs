@@ -60,7 +60,9 @@ async fn ticks_until(
 async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls() {
     let data = tempfile::tempdir().unwrap();
     let bus = EmbeddedBus::open(&data.path().join("bus")).unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(data.path());
+    let runtime = Runtime::new(Arc::new(bus.clone()))
+        .with_data_dir(data.path())
+        .with_sender("operator");
     let mut settings = ServiceArgs {
         bingo: crate::demo::bingo::settings(),
         ..ServiceArgs::default()

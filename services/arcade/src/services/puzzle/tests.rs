@@ -16,10 +16,9 @@ use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::service::TelemetryService;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::{Bus, Runtime, Service, SubscriptionSpec};
-use tokio_util::sync::CancellationToken;
 
 use super::{PuzzleArgs, hosted, parse_period, routes, start};
-use crate::admin::{self, AdminState};
+use crate::admin;
 
 #[test]
 fn periods_read_with_their_unit_and_refuse_without() {
@@ -129,16 +128,14 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
     .await
     .expect("every session counted");
 
-    let shutdown = CancellationToken::new();
-    let router = admin::router(AdminState {
-        runtime: runtime.clone(),
-    })
-    .merge(routes(&runtime));
-    let (addr, server) = admin::serve("127.0.0.1:0".parse().unwrap(), router, shutdown.clone())
-        .await
-        .unwrap();
+    let endpoint = admin::testing::spawn(&runtime, |state| routes(&state.runtime)).await;
+    let addr = endpoint.addr;
+    let operator = endpoint.operator.clone();
 
-    let json: StatsUpdated = reqwest::get(format!("http://{addr}/puzzle/stats"))
+    let json: StatsUpdated = endpoint
+        .client(&operator)
+        .get(format!("http://{addr}/puzzle/stats"))
+        .send()
         .await
         .unwrap()
         .json()
@@ -153,7 +150,7 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
     );
 
     let Some(browser) = browser() else {
-        shutdown.cancel();
+        endpoint.stop().await;
         assert!(
             !required,
             "ARCADE_REQUIRE_BROWSER=1 but no Chromium found (install chromium or set ARCADE_BROWSER)"
@@ -176,7 +173,7 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
             ])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("--dump-dom")
-            .arg(format!("http://{addr}/puzzle"))
+            .arg(format!("http://{addr}/puzzle?token={operator}"))
             .kill_on_drop(true)
             .output(),
     )
@@ -190,8 +187,7 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
         browser.display(),
         String::from_utf8_lossy(&output.stderr)
     );
-    shutdown.cancel();
-    let _ = server.await;
+    endpoint.stop().await;
     for service in running {
         service.stop_boxed(Duration::from_secs(5)).await.unwrap();
     }

@@ -32,7 +32,7 @@ impl Admin {
     pub fn new(addr: SocketAddr) -> Admin {
         Admin {
             addr,
-            http: reqwest::Client::new(),
+            http: crate::auth::http_client(None),
         }
     }
 
