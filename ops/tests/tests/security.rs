@@ -336,7 +336,7 @@ async fn services_declare_their_own_topology_and_no_one_elses() {
             "amq.default",
         );
         let refused = referee.publish(COMMANDS, "bingo", b"{}").await.unwrap();
-        assert_refused(&refused, "referee sending a command to bingo", "bingo");
+        assert_refused(&refused, "referee sending a command to bingo", COMMANDS);
     })
     .await;
 }

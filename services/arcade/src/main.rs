@@ -3,6 +3,7 @@
 mod admin;
 mod cli;
 mod client;
+mod dead;
 mod demo;
 mod host;
 mod observe;
@@ -76,6 +77,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),
         Command::Schemas(command) => Ok(tools::schemas::run(command)),
+        Command::Dead(command) => dead::run(command).await,
     }
 }
 

@@ -190,7 +190,7 @@ mod tests {
     #[test]
     fn the_inbox_key_is_scoped_by_sender_and_the_body_is_remembered() {
         let catalog = Catalog::new();
-        let mut from = |sender: Option<&str>, producer: &str, body: &[u8]| {
+        let from = |sender: Option<&str>, producer: &str, body: &[u8]| {
             let mut message = wire(Some("game.session.completed.v1"), body);
             message.message_id = Some("m-1".into());
             message.user_id = sender.map(Into::into);

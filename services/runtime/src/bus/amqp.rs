@@ -69,6 +69,12 @@ pub struct AmqpConfig {
     /// broker's, 128 KiB on RabbitMQ). lapin keeps a receive and a send buffer of 32 frames
     /// each, zero-filled: an edge device proposes small frames.
     pub frame_max: Option<u32>,
+    /// The largest message the broker accepts (`max_message_size` in `ops/rabbitmq/rabbitmq.conf`,
+    /// 512 KiB): with [`AmqpConfig::prefetch_bytes`] it bounds what a consumer may hold unacked.
+    pub max_message_bytes: u32,
+    /// The most bytes of unacked deliveries a consumer may hold: its prefetch count is at most
+    /// this over [`AmqpConfig::max_message_bytes`] (RabbitMQ implements no byte prefetch).
+    pub prefetch_bytes: u32,
 }
 
 impl AmqpConfig {
@@ -84,6 +90,8 @@ impl AmqpConfig {
             backoff: (Duration::from_millis(100), Duration::from_secs(10)),
             expire_after: None,
             frame_max: None,
+            max_message_bytes: 512 * 1024,
+            prefetch_bytes: 128 * 1024 * 1024,
         }
     }
 }
@@ -394,6 +402,15 @@ impl AmqpBus {
             .map(|_| ())
     }
 
+    /// The prefetch count of a consumer asking for `count`: bounded in bytes too.
+    fn prefetch(&self, count: u16) -> u16 {
+        let config = &self.inner.config;
+        let by_bytes = config.prefetch_bytes / config.max_message_bytes.max(1);
+        count
+            .min(u16::try_from(by_bytes).unwrap_or(u16::MAX))
+            .max(1)
+    }
+
     /// The properties `message` is published with: its own, and the connection's user as
     /// `user_id` (whatever the message said: the broker accepts no other).
     fn properties(&self, message: &WireMessage) -> lapin::BasicProperties {
@@ -404,6 +421,10 @@ impl AmqpBus {
     /// own: a user whose definitions hold the binding already, and who may not make it, still
     /// consumes its queue.
     async fn bind_commands(&self, connection: &Connection, queue: &str) {
+        if queue == self.inner.config.dead_letters {
+            // Dead letters are taken, never sent to.
+            return;
+        }
         let bind = async {
             let channel = connection.create_channel().await?;
             let bound = channel
@@ -643,7 +664,7 @@ impl Bus for AmqpBus {
             .map_err(|e| unavailable("cannot open a channel", e))?;
         let setup = async {
             channel
-                .basic_qos(spec.prefetch.max(1), BasicQosOptions::default())
+                .basic_qos(self.prefetch(spec.prefetch), BasicQosOptions::default())
                 .await?;
             if spec.durable {
                 self.declare_durable_queue(&channel, &spec.queue).await?;
@@ -961,6 +982,19 @@ impl Acker for AmqpAcker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prefetch_is_bounded_in_bytes_too() {
+        let mut config = AmqpConfig::new("amqp://127.0.0.1:5672/%2f");
+        config.max_message_bytes = 20 * 1024 * 1024;
+        config.prefetch_bytes = 100 * 1024 * 1024;
+        let bus = AmqpBus::new(config).unwrap();
+        assert_eq!(bus.prefetch(256), 5);
+        assert_eq!(bus.prefetch(2), 2);
+        let small = AmqpBus::new(AmqpConfig::new("amqp://127.0.0.1:5672/%2f")).unwrap();
+        assert_eq!(small.prefetch(256), 256, "512 KiB messages, 128 MiB");
+        assert_eq!(small.prefetch(0), 1);
+    }
 
     #[test]
     fn passwords_never_show() {
