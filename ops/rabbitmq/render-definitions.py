@@ -14,10 +14,13 @@ environment variable ARCADE_BROKER_PASSWORD_RACE_MASTER, else from the same key 
 without a password gets a random one, appended to the --env-file (created with mode 0600).
 
 --vhost and --user-prefix rewrite the names (the security test renders into a random vhost with
-prefixed users); --race-team adds one user per car team, who may read only its team's queue.
+prefixed users); --teams (or --race-team, repeated) adds one user per car team, who may read
+only its team's queue and send only to the race master's queue; --tables replaces the user
+`referee`, who covers every table, by one user `referee-<table>` per table, who consumes only
+its table's queue.
 
     python3 ops/rabbitmq/render-definitions.py --env-file .env --generate-missing \\
-        --race-team red --race-team blue -o ops/rabbitmq/definitions.rendered.json
+        --teams red,blue --tables t1,t2 -o ops/rabbitmq/definitions.rendered.json
 """
 
 import argparse
@@ -33,6 +36,8 @@ from pathlib import Path
 
 HASHING_ALGORITHM = "rabbit_password_hashing_sha256"
 TEAM_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # contracts::race::NAME_PATTERN
+TABLE_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # a queue name part without '.'
+
 VHOST_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9._-]{0,32}$")
 
@@ -82,10 +87,12 @@ def append_env_file(path, entries):
 
 
 def team_definitions(team, vhost):
-    """A car team's user: reads its own queue race.team.<team>, answers the race master's queue
-    through the default exchange, publishes no event."""
+    """A car team's user: reads its own queue race.team.<team>, sends commands (its
+    registration, answers, budget queries) to the race master's queue only, through the commands
+    exchange (topic permission: routing key `race-master`), publishes no event. No write on the
+    default exchange, which would reach any queue."""
     if not TEAM_PATTERN.match(team):
-        raise RenderError(f"--race-team {team!r}: a team name matches {TEAM_PATTERN.pattern}")
+        raise RenderError(f"--teams {team!r}: a team name matches {TEAM_PATTERN.pattern}")
     queue = re.escape(f"race.team.{team}")
     user = f"race-team-{team}"
     return (
@@ -94,14 +101,53 @@ def team_definitions(team, vhost):
             "user": user,
             "vhost": vhost,
             "configure": f"^{queue}$",
-            "write": f"^(amq\\.default|{queue})$",
+            "write": f"^(arcade\\.commands|{queue})$",
             "read": f"^{queue}$",
         },
-        {"user": user, "vhost": vhost, "exchange": "arcade.events", "write": "^$", "read": "^$"},
+        [
+            {"user": user, "vhost": vhost, "exchange": "arcade.events", "write": "^$", "read": "^$"},
+            {"user": user, "vhost": vhost, "exchange": "arcade.commands", "write": "^race-master$",
+             "read": "^$"},
+        ],
     )
 
 
-def render(template, vhost, prefix, teams, passwords):
+def table_definitions(table, vhost):
+    """A referee's user for one table: its queue referee.<table> only, table events only."""
+    if not TABLE_PATTERN.match(table):
+        raise RenderError(f"--tables {table!r}: a table id matches {TABLE_PATTERN.pattern}")
+    queue = re.escape(f"referee.{table}")
+    user = f"referee-{table}"
+    return (
+        {"name": user, "password_hash": "", "hashing_algorithm": HASHING_ALGORITHM, "tags": []},
+        {
+            "user": user,
+            "vhost": vhost,
+            "configure": f"^{queue}$",
+            "write": f"^(arcade\\.events|arcade\\.dead|{queue})$",
+            "read": f"^(arcade\\.events|arcade\\.commands|{queue})$",
+        },
+        [
+            {"user": user, "vhost": vhost, "exchange": "arcade.events",
+             "write": "^table\\.[a-z.]+\\.v[0-9]+$", "read": "^$"},
+            {"user": user, "vhost": vhost, "exchange": "arcade.commands", "write": "^$",
+             "read": f"^{queue}$"},
+        ],
+    )
+
+
+def split_names(values):
+    """Names given repeated and/or comma-separated, in order, once each."""
+    names = []
+    for value in values:
+        for name in value.split(","):
+            name = name.strip()
+            if name and name not in names:
+                names.append(name)
+    return names
+
+
+def render(template, vhost, prefix, teams, passwords, tables=()):
     """The definitions with the vhost and user names rewritten, team users added and every
     user's password hash filled in. `passwords` maps unprefixed user names to passwords."""
     if not VHOST_PATTERN.match(vhost):
@@ -112,11 +158,16 @@ def render(template, vhost, prefix, teams, passwords):
     template_vhosts = [v["name"] for v in out.get("vhosts", [])]
     if len(template_vhosts) != 1:
         raise RenderError(f"the template must define exactly one vhost, found {template_vhosts}")
-    for team in teams:
-        user, permission, topic = team_definitions(team, template_vhosts[0])
+    extra = [team_definitions(team, template_vhosts[0]) for team in teams]
+    if tables:
+        # One user per table instead of the one covering them all.
+        for section, key in (("users", "name"), ("permissions", "user"), ("topic_permissions", "user")):
+            out[section] = [item for item in out.get(section, []) if item[key] != "referee"]
+        extra += [table_definitions(table, template_vhosts[0]) for table in tables]
+    for user, permission, topics in extra:
         out["users"].append(user)
         out["permissions"].append(permission)
-        out["topic_permissions"].append(topic)
+        out["topic_permissions"].extend(topics)
 
     out["vhosts"] = [{"name": vhost}]
     for section in ("permissions", "topic_permissions", "exchanges", "queues", "bindings", "policies", "parameters"):
@@ -146,6 +197,11 @@ def main(argv=None):
     parser.add_argument("--user-prefix", default="", help="prefix every user name (tests)")
     parser.add_argument("--race-team", action="append", default=[], metavar="TEAM",
                         help="add a user race-team-TEAM reading only the queue race.team.TEAM")
+    parser.add_argument("--teams", action="append", default=[], metavar="TEAM,...",
+                        help="comma-separated teams, as many --race-team")
+    parser.add_argument("--tables", action="append", default=[], metavar="TABLE,...",
+                        help="comma-separated table ids: one user referee-TABLE per table, "
+                        "consuming only referee.TABLE, instead of the user referee")
     parser.add_argument("--env-file", type=Path, help="KEY=VALUE file with the passwords (.env)")
     parser.add_argument("--generate-missing", action="store_true",
                         help="generate missing passwords and append them to --env-file")
@@ -162,8 +218,13 @@ def main(argv=None):
             template = json.loads(args.template.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise RenderError(f"--template {args.template}: {error}") from error
+        teams = split_names(args.race_team + args.teams)
+        tables = split_names(args.tables)
         names = [u["name"] for u in template.get("users", [])]
-        names += [f"race-team-{t}" for t in args.race_team]
+        if tables:
+            names = [name for name in names if name != "referee"]
+        names += [f"race-team-{t}" for t in teams]
+        names += [f"referee-{t}" for t in tables]
         file_values = read_env_file(args.env_file)
         passwords, generated = {}, []
         for name in names:
@@ -174,7 +235,7 @@ def main(argv=None):
                 generated.append((key, value))
             if value:
                 passwords[name] = value
-        definitions = render(template, args.vhost, args.user_prefix, args.race_team, passwords)
+        definitions = render(template, args.vhost, args.user_prefix, teams, passwords, tables)
         if generated:
             append_env_file(args.env_file, generated)
             print(f"generated {len(generated)} password(s) into {args.env_file}", file=sys.stderr)

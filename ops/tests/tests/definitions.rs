@@ -80,9 +80,13 @@ fn every_event_type_has_exactly_one_publisher_its_domain_owner() {
 #[test]
 fn each_service_reads_only_its_own_queue() {
     let definitions = committed_definitions().unwrap();
-    // `arcade.dead` is readable: the transport binds the dead-letter queue to the exchange of
-    // the same name at start, and RabbitMQ's regexes cannot tell the two apart.
-    let others = ["race.team.red", "referee.t2", "arcade.events.x"];
+    // Nobody but the operator reads the dead letters, nor configures a shared exchange.
+    let others = [
+        "race.team.red",
+        "referee.t2",
+        "arcade.events.x",
+        "arcade.dead",
+    ];
     for (user, own) in SERVICE_QUEUES {
         let read = regex(&permission(&definitions, user)["read"]);
         assert!(read.is_match(own), "{user} cannot read its own queue {own}");
@@ -104,6 +108,17 @@ fn each_service_reads_only_its_own_queue() {
                 assert!(!read.is_match(queue), "{user} may read {queue}");
             }
         }
+    }
+    for (user, _) in SERVICE_QUEUES {
+        let configure = regex(&permission(&definitions, user)["configure"]);
+        for shared in ["arcade.events", "arcade.commands", "arcade.dead"] {
+            assert!(!configure.is_match(shared), "{user} may configure {shared}");
+        }
+        let write = regex(&permission(&definitions, user)["write"]);
+        assert!(
+            !write.is_match("amq.default"),
+            "{user} may use the default exchange"
+        );
     }
     for producer in ["strata-relay", "activity-feed"] {
         let permission = permission(&definitions, producer);
@@ -215,4 +230,68 @@ fn the_renderer_refuses_a_missing_password_naming_its_variable() {
         stderr.contains("ARCADE_BROKER_PASSWORD_ARCADE_ADMIN"),
         "the error names the variable: {stderr}"
     );
+}
+
+#[test]
+fn the_renderer_gives_each_team_and_table_a_user_of_its_own() {
+    if !python_for_test("the_renderer_gives_each_team_and_table", &[]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let env = dir.path().join(".env");
+    let env_arg = env.display().to_string();
+    let output = render(
+        &[
+            "--teams",
+            "red,blue",
+            "--tables",
+            "t1",
+            "--env-file",
+            &env_arg,
+            "--generate-missing",
+            "-o",
+            "-",
+        ],
+        true,
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rendered: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let users = policy_users(&rendered);
+    for user in ["race-team-red", "race-team-blue", "referee-t1"] {
+        assert!(users.contains(&user.to_string()), "{user} in {users:?}");
+    }
+    assert!(
+        !users.contains(&"referee".to_string()),
+        "the all-tables referee is replaced"
+    );
+    let red = permission(&rendered, "race-team-red");
+    let read = regex(&red["read"]);
+    assert!(read.is_match("race.team.red") && !read.is_match("race.team.blue"));
+    let write = regex(&red["write"]);
+    assert!(
+        !write.is_match("amq.default"),
+        "no default exchange for a team"
+    );
+    let referee = permission(&rendered, "referee-t1");
+    let read = regex(&referee["read"]);
+    assert!(read.is_match("referee.t1") && !read.is_match("referee.t2"));
+    let topics: Vec<&Value> = entries(&rendered, "topic_permissions")
+        .iter()
+        .filter(|t| t["user"] == "race-team-red")
+        .collect();
+    let commands = topics
+        .iter()
+        .find(|t| t["exchange"] == "arcade.commands")
+        .expect("a topic permission on arcade.commands");
+    let to = regex(&commands["write"]);
+    assert!(to.is_match("race-master") && !to.is_match("bingo"));
+    let events = topics
+        .iter()
+        .find(|t| t["exchange"] == "arcade.events")
+        .unwrap();
+    assert_eq!(events["write"], "^$", "a team publishes no event");
 }

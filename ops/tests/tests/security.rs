@@ -32,6 +32,7 @@ const SPECS: [(&str, &str, &[&str]); 4] = [
 ];
 
 const EVENTS: &str = "arcade.events";
+const COMMANDS: &str = "arcade.commands";
 const DEAD: &str = "arcade.dead";
 
 async fn probe(deployment: &Deployment, user: &str) -> Probe {
@@ -225,9 +226,15 @@ async fn each_service_reads_only_its_own_queue() {
         );
         let verdict = race_master.bind(green, EVENTS, "#").await.unwrap();
         assert_refused(&verdict, "the race master binding a team queue to #", "#");
+        // Commands go through the commands exchange, each queue bound under its own name.
+        let verdict = race_master
+            .bind("race.team.red", COMMANDS, "race.team.red")
+            .await
+            .unwrap();
+        assert_eq!(verdict, Verdict::Allowed(()), "binding race.team.red");
         let request = br#"{"team":"red"}"#;
         let sent = race_master
-            .publish("", "race.team.red", request)
+            .publish(COMMANDS, "race.team.red", request)
             .await
             .unwrap();
         assert_eq!(
@@ -255,19 +262,32 @@ async fn services_declare_their_own_topology_and_no_one_elses() {
     Deployment::with(&broker, &[], async |deployment| {
         for (user, queue, bindings) in SPECS {
             let service = probe(deployment, user).await;
-            // What the RabbitMQ transport declares at every start, idempotently, in its order:
-            // both exchanges, the dead-letter queue and its binding, then the service's queue
-            // (dead-lettering to arcade.dead) and its bindings.
-            for (exchange, kind) in [(EVENTS, ExchangeKind::Topic), (DEAD, ExchangeKind::Fanout)] {
+            // The shared topology is the definitions': a service may neither declare (and so
+            // delete) the exchanges nor touch the dead-letter queue.
+            for (exchange, kind) in [
+                (EVENTS, ExchangeKind::Topic),
+                (COMMANDS, ExchangeKind::Topic),
+                (DEAD, ExchangeKind::Fanout),
+            ] {
                 let verdict = service.declare_exchange(exchange, kind).await.unwrap();
-                assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {exchange}");
+                assert_refused(&verdict, &format!("{user} declaring {exchange}"), exchange);
             }
             let verdict = service.declare_queue(DEAD, None).await.unwrap();
-            assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {DEAD}");
-            let verdict = service.bind(DEAD, DEAD, "").await.unwrap();
-            assert_eq!(verdict, Verdict::Allowed(()), "{user} binding {DEAD}");
+            assert_refused(&verdict, &format!("{user} declaring {DEAD}"), DEAD);
+            let verdict = service.may_consume(DEAD).await.unwrap();
+            assert_refused(&verdict, &format!("{user} reading the dead letters"), DEAD);
+            // What the transport declares at every start: its queue (dead-lettering to
+            // arcade.dead), bound under its own name to the commands exchange, and its bindings.
             let verdict = service.declare_queue(queue, Some(DEAD)).await.unwrap();
             assert_eq!(verdict, Verdict::Allowed(()), "{user} declaring {queue}");
+            let verdict = service.bind(queue, COMMANDS, queue).await.unwrap();
+            assert_eq!(
+                verdict,
+                Verdict::Allowed(()),
+                "{user} binding {queue} for commands"
+            );
+            let verdict = service.bind(queue, EVENTS, "#").await.unwrap();
+            assert_refused(&verdict, &format!("{user} binding {queue} to #"), "#");
             for binding in bindings {
                 let verdict = service.bind(queue, EVENTS, binding).await.unwrap();
                 assert_eq!(
@@ -306,8 +326,8 @@ async fn services_declare_their_own_topology_and_no_one_elses() {
         }
         let refused = puzzle.bind(own, EVENTS, "bingo.#").await.unwrap();
         assert_refused(&refused, "puzzle-telemetry binding bingo.#", "bingo.#");
-        // Commands go through the default exchange: only the race master (to car teams) and
-        // the operator may use it; the referee cannot send a command to bingo.
+        // Commands go through the commands exchange, where topic permissions name the queues
+        // a user may send to; the default exchange, which reaches any queue, is the operator's.
         let referee = probe(deployment, "referee").await;
         let refused = referee.publish("", "bingo", b"{}").await.unwrap();
         assert_refused(
@@ -315,6 +335,83 @@ async fn services_declare_their_own_topology_and_no_one_elses() {
             "referee sending a command to bingo",
             "amq.default",
         );
+        let refused = referee.publish(COMMANDS, "bingo", b"{}").await.unwrap();
+        assert_refused(&refused, "referee sending a command to bingo", COMMANDS);
+    })
+    .await;
+}
+
+/// The attacks of issue 17 against the broker policy, each refused by the broker itself (on
+/// the earlier policy each went through): a team user closing a bingo game through the
+/// default exchange, or through the commands exchange; a team or producer user planting a
+/// fake dead letter; a service user reading the dead letters. What the team may do, it does.
+#[tokio::test]
+async fn a_team_user_reaches_the_race_master_only_and_plants_no_dead_letter() {
+    let test = "a_team_user_reaches_the_race_master_only";
+    let Some(broker) = Broker::for_test(test) else {
+        return;
+    };
+    if !python_for_test(test, &[]) {
+        return;
+    }
+    Deployment::with(&broker, &["red"], async |deployment| {
+        let admin = probe(deployment, "arcade-admin").await;
+        for queue in ["bingo", "race-master"] {
+            let bound = admin.bind(queue, COMMANDS, queue).await.unwrap();
+            assert_eq!(
+                bound,
+                Verdict::Allowed(()),
+                "the definitions' binding of {queue}"
+            );
+        }
+        let red = probe(deployment, "race-team-red").await;
+        let close = br#"{"gameId":"g1"}"#;
+        let refused = red.publish("", "bingo", close).await.unwrap();
+        assert_refused(
+            &refused,
+            "team red closing a bingo game (default exchange)",
+            "amq.default",
+        );
+        let refused = red.publish(COMMANDS, "bingo", close).await.unwrap();
+        assert_refused(
+            &refused,
+            "team red closing a bingo game (commands)",
+            "bingo",
+        );
+        // Its answers reach the race master.
+        let answer = br#"{"team":"red"}"#;
+        let sent = red.publish(COMMANDS, "race-master", answer).await.unwrap();
+        assert_eq!(
+            sent,
+            Verdict::Allowed(()),
+            "team red answering the race master"
+        );
+        // No one but the operator and the consuming services writes the dead letters, and no
+        // one but the operator reads them.
+        let fake = br#"{"gameId":"g1","player":"mallory"}"#;
+        let refused = red.publish("", DEAD, fake).await.unwrap();
+        assert_refused(
+            &refused,
+            "team red planting a dead letter (default exchange)",
+            "amq.default",
+        );
+        let refused = red
+            .publish(DEAD, "bingo.card.claim.v1", fake)
+            .await
+            .unwrap();
+        assert_refused(&refused, "team red planting a dead letter", DEAD);
+        let feed = probe(deployment, "activity-feed").await;
+        let refused = feed
+            .publish(DEAD, "bingo.card.claim.v1", fake)
+            .await
+            .unwrap();
+        assert_refused(&refused, "activity-feed planting a dead letter", DEAD);
+        let refused = feed.publish(COMMANDS, "bingo", fake).await.unwrap();
+        assert_refused(&refused, "activity-feed sending a command", COMMANDS);
+        let bingo = probe(deployment, "bingo").await;
+        let refused = bingo.may_consume(DEAD).await.unwrap();
+        assert_refused(&refused, "bingo reading the dead letters", DEAD);
+        assert_eq!(admin.may_consume(DEAD).await.unwrap(), Verdict::Allowed(()));
     })
     .await;
 }

@@ -46,6 +46,9 @@ pub enum Command {
     Completions(crate::shell::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with --dir.
     Man(crate::shell::ManArgs),
+    /// The dead letters: list them, show one, replay them to their queues (JSON lines).
+    #[command(subcommand)]
+    Dead(crate::dead::DeadCommand),
     /// Schema evolution: compare the generated schemas with a baseline (exit 1 if one breaks).
     #[command(subcommand)]
     Schemas(crate::tools::schemas::SchemasCommand),

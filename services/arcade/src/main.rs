@@ -4,6 +4,7 @@ mod admin;
 mod auth;
 mod cli;
 mod client;
+mod dead;
 mod demo;
 mod host;
 mod observe;
@@ -81,6 +82,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),
         Command::Schemas(command) => Ok(tools::schemas::run(command)),
+        Command::Dead(command) => dead::run(command).await,
     }
 }
 

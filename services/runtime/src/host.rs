@@ -19,6 +19,7 @@ use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Counters;
 use crate::decider::{Context, Decided, Decoded, Service, ServiceSpec};
 use crate::inbound::{self, Inbound};
+use crate::store::Seen;
 use crate::store::{Flush, LogRecord, Pending, Store, StoreError};
 use crate::telemetry;
 
@@ -386,7 +387,11 @@ impl<S: Service> Host<S> {
             .is_some()
             .then(Instant::now);
         let queue = std::mem::take(&mut delivery.queue);
+        let routing_key = delivery.topic_routing_key.take();
         let (wire, acker) = delivery.into_parts();
+        if let Err(reason) = inbound::check_routing_key(&wire, routing_key.as_deref()) {
+            return self.dead_letter(acker, &reason).await;
+        }
         let inbound = match inbound::decode(&wire, &self.catalog, self.clock.now_ms()) {
             Ok(inbound) => inbound,
             Err(reason) => return self.dead_letter(acker, &reason).await,
@@ -409,12 +414,21 @@ impl<S: Service> Host<S> {
         inbound: &Inbound,
         batch: &mut Batch<S::Event>,
     ) -> Result<(), Refused> {
-        if batch.pending.contains(&inbound.dedupe_key)
-            || self.store.is_processed(&inbound.dedupe_key)?
-        {
-            Counters::inc(&self.counters.deduplicated);
-            debug!(message_id = %inbound.envelope.message_id, "duplicate delivery absorbed");
-            return Ok(());
+        match self.seen(inbound, batch) {
+            Seen::New => {}
+            Seen::Same => {
+                Counters::inc(&self.counters.deduplicated);
+                debug!(message_id = %inbound.envelope.message_id, "duplicate delivery absorbed");
+                return Ok(());
+            }
+            Seen::Different => {
+                warn!(
+                    message_id = %inbound.envelope.message_id,
+                    sender = inbound.envelope.sender.as_deref().unwrap_or(&inbound.envelope.producer),
+                    "a message id came again with another body"
+                );
+                return Err(Refused::Poison(inbound::ID_REUSED.to_string()));
+            }
         }
         let input = match self.service.input(&inbound.envelope).map_err(|reason| {
             Refused::Poison(format!("{}: {reason}", inbound.envelope.message_type))
@@ -431,11 +445,23 @@ impl<S: Service> Host<S> {
             debug!(message_id = %inbound.envelope.message_id, "repeat of an applied fact absorbed");
             batch
                 .pending
-                .add(Some(inbound.dedupe_key.as_slice()), Vec::new());
+                .add_input(&inbound.dedupe_key, inbound.body_digest, Vec::new());
             return Ok(());
         }
         self.apply(Some(inbound), input, batch)?;
         Ok(())
+    }
+
+    /// What the batch and the inbox know of an input: new, a duplicate, or its id reused.
+    fn seen(&self, inbound: &Inbound, batch: &Batch<S::Event>) -> Seen {
+        match batch.pending.seen(&inbound.dedupe_key, inbound.body_digest) {
+            Seen::New => self.store.seen(
+                &inbound.dedupe_key,
+                Some(&inbound.legacy_key),
+                inbound.body_digest,
+            ),
+            known => known,
+        }
     }
 
     fn on_local(&mut self, input: S::Input, batch: &mut Batch<S::Event>) -> Result<(), HostError> {
@@ -490,9 +516,12 @@ impl<S: Service> Host<S> {
             S::evolve(&mut self.state, event);
             self.remember_flow(event, record);
         }
-        batch
-            .pending
-            .add(cause.map(|c| c.dedupe_key.as_slice()), records);
+        match cause {
+            Some(cause) => batch
+                .pending
+                .add_input(&cause.dedupe_key, cause.body_digest, records),
+            None => batch.pending.add(None, records),
+        }
         batch.events.extend(events);
         Ok(())
     }

@@ -12,14 +12,34 @@ use crate::wire::WireMessage;
 /// bigger one is a mistake or an attack, and is dead-lettered rather than parsed.
 pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024;
 
+/// The dead-letter reason of a message whose type differs from the routing key it was published
+/// with: the broker's topic permissions check the routing key, so the type must be it.
+pub const TYPE_NOT_ROUTING_KEY: &str = "type does not match routing key";
+
+/// Refuses a message published on the topic exchange under a routing key other than its type
+/// (`routing_key`: the key of a topic delivery, `None` for one sent to its queue).
+pub fn check_routing_key(wire: &WireMessage, routing_key: Option<&str>) -> Result<(), String> {
+    match routing_key {
+        Some(key) if wire.message_type.as_deref().unwrap_or("") != key => {
+            Err(TYPE_NOT_ROUTING_KEY.to_string())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// A message accepted at the boundary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inbound {
     /// The envelope, its payload valid against its schema.
     pub envelope: Envelope,
-    /// The inbox key: the message id, or for a message without one (Symfony's interop
-    /// serializer sends none) an id derived from a hash of its type and body.
+    /// The inbox key ([`dedupe_key`]): the sender and the message id, or for a message
+    /// without one (Symfony's interop serializer sends none) an id derived from a hash of its
+    /// type and body.
     pub dedupe_key: Vec<u8>,
+    /// The key the inbox knew it by before keys were scoped by sender: the bare message id.
+    pub legacy_key: Vec<u8>,
+    /// The digest of its body, to tell a redelivery from another message reusing its id.
+    pub body_digest: u64,
     /// Whether the message id was derived rather than sent.
     pub derived_id: bool,
     /// The trace context it came with.
@@ -71,11 +91,27 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
         message_id,
     };
     Ok(Inbound {
-        dedupe_key: envelope.message_id.as_bytes().to_vec(),
+        dedupe_key: dedupe_key(&envelope),
+        legacy_key: envelope.message_id.as_bytes().to_vec(),
+        body_digest: crate::store::body_digest(&wire.body),
         envelope,
         derived_id,
         traceparent: wire.traceparent.clone(),
     })
+}
+
+/// The dead-letter reason of a message whose id its sender used before for another body.
+pub const ID_REUSED: &str = "message id reused with a different body";
+
+/// The inbox key of a message: who vouches for it (the transport's `sender`, else the
+/// `producer` it names) and its id, so that one sender cannot take another's ids.
+pub fn dedupe_key(envelope: &Envelope) -> Vec<u8> {
+    let scope = envelope.sender.as_deref().unwrap_or(&envelope.producer);
+    let mut key = Vec::with_capacity(scope.len() + 1 + envelope.message_id.len());
+    key.extend_from_slice(scope.as_bytes());
+    key.push(0);
+    key.extend_from_slice(envelope.message_id.as_bytes());
+    key
 }
 
 /// An envelope for whatever arrived, valid or not, for display (`arcade tap`): the payload is
@@ -149,6 +185,57 @@ mod tests {
             br#"{"gameId":"h","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
         let c = decode(&wire(Some("game.session.completed.v1"), other), &catalog, 0).unwrap();
         assert_ne!(a.dedupe_key, c.dedupe_key);
+    }
+
+    #[test]
+    fn the_inbox_key_is_scoped_by_sender_and_the_body_is_remembered() {
+        let catalog = Catalog::new();
+        let from = |sender: Option<&str>, producer: &str, body: &[u8]| {
+            let mut message = wire(Some("game.session.completed.v1"), body);
+            message.message_id = Some("m-1".into());
+            message.user_id = sender.map(Into::into);
+            message.app_id = Some(producer.into());
+            decode(&message, &catalog, 0).unwrap()
+        };
+        let alice = from(Some("alice"), "bingo", GOOD);
+        let mallory = from(Some("mallory"), "bingo", GOOD);
+        assert_ne!(alice.dedupe_key, mallory.dedupe_key);
+        assert_eq!(alice.legacy_key, b"m-1");
+        assert_eq!(
+            alice.dedupe_key,
+            from(Some("alice"), "other", GOOD).dedupe_key
+        );
+        assert_ne!(
+            from(None, "bingo", GOOD).dedupe_key,
+            from(None, "feed", GOOD).dedupe_key,
+            "without a sender, the producer scopes it"
+        );
+        let other =
+            br#"{"gameId":"h","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
+        assert_ne!(
+            alice.body_digest,
+            from(Some("alice"), "bingo", other).body_digest
+        );
+        assert_eq!(
+            alice.body_digest,
+            from(Some("alice"), "bingo", GOOD).body_digest
+        );
+    }
+
+    #[test]
+    fn a_type_other_than_its_routing_key_is_refused() {
+        let forged = wire(Some("bingo.square.call.v1"), b"{}");
+        assert_eq!(
+            check_routing_key(&forged, Some("activity.recorded.v1")).unwrap_err(),
+            "type does not match routing key"
+        );
+        assert!(check_routing_key(&forged, Some("bingo.square.call.v1")).is_ok());
+        assert!(
+            check_routing_key(&forged, None).is_ok(),
+            "sent to its queue"
+        );
+        let untyped = wire(None, b"{}");
+        assert!(check_routing_key(&untyped, Some("activity.recorded.v1")).is_err());
     }
 
     #[test]

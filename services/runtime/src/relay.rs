@@ -85,7 +85,7 @@ fn traced_publication(
     let mut publication = publication(record);
     let (destination, routing_key) = match &publication.destination {
         Destination::Topic => (bus.events_exchange(), record.envelope.message_type.as_str()),
-        Destination::Queue(queue) => (telemetry::spans::DEFAULT_EXCHANGE, queue.as_str()),
+        Destination::Queue(queue) => (bus.commands_exchange(), queue.as_str()),
     };
     let (span, traceparent) = telemetry::publish_span(&telemetry::Published {
         system: telemetry::spans::messaging_system(bus.name()),

@@ -37,8 +37,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::{
-    Acker, Bus, BusError, Confirms, Consumer, DEAD_LETTERS, Delivery, Destination, EVENTS_EXCHANGE,
-    Publication, Published, SubscriptionSpec, UNROUTABLE,
+    Acker, Bus, BusError, COMMANDS_EXCHANGE, Confirms, Consumer, DEAD_LETTERS, Delivery,
+    Destination, EVENTS_EXCHANGE, Publication, Published, SubscriptionSpec, UNROUTABLE,
 };
 use crate::backoff::Backoff;
 use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
@@ -52,6 +52,10 @@ pub struct AmqpConfig {
     pub events_exchange: String,
     /// The dead-letter exchange, and the queue that keeps dead letters.
     pub dead_letters: String,
+    /// The topic exchange commands are sent on, routed by the name of the queue they are for
+    /// (every durable queue is bound to it under its own name), so that the broker's topic
+    /// permissions say who may send to which queue, which the default exchange cannot.
+    pub commands_exchange: String,
     /// The connection's name, shown in the management UI.
     pub connection_name: String,
     /// How long one connection attempt may take.
@@ -65,6 +69,12 @@ pub struct AmqpConfig {
     /// broker's, 128 KiB on RabbitMQ). lapin keeps a receive and a send buffer of 32 frames
     /// each, zero-filled: an edge device proposes small frames.
     pub frame_max: Option<u32>,
+    /// The largest message the broker accepts (`max_message_size` in `ops/rabbitmq/rabbitmq.conf`,
+    /// 512 KiB): with [`AmqpConfig::prefetch_bytes`] it bounds what a consumer may hold unacked.
+    pub max_message_bytes: u32,
+    /// The most bytes of unacked deliveries a consumer may hold: its prefetch count is at most
+    /// this over [`AmqpConfig::max_message_bytes`] (RabbitMQ implements no byte prefetch).
+    pub prefetch_bytes: u32,
 }
 
 impl AmqpConfig {
@@ -74,11 +84,14 @@ impl AmqpConfig {
             url: url.into(),
             events_exchange: EVENTS_EXCHANGE.to_string(),
             dead_letters: DEAD_LETTERS.to_string(),
+            commands_exchange: COMMANDS_EXCHANGE.to_string(),
             connection_name: "arcade".to_string(),
             connect_timeout: Duration::from_secs(5),
             backoff: (Duration::from_millis(100), Duration::from_secs(10)),
             expire_after: None,
             frame_max: None,
+            max_message_bytes: 512 * 1024,
+            prefetch_bytes: 128 * 1024 * 1024,
         }
     }
 }
@@ -128,6 +141,9 @@ struct Inner {
     config: AmqpConfig,
     /// The parsed URL, with the configuration's defaults applied.
     uri: lapin::uri::AMQPUri,
+    /// The connection's user, set as every publication's `user_id`: RabbitMQ refuses a
+    /// `user_id` that is not the connection's, so a consumer knows who sent a message.
+    user: ShortString,
     link: Mutex<Link>,
     publisher: Mutex<Option<Publisher>>,
     /// The token of the latest publishing channel: alive while publications started on it
@@ -175,8 +191,10 @@ impl AmqpBus {
             uri.query.frame_max = config.frame_max;
         }
         let (base, cap) = config.backoff;
+        let user = short(&uri.authority.userinfo.username);
         Ok(AmqpBus {
             inner: Arc::new(Inner {
+                user,
                 link: Mutex::new(Link {
                     connection: None,
                     generation: 0,
@@ -303,6 +321,17 @@ impl AmqpBus {
                 .await?;
             channel
                 .exchange_declare(
+                    short(&config.commands_exchange),
+                    ExchangeKind::Topic,
+                    ExchangeDeclareOptions {
+                        durable: true,
+                        ..ExchangeDeclareOptions::default()
+                    },
+                    FieldTable::default(),
+                )
+                .await?;
+            channel
+                .exchange_declare(
                     short(&config.dead_letters),
                     ExchangeKind::Fanout,
                     durable,
@@ -373,6 +402,53 @@ impl AmqpBus {
             .map(|_| ())
     }
 
+    /// The prefetch count of a consumer asking for `count`: bounded in bytes too.
+    fn prefetch(&self, count: u16) -> u16 {
+        let config = &self.inner.config;
+        let by_bytes = config.prefetch_bytes / config.max_message_bytes.max(1);
+        count
+            .min(u16::try_from(by_bytes).unwrap_or(u16::MAX))
+            .max(1)
+    }
+
+    /// The properties `message` is published with: its own, and the connection's user as
+    /// `user_id` (whatever the message said: the broker accepts no other).
+    fn properties(&self, message: &WireMessage) -> lapin::BasicProperties {
+        properties::to_properties(message).with_user_id(self.inner.user.clone())
+    }
+
+    /// Binds a durable queue to the commands exchange under its own name, on a channel of its
+    /// own: a user whose definitions hold the binding already, and who may not make it, still
+    /// consumes its queue.
+    async fn bind_commands(&self, connection: &Connection, queue: &str) {
+        if queue == self.inner.config.dead_letters {
+            // Dead letters are taken, never sent to.
+            return;
+        }
+        let bind = async {
+            let channel = connection.create_channel().await?;
+            let bound = channel
+                .queue_bind(
+                    short(queue),
+                    short(&self.inner.config.commands_exchange),
+                    short(queue),
+                    QueueBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await;
+            let _ = channel.close(200, short("commands bound")).await;
+            bound
+        };
+        if let Err(e) = bind.await {
+            warn!(
+                %e,
+                queue,
+                commands = %self.inner.config.commands_exchange,
+                "cannot bind the queue to the commands exchange; relying on the broker's definitions"
+            );
+        }
+    }
+
     /// The publishing channel (in confirm mode) of the current connection.
     async fn publisher<'a>(
         &self,
@@ -431,7 +507,7 @@ impl AmqpBus {
                     short(routing_key),
                     BasicPublishOptions::default(),
                     &message.body,
-                    properties::to_properties(message),
+                    self.properties(message),
                 )
                 .await
                 .map_err(|e| unavailable("publish", e))?
@@ -519,7 +595,9 @@ impl Bus for AmqpBus {
                         self.inner.config.events_exchange.as_str(),
                         message.routing_key(),
                     ),
-                    Destination::Queue(queue) => ("", queue.as_str()),
+                    Destination::Queue(queue) => {
+                        (self.inner.config.commands_exchange.as_str(), queue.as_str())
+                    }
                 };
                 // A command is mandatory: the broker returns it when its queue does not exist.
                 let mandatory = matches!(publication.destination, Destination::Queue(_));
@@ -533,7 +611,7 @@ impl Bus for AmqpBus {
                             ..BasicPublishOptions::default()
                         },
                         &message.body,
-                        properties::to_properties(message),
+                        self.properties(message),
                     )
                     .await;
                 match published {
@@ -586,10 +664,11 @@ impl Bus for AmqpBus {
             .map_err(|e| unavailable("cannot open a channel", e))?;
         let setup = async {
             channel
-                .basic_qos(spec.prefetch.max(1), BasicQosOptions::default())
+                .basic_qos(self.prefetch(spec.prefetch), BasicQosOptions::default())
                 .await?;
             if spec.durable {
                 self.declare_durable_queue(&channel, &spec.queue).await?;
+                self.bind_commands(&connection, &spec.queue).await;
             } else {
                 channel
                     .queue_declare(
@@ -658,6 +737,7 @@ impl Bus for AmqpBus {
             .map_err(|e| unavailable("cannot open a channel", e))?;
         let setup = async {
             self.declare_durable_queue(&channel, &spec.queue).await?;
+            self.bind_commands(&connection, &spec.queue).await;
             for pattern in &spec.bindings {
                 channel
                     .queue_bind(
@@ -694,6 +774,10 @@ impl Bus for AmqpBus {
         &self.inner.config.events_exchange
     }
 
+    fn commands_exchange(&self) -> &str {
+        &self.inner.config.commands_exchange
+    }
+
     fn broker_status(&self) -> Option<super::BrokerStatus> {
         let connected = self.inner.current.lock().is_ok_and(|current| {
             current
@@ -720,6 +804,10 @@ struct AmqpConsumer {
 
 impl AmqpConsumer {
     fn delivery(&self, delivery: lapin::message::Delivery) -> Delivery {
+        // Published on the events exchange: the routing key is what the broker's topic
+        // permissions checked, and the host refuses a type that differs from it.
+        let topic_key = (delivery.exchange.as_str() == self.bus.inner.config.events_exchange)
+            .then(|| delivery.routing_key.to_string());
         let message = Arc::new(properties::from_properties(
             &delivery.properties,
             delivery.data,
@@ -733,12 +821,16 @@ impl AmqpConsumer {
             queue: self.queue.clone(),
             message: message.clone(),
         };
-        Delivery::new(
+        let delivery = Delivery::new(
             message,
             delivery.redelivered,
             self.queue.clone(),
             Box::new(acker),
-        )
+        );
+        match topic_key {
+            Some(key) => delivery.with_topic_routing_key(key),
+            None => delivery,
+        }
     }
 
     fn settle_item(
@@ -890,6 +982,19 @@ impl Acker for AmqpAcker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prefetch_is_bounded_in_bytes_too() {
+        let mut config = AmqpConfig::new("amqp://127.0.0.1:5672/%2f");
+        config.max_message_bytes = 20 * 1024 * 1024;
+        config.prefetch_bytes = 100 * 1024 * 1024;
+        let bus = AmqpBus::new(config).unwrap();
+        assert_eq!(bus.prefetch(256), 5);
+        assert_eq!(bus.prefetch(2), 2);
+        let small = AmqpBus::new(AmqpConfig::new("amqp://127.0.0.1:5672/%2f")).unwrap();
+        assert_eq!(small.prefetch(256), 256, "512 KiB messages, 128 MiB");
+        assert_eq!(small.prefetch(0), 1);
+    }
 
     #[test]
     fn passwords_never_show() {

@@ -22,6 +22,8 @@ use crate::wire::WireMessage;
 
 /// Name of the topic exchange every event is published on.
 pub const EVENTS_EXCHANGE: &str = "arcade.events";
+/// Name of the topic exchange commands are sent on (RabbitMQ), routed by their queue's name.
+pub const COMMANDS_EXCHANGE: &str = "arcade.commands";
 /// Name of the dead-letter exchange and of the queue that keeps dead letters.
 pub const DEAD_LETTERS: &str = "arcade.dead";
 /// The dead-letter reason of a command whose queue does not exist.
@@ -164,6 +166,12 @@ pub trait Bus: Send + Sync + 'static {
         Ok(false)
     }
 
+    /// The exchange commands to a queue go through (span attributes): the default exchange
+    /// unless the transport has one of its own.
+    fn commands_exchange(&self) -> &str {
+        crate::telemetry::spans::DEFAULT_EXCHANGE
+    }
+
     /// A short name of the transport, for logs.
     fn name(&self) -> &'static str;
 
@@ -273,6 +281,10 @@ pub struct Delivery {
     pub redelivered: bool,
     /// The queue it came from.
     pub queue: String,
+    /// The routing key it was published with on the topic exchange, where the transport routes
+    /// by a key the publisher chose (RabbitMQ); `None` for a message sent to the queue itself,
+    /// and on the embedded bus, which routes a topic message by its type.
+    pub topic_routing_key: Option<String>,
     acker: Box<dyn Acker>,
 }
 
@@ -282,6 +294,7 @@ impl std::fmt::Debug for Delivery {
             .field("message", &self.message)
             .field("redelivered", &self.redelivered)
             .field("queue", &self.queue)
+            .field("topic_routing_key", &self.topic_routing_key)
             .finish_non_exhaustive()
     }
 }
@@ -298,8 +311,15 @@ impl Delivery {
             message: message.into(),
             redelivered,
             queue,
+            topic_routing_key: None,
             acker,
         }
+    }
+
+    /// The same delivery, published on the topic exchange with `routing_key`.
+    pub fn with_topic_routing_key(mut self, routing_key: impl Into<String>) -> Self {
+        self.topic_routing_key = Some(routing_key.into());
+        self
     }
 
     /// Splits the message from its settlement, so it can be settled after a batch commits.

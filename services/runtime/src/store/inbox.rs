@@ -15,10 +15,17 @@
 //! whose key was pruned is applied again: the window must be longer than any redelivery or
 //! republish can be late (seconds to hours on both transports; see docs/DESIGN.md).
 //!
-//! Chunks of the first layout (no time) and the earlier layout, one entry per input in a tree
-//! of its own (`inbox`), are read at start into the same set and count as written then.
+//! Each digest comes with an 8-byte digest of the input's body ([`body_digest`]), so that a key
+//! seen again with another body is told apart from a redelivery ([`Seen::Different`]): the
+//! host dead-letters it instead of dropping it. Keys are scoped by sender (see
+//! `inbound::dedupe_key`); inputs recorded before that, without a body digest ([`ANY_BODY`]),
+//! keep deduplicating whatever body comes, under their unscoped key too.
+//!
+//! Chunks of the first layout (bare digests, no time) and the earlier layout, one entry per
+//! input in a tree of its own (`inbox`), are read at start into the same map and count as
+//! written then.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use sha2::{Digest as _, Sha256};
@@ -41,8 +48,47 @@ pub(super) const LOG_END: &[u8] = &[0xff];
 const FORMAT_DIGESTS: u8 = 0x01;
 
 /// First byte of a timed digest chunk: the time it was written (u64 big-endian, ms since the
-/// epoch), then 16-byte digests, one after the other.
+/// epoch), then 24-byte entries, a 16-byte key digest and an 8-byte body digest, one after the
+/// other.
 const FORMAT_TIMED: u8 = 0x02;
+
+/// Bytes of one entry of a timed chunk.
+const ENTRY: usize = 24;
+
+/// The body digest of an input recorded without one: any body deduplicates against it.
+pub const ANY_BODY: u64 = 0;
+
+/// The digest of an input's body ([`ANY_BODY`] is never one).
+pub fn body_digest(body: &[u8]) -> u64 {
+    let hash = Sha256::digest(body);
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&hash[..8]);
+    u64::from_be_bytes(bytes).max(1)
+}
+
+/// What the inbox knows of an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    /// Never processed (or not within the window).
+    New,
+    /// Processed, with the same body (or before bodies were recorded): a duplicate.
+    Same,
+    /// Its key was processed with another body: not a duplicate, a reused id.
+    Different,
+}
+
+/// Whether `key` with `body` is in `entries`; `legacy`, the unscoped key it would have had
+/// before keys were scoped, matches an entry recorded without a body.
+pub fn seen(entries: &Entries, key: u128, legacy: Option<u128>, body: u64) -> Seen {
+    match entries.get(&key) {
+        Some(&known) if known == ANY_BODY || known == body || body == ANY_BODY => Seen::Same,
+        Some(_) => Seen::Different,
+        None => match legacy.and_then(|legacy| entries.get(&legacy)) {
+            Some(&ANY_BODY) => Seen::Same,
+            _ => Seen::New,
+        },
+    }
+}
 
 /// The digest of a deduplication key.
 pub fn digest(key: &[u8]) -> u128 {
@@ -75,10 +121,10 @@ impl Hasher for DigestHasher {
     }
 }
 
-/// A set of digests.
-pub type Digests = HashSet<u128, BuildHasherDefault<DigestHasher>>;
+/// Key digests and the body digest of each.
+pub type Entries = HashMap<u128, u64, BuildHasherDefault<DigestHasher>>;
 
-/// One commit group's digests, as written.
+/// One commit group's key digests, as written.
 #[derive(Debug)]
 struct Chunk {
     number: u64,
@@ -90,7 +136,7 @@ struct Chunk {
 /// goes.
 #[derive(Debug)]
 pub(super) struct Inbox {
-    digests: Digests,
+    entries: Entries,
     chunks: VecDeque<Chunk>,
     next_chunk: u64,
     window_ms: u64,
@@ -107,7 +153,7 @@ impl Inbox {
     ) -> Result<Self, StoreError> {
         let now = clock.now_ms();
         let mut inbox = Inbox {
-            digests: Digests::default(),
+            entries: Entries::default(),
             chunks: VecDeque::new(),
             next_chunk: 0,
             window_ms: duration_ms(DEFAULT_WINDOW),
@@ -120,20 +166,38 @@ impl Inbox {
                 seq: 0,
                 reason: format!("inbox chunk {number} is not a list of digests"),
             };
-            let (written_ms, bytes) = match value.split_first() {
-                Some((&FORMAT_DIGESTS, bytes)) if bytes.len() % 16 == 0 => (now, bytes),
-                Some((&FORMAT_TIMED, rest)) if rest.len() >= 8 && (rest.len() - 8) % 16 == 0 => {
+            let (written_ms, entries): (u64, Vec<(u128, u64)>) = match value.split_first() {
+                Some((&FORMAT_DIGESTS, bytes)) if bytes.len() % 16 == 0 => (
+                    now,
+                    bytes
+                        .chunks_exact(16)
+                        .map(|d| {
+                            (
+                                u128::from_be_bytes(d.try_into().expect("16 bytes")),
+                                ANY_BODY,
+                            )
+                        })
+                        .collect(),
+                ),
+                Some((&FORMAT_TIMED, rest)) if rest.len() >= 8 && (rest.len() - 8) % ENTRY == 0 => {
                     let (time, bytes) = rest.split_at(8);
                     let time: [u8; 8] = time.try_into().map_err(|_| damaged())?;
-                    (u64::from_be_bytes(time), bytes)
+                    let entries = bytes
+                        .chunks_exact(ENTRY)
+                        .map(|entry| {
+                            let (key, body) = entry.split_at(16);
+                            (
+                                u128::from_be_bytes(key.try_into().expect("16 bytes")),
+                                u64::from_be_bytes(body.try_into().expect("8 bytes")),
+                            )
+                        })
+                        .collect();
+                    (u64::from_be_bytes(time), entries)
                 }
                 _ => return Err(damaged()),
             };
-            let digests: Box<[u128]> = bytes
-                .chunks_exact(16)
-                .map(|digest| u128::from_be_bytes(digest.try_into().expect("16 bytes")))
-                .collect();
-            inbox.digests.extend(digests.iter().copied());
+            let digests: Box<[u128]> = entries.iter().map(|(key, _)| *key).collect();
+            inbox.entries.extend(entries);
             inbox.chunks.push_back(Chunk {
                 number,
                 written_ms,
@@ -144,7 +208,7 @@ impl Inbox {
         if let Some(tree) = legacy {
             for item in tree.iter() {
                 let (key, _) = item?;
-                inbox.digests.insert(digest(&key));
+                inbox.entries.insert(digest(&key), ANY_BODY);
             }
         }
         Ok(inbox)
@@ -158,34 +222,40 @@ impl Inbox {
 
     /// Whether an input with this digest was processed (within the window).
     pub fn contains(&self, digest: u128) -> bool {
-        self.digests.contains(&digest)
+        self.entries.contains_key(&digest)
+    }
+
+    /// What the inbox knows of an input (see [`seen`]).
+    pub fn seen(&self, key: u128, legacy: Option<u128>, body: u64) -> Seen {
+        seen(&self.entries, key, legacy, body)
     }
 
     /// Adds a group's digests to `batch` as one chunk, stamped with the clock's now;
     /// [`Inbox::committed`] once it is applied.
-    pub fn write(&self, batch: &mut sled::Batch, digests: &Digests) -> Option<u64> {
-        if digests.is_empty() {
+    pub fn write(&self, batch: &mut sled::Batch, entries: &Entries) -> Option<u64> {
+        if entries.is_empty() {
             return None;
         }
         let now = self.clock.now_ms();
-        let mut value = Vec::with_capacity(9 + 16 * digests.len());
+        let mut value = Vec::with_capacity(9 + ENTRY * entries.len());
         value.push(FORMAT_TIMED);
         value.extend_from_slice(&now.to_be_bytes());
-        for digest in digests {
+        for (digest, body) in entries {
             value.extend_from_slice(&digest.to_be_bytes());
+            value.extend_from_slice(&body.to_be_bytes());
         }
         batch.insert(chunk_key(self.next_chunk), value);
         Some(now)
     }
 
     /// The batch written by [`Inbox::write`] (at `written_ms`) was applied.
-    pub fn committed(&mut self, digests: &Digests, written_ms: Option<u64>) {
+    pub fn committed(&mut self, entries: &Entries, written_ms: Option<u64>) {
         let Some(written_ms) = written_ms else { return };
-        self.digests.extend(digests.iter().copied());
+        self.entries.extend(entries.iter().map(|(k, v)| (*k, *v)));
         self.chunks.push_back(Chunk {
             number: self.next_chunk,
             written_ms,
-            digests: digests.iter().copied().collect(),
+            digests: entries.keys().copied().collect(),
         });
         self.next_chunk += 1;
     }
@@ -205,17 +275,17 @@ impl Inbox {
     pub fn pruned(&mut self, count: usize) {
         for chunk in self.chunks.drain(..count.min(self.chunks.len())) {
             for digest in chunk.digests.iter() {
-                self.digests.remove(digest);
+                self.entries.remove(digest);
             }
         }
-        if self.digests.capacity() > 2 * self.digests.len().max(1024) {
-            self.digests.shrink_to_fit();
+        if self.entries.capacity() > 2 * self.entries.len().max(1024) {
+            self.entries.shrink_to_fit();
         }
     }
 
     /// Number of processed inputs remembered.
     pub fn len(&self) -> usize {
-        self.digests.len()
+        self.entries.len()
     }
 }
 
@@ -298,7 +368,10 @@ mod tests {
         legacy.insert(b"from-the-inbox-tree", &[]).unwrap();
         let mut inbox = Inbox::load(&log, Some(&legacy), Clock::system()).unwrap();
         for group in [&[&b"a"[..], b"b"][..], &[b"c"]] {
-            let digests: Digests = group.iter().map(|key| digest(key)).collect();
+            let digests: Entries = group
+                .iter()
+                .map(|key| (digest(key), body_digest(key)))
+                .collect();
             let mut batch = sled::Batch::default();
             let written = inbox.write(&mut batch, &digests);
             log.apply_batch(batch).unwrap();
@@ -374,7 +447,7 @@ mod tests {
         let mut inbox = Inbox::load(&log, None, clock).unwrap();
         inbox.keep_for(std::time::Duration::from_secs(60), clock);
         let commit = |inbox: &mut Inbox, key: &[u8]| {
-            let digests: Digests = [digest(key)].into_iter().collect();
+            let digests: Entries = [(digest(key), body_digest(key))].into_iter().collect();
             let mut batch = sled::Batch::default();
             let written = inbox.write(&mut batch, &digests);
             log.apply_batch(batch).unwrap();
@@ -391,5 +464,49 @@ mod tests {
         assert!(!inbox.contains(digest(b"old")));
         assert!(inbox.contains(digest(b"young")));
         assert_eq!(inbox.len(), 1);
+    }
+
+    #[test]
+    fn a_key_seen_with_another_body_is_told_from_a_duplicate() {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        let log = db.open_tree("log").unwrap();
+        // A chunk of the earlier layout: bare digests of unscoped keys, no bodies.
+        log.insert(
+            [DIGESTS_PREFIX, &0u64.to_be_bytes()].concat(),
+            [&[FORMAT_DIGESTS][..], &digest(b"old-id").to_be_bytes()].concat(),
+        )
+        .unwrap();
+        let mut inbox = Inbox::load(&log, None, Clock::system()).unwrap();
+        let entries: Entries = [(digest(b"alice\0m-1"), body_digest(b"genuine"))]
+            .into_iter()
+            .collect();
+        let mut batch = sled::Batch::default();
+        let written = inbox.write(&mut batch, &entries);
+        log.apply_batch(batch).unwrap();
+        inbox.committed(&entries, written);
+
+        let inbox = Inbox::load(&log, None, Clock::system()).unwrap();
+        let key = digest(b"alice\0m-1");
+        assert_eq!(inbox.seen(key, None, body_digest(b"genuine")), Seen::Same);
+        assert_eq!(
+            inbox.seen(key, None, body_digest(b"forged")),
+            Seen::Different
+        );
+        assert_eq!(
+            inbox.seen(
+                digest(b"mallory\0m-1"),
+                Some(digest(b"m-1")),
+                body_digest(b"x")
+            ),
+            Seen::New,
+            "another sender's id is its own"
+        );
+        let scoped_old = digest(b"alice\0old-id");
+        assert_eq!(
+            inbox.seen(scoped_old, Some(digest(b"old-id")), body_digest(b"any")),
+            Seen::Same,
+            "an input recorded before keys were scoped still deduplicates"
+        );
+        assert_eq!(inbox.next_chunk, 2);
     }
 }

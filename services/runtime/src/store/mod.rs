@@ -22,10 +22,11 @@ use std::sync::{Arc, Mutex};
 use arcade_contracts::Envelope;
 use serde::{Deserialize, Serialize};
 
+use self::inbox::{ANY_BODY, Entries, Inbox, LOG_END, digest};
 pub use self::inbox::{
     DEFAULT_WINDOW as DEFAULT_DEDUPE_WINDOW, parse_window as parse_dedupe_window,
 };
-use self::inbox::{Digests, Inbox, LOG_END, digest};
+pub use self::inbox::{Seen, body_digest};
 
 /// One entry of the log: an event and where it is to be delivered.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -132,21 +133,34 @@ impl Tail {
 #[derive(Debug)]
 pub struct Pending {
     first: u64,
-    digests: Digests,
+    digests: Entries,
     records: Vec<LogRecord>,
 }
 
 impl Pending {
     /// Whether an input with this key is in the group.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.digests.contains(&digest(key))
+        self.digests.contains_key(&digest(key))
     }
 
-    /// Adds an input's records, and its inbox key if it came from the bus.
+    /// What the group knows of an input: its key and the digest of its body
+    /// ([`body_digest`]); see [`Store::seen`].
+    pub fn seen(&self, key: &[u8], body: u64) -> Seen {
+        inbox::seen(&self.digests, digest(key), None, body)
+    }
+
+    /// Adds an input's records, and its inbox key if it came from the bus (any body
+    /// deduplicates against it: prefer [`Pending::add_input`]).
     pub fn add(&mut self, inbox_key: Option<&[u8]>, records: Vec<LogRecord>) {
         if let Some(key) = inbox_key {
-            self.digests.insert(digest(key));
+            self.digests.insert(digest(key), ANY_BODY);
         }
+        self.records.extend(records);
+    }
+
+    /// Adds the records of an input from the bus, its inbox key and its body's digest.
+    pub fn add_input(&mut self, inbox_key: &[u8], body: u64, records: Vec<LogRecord>) {
+        self.digests.insert(digest(inbox_key), body);
         self.records.extend(records);
     }
 
@@ -291,6 +305,12 @@ impl Store {
         Ok(self.inbox().contains(digest(key)))
     }
 
+    /// What the inbox knows of an input: its deduplication key, the key it had before keys
+    /// were scoped by sender (`legacy`), and the digest of its body ([`body_digest`]).
+    pub fn seen(&self, key: &[u8], legacy: Option<&[u8]>, body: u64) -> Seen {
+        self.inbox().seen(digest(key), legacy.map(digest), body)
+    }
+
     fn inbox(&self) -> std::sync::MutexGuard<'_, Inbox> {
         self.inbox.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -299,7 +319,7 @@ impl Store {
     pub fn pending(&self) -> Pending {
         Pending {
             first: self.end(),
-            digests: Digests::default(),
+            digests: Entries::default(),
             records: Vec::new(),
         }
     }

@@ -1,0 +1,315 @@
+//! Attacks on the RabbitMQ transport, each refused: a message published under a routing key
+//! the publisher may use, with the type of another (the forged bingo win), is dead-lettered
+//! with reason `type does not match routing key`; a message sent first under another message's
+//! id (the squatted id) no longer makes the genuine one vanish: the genuine one, same sender,
+//! other body, is dead-lettered with reason `message id reused with a different body`, and a
+//! different sender's id is its own. Arcade publishes with the connection's `user_id`, and the
+//! broker refuses a forged one. Reads `ARCADE_AMQP_URL`; skipped when unset unless
+//! `ARCADE_REQUIRE_BROKER=1`.
+
+#[path = "support/broker.rs"]
+mod broker;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use arcade_contracts::Message;
+use arcade_runtime::bus::amqp::AmqpBus;
+use arcade_runtime::testkit::{self, ItemEmitted, Tally};
+use arcade_runtime::wire::HEADER_DEAD_REASON;
+use arcade_runtime::{HostConfig, Runtime};
+use futures::StreamExt;
+use lapin::options::{
+    BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, ConfirmSelectOptions,
+    QueueBindOptions,
+};
+use lapin::types::{AMQPValue, FieldTable};
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn runtime(bus: &AmqpBus, dir: &std::path::Path) -> Runtime {
+    Runtime::new(Arc::new(bus.clone()))
+        .with_data_dir(dir)
+        .with_catalog(testkit::catalog())
+        .with_config(HostConfig {
+            batch: 16,
+            prefetch: 16,
+            relay_batch: 16,
+        })
+}
+
+/// A confirm-mode channel of a plain client.
+async fn channel(url: &str) -> (Connection, Channel) {
+    let connection = Connection::connect(url, ConnectionProperties::default())
+        .await
+        .unwrap();
+    let channel = connection.create_channel().await.unwrap();
+    channel
+        .confirm_select(ConfirmSelectOptions::default())
+        .await
+        .unwrap();
+    (connection, channel)
+}
+
+/// Publishes `body` on `exchange` under `key` with the given `type`, `message_id` and `app_id`.
+async fn publish(
+    channel: &Channel,
+    exchange: &str,
+    key: &str,
+    message_type: &str,
+    id: &str,
+    app: &str,
+    body: &[u8],
+) {
+    let properties = BasicProperties::default()
+        .with_type(message_type.into())
+        .with_message_id(id.into())
+        .with_app_id(app.into())
+        .with_delivery_mode(2);
+    let confirm = channel
+        .basic_publish(
+            exchange.into(),
+            key.into(),
+            BasicPublishOptions::default(),
+            body,
+            properties,
+        )
+        .await
+        .unwrap()
+        .await
+        .unwrap();
+    assert!(confirm.is_ack());
+}
+
+/// The next dead letter of `bus`: its reason and message id.
+async fn next_dead_letter(
+    consumer: &mut lapin::Consumer,
+) -> (Option<String>, Option<String>, Vec<u8>) {
+    let delivery = tokio::time::timeout(WAIT, consumer.next())
+        .await
+        .expect("a dead letter within 30 s")
+        .unwrap()
+        .unwrap();
+    delivery.ack(BasicAckOptions::default()).await.unwrap();
+    let reason = delivery
+        .properties
+        .headers()
+        .as_ref()
+        .and_then(|h| h.inner().get(HEADER_DEAD_REASON).cloned())
+        .and_then(|v| match v {
+            AMQPValue::LongString(s) => Some(String::from_utf8_lossy(s.as_bytes()).into_owned()),
+            _ => None,
+        });
+    let id = delivery
+        .properties
+        .message_id()
+        .as_ref()
+        .map(|s| s.to_string());
+    (reason, id, delivery.data)
+}
+
+async fn dead_letters(connection: &Connection, bus: &AmqpBus) -> lapin::Consumer {
+    let channel = connection.create_channel().await.unwrap();
+    channel
+        .basic_consume(
+            bus.config().dead_letters.as_str().into(),
+            "trust-test".into(),
+            BasicConsumeOptions::default(),
+            FieldTable::default(),
+        )
+        .await
+        .unwrap()
+}
+
+async fn wait_applied(tally: &arcade_runtime::HostHandle<Tally>, n: u64) {
+    tokio::time::timeout(WAIT, tally.wait_for_events(n))
+        .await
+        .unwrap_or_else(|_| panic!("{n} messages applied within 30 s"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_type_other_than_the_routing_key_is_dead_lettered_not_applied() {
+    let Some(url) = broker::url() else { return };
+    let bus = AmqpBus::new(broker::config(&url)).unwrap();
+    bus.connect_now().await.unwrap();
+    let exchange = bus.config().events_exchange.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = runtime(&bus, dir.path());
+    let name = format!("tally.{}", broker::random());
+    let tally = runtime.start(Tally { name: name.clone() }).unwrap();
+    broker::wait_for_consumer(&url, &name).await;
+
+    // The forger may publish `test.item.decoy.v1` (its topic permission); the queue takes it.
+    let (connection, channel) = channel(&url).await;
+    channel
+        .queue_bind(
+            name.as_str().into(),
+            exchange.as_str().into(),
+            "test.item.decoy.v1".into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
+        .await
+        .unwrap();
+    let mut dead = dead_letters(&connection, &bus).await;
+    let forged = br#"{"producer":"mallory","n":1}"#;
+    publish(
+        &channel,
+        &exchange,
+        "test.item.decoy.v1",
+        ItemEmitted::TYPE,
+        "forged-1",
+        "feed",
+        forged,
+    )
+    .await;
+    let (reason, id, body) = next_dead_letter(&mut dead).await;
+    assert_eq!(reason.as_deref(), Some("type does not match routing key"));
+    assert_eq!(id.as_deref(), Some("forged-1"));
+    assert_eq!(body, forged);
+
+    // The same message under its own type is applied.
+    let genuine = br#"{"producer":"alice","n":1}"#;
+    publish(
+        &channel,
+        &exchange,
+        ItemEmitted::TYPE,
+        ItemEmitted::TYPE,
+        "genuine-1",
+        "feed",
+        genuine,
+    )
+    .await;
+    wait_applied(&tally, 1).await;
+    let host = tally.stop(Duration::from_secs(5)).await.unwrap();
+    let applied: Vec<_> = host.state().applied.keys().cloned().collect();
+    assert_eq!(
+        applied,
+        vec![("alice".to_string(), 1)],
+        "the forgery is not applied"
+    );
+    let _ = connection.close(200, "done".into()).await;
+    bus.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_squatted_id_dead_letters_the_second_body_and_spares_other_senders() {
+    let Some(url) = broker::url() else { return };
+    let bus = AmqpBus::new(broker::config(&url)).unwrap();
+    bus.connect_now().await.unwrap();
+    let exchange = bus.config().events_exchange.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = runtime(&bus, dir.path());
+    let name = format!("tally.{}", broker::random());
+    let tally = runtime.start(Tally { name: name.clone() }).unwrap();
+    broker::wait_for_consumer(&url, &name).await;
+    let (connection, channel) = channel(&url).await;
+    let mut dead = dead_letters(&connection, &bus).await;
+    let key = ItemEmitted::TYPE;
+
+    // Mallory's producer takes the id of a message the bingo producer is about to send.
+    let squat = br#"{"producer":"mallory","n":1}"#;
+    publish(&channel, &exchange, key, key, "m-42", "mallory", squat).await;
+    wait_applied(&tally, 1).await;
+    // The genuine one, from another producer: its ids are its own, so it is applied.
+    let genuine = br#"{"producer":"bingo","n":1}"#;
+    publish(&channel, &exchange, key, key, "m-42", "bingo", genuine).await;
+    wait_applied(&tally, 2).await;
+    // The same producer reusing an id for another body: a dead letter, not a silent drop.
+    let reused = br#"{"producer":"bingo","n":2}"#;
+    publish(&channel, &exchange, key, key, "m-42", "bingo", reused).await;
+    let (reason, id, body) = next_dead_letter(&mut dead).await;
+    assert_eq!(
+        reason.as_deref(),
+        Some("message id reused with a different body")
+    );
+    assert_eq!(id.as_deref(), Some("m-42"));
+    assert_eq!(body, reused);
+    // The same id and body again is a redelivery: absorbed.
+    publish(&channel, &exchange, key, key, "m-42", "bingo", genuine).await;
+    let counters = runtime.metrics().service(&name);
+    tokio::time::timeout(WAIT, async {
+        while counters
+            .deduplicated
+            .load(std::sync::atomic::Ordering::SeqCst)
+            < 1
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the copy was deduplicated");
+
+    let host = tally.stop(Duration::from_secs(5)).await.unwrap();
+    let state = &host.state().applied;
+    assert_eq!(state.get(&("mallory".to_string(), 1)), Some(&1));
+    assert_eq!(state.get(&("bingo".to_string(), 1)), Some(&1));
+    assert_eq!(state.get(&("bingo".to_string(), 2)), None);
+    let _ = connection.close(200, "done".into()).await;
+    bus.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arcade_publishes_as_its_connection_user_and_a_forged_user_id_is_refused() {
+    let Some(url) = broker::url() else { return };
+    let bus = AmqpBus::new(broker::config(&url)).unwrap();
+    bus.connect_now().await.unwrap();
+    let exchange = bus.config().events_exchange.clone();
+    let user = url
+        .parse::<lapin::uri::AMQPUri>()
+        .map(|uri| uri.authority.userinfo.username)
+        .unwrap();
+    let (connection, channel) = channel(&url).await;
+    let (_observer, mut deliveries) =
+        broker::observe(&connection, &exchange, &[ItemEmitted::TYPE]).await;
+    let message = arcade_runtime::WireMessage {
+        message_type: Some(ItemEmitted::TYPE.into()),
+        message_id: Some("u-1".into()),
+        // Whatever the message says, the connection's user goes out.
+        user_id: Some("race-master".into()),
+        body: br#"{"producer":"p","n":1}"#.to_vec(),
+        ..Default::default()
+    };
+    use arcade_runtime::Bus as _;
+    bus.publish(&[arcade_runtime::Publication {
+        destination: arcade_runtime::Destination::Topic,
+        message,
+    }])
+    .await
+    .unwrap();
+    let delivery = tokio::time::timeout(WAIT, deliveries.next())
+        .await
+        .expect("observed")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        delivery.properties.user_id().as_ref().map(|s| s.as_str()),
+        Some(user.as_str())
+    );
+
+    // A plain client claiming to be someone else: the broker closes the channel.
+    let forged = channel
+        .basic_publish(
+            exchange.as_str().into(),
+            ItemEmitted::TYPE.into(),
+            BasicPublishOptions::default(),
+            b"{}",
+            BasicProperties::default().with_user_id("race-master".into()),
+        )
+        .await;
+    let refused = match forged {
+        Err(e) => e.to_string(),
+        Ok(confirm) => match confirm.await {
+            Err(e) => e.to_string(),
+            Ok(c) if c.is_nack() => "nacked".into(),
+            Ok(_) => panic!("the broker accepted a forged user_id"),
+        },
+    };
+    assert!(
+        refused.contains("user_id") || refused.contains("PRECONDITION"),
+        "{refused}"
+    );
+    let _ = connection.close(200, "done".into()).await;
+    bus.close().await;
+}
