@@ -9,12 +9,25 @@
 //!   awaited per batch of 512) to a topic exchange, another consumes the bound durable queue
 //!   (prefetch 1024) and acks each delivery. A run ends when the last one is acked.
 //!
+//! - `pg-outbox` (the peer, when present): the classic transactional inbox/outbox on PostgreSQL
+//!   next to RabbitMQ, doing the same job with the same bodies, properties, counts, batch sizes
+//!   and durability (`../shared/peers/pg-outbox-baseline`, its own crate, built with cargo into
+//!   its own target dir and run as a child process, one run per invocation).
+//!
 //! Prints both rates (msg/s, median over the runs) and Arcade's share of raw, once from the
 //! criterion groups and once from runs taken in alternation (the figure to trust: the machine's
-//! speed drifts). Target: ≥ 70 %.
+//! speed drifts) — raw, Arcade, then the peer in each round — with Arcade's CPU per message in
+//! its own process (user + system time of the bench process during Arcade's runs), the peer's
+//! as it reports it, and the ratios Arcade / peer and Arcade / raw.
 //!
 //! Run: `ARCADE_AMQP_URL=amqp://guest:guest@127.0.0.1:5672/%2f cargo bench -p arcade-runtime
 //! --bench amqp -- --warm-up-time 1 --measurement-time 3`. Skipped when the URL is unset.
+//!
+//! The peer is looked for in `ARCADE_PEER_DIR` (relative to the workspace root, default
+//! `../shared/peers/pg-outbox-baseline`), then beside the main checkout when the workspace is a
+//! git worktree; it is built into `ARCADE_PEER_TARGET` (default `target/peers`) and run with
+//! `--pg ARCADE_PEER_PG` when that is set. It is left out, saying why, when it is absent, does
+//! not build, or PostgreSQL does not answer on 127.0.0.1:5432 (or `ARCADE_PEER_PG_ADDR`).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -39,6 +52,120 @@ const BATCH: usize = 512;
 const PREFETCH: u16 = 1024;
 /// Runs of each, taken in alternation after the criterion groups.
 const PAIRS: usize = 9;
+
+/// CPU time (user + system) this process has used so far, from `/proc/self/stat` (in clock
+/// ticks of 10 ms: a run of Arcade uses about a hundred).
+fn cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which is in parentheses): state is the first, utime the
+    // 12th and stime the 13th.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
+
+/// The workspace root (two levels above this crate).
+fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Where the peer's crate is, or why it is not there.
+fn peer_dir() -> Result<std::path::PathBuf, String> {
+    let root = workspace_root();
+    let relative = std::env::var("ARCADE_PEER_DIR")
+        .unwrap_or_else(|_| "../shared/peers/pg-outbox-baseline".into());
+    let mut candidates = vec![root.join(&relative)];
+    // A git worktree: the same relative path from the main checkout.
+    if let Ok(out) = std::process::Command::new("git")
+        .args(["rev-parse", "--path-format=absolute", "--git-common-dir"])
+        .current_dir(&root)
+        .output()
+        && out.status.success()
+        && let Some(main) =
+            std::path::Path::new(String::from_utf8_lossy(&out.stdout).trim()).parent()
+    {
+        candidates.push(main.join(&relative));
+    }
+    candidates
+        .iter()
+        .find(|dir| dir.join("Cargo.toml").is_file())
+        .cloned()
+        .ok_or_else(|| {
+            let looked: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
+            format!("not found (looked in {})", looked.join(", "))
+        })
+}
+
+/// Builds the peer; its binary, or why not.
+fn build_peer() -> Result<std::path::PathBuf, String> {
+    let dir = peer_dir()?;
+    let address = std::env::var("ARCADE_PEER_PG_ADDR").unwrap_or_else(|_| "127.0.0.1:5432".into());
+    let answers = address
+        .parse()
+        .ok()
+        .is_some_and(|a| std::net::TcpStream::connect_timeout(&a, Duration::from_secs(2)).is_ok());
+    if !answers {
+        return Err(format!("PostgreSQL does not answer at {address}"));
+    }
+    let target = std::env::var("ARCADE_PEER_TARGET")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| workspace_root().join("target/peers"));
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target)
+        .status()
+        .map_err(|e| format!("cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("{} does not build", dir.display()));
+    }
+    Ok(target.join("release/pg-outbox-baseline"))
+}
+
+/// One run of the peer: its rate (msg/s) and its CPU per message in its own process (µs).
+fn peer(binary: &std::path::Path, url: &str) -> Result<(f64, f64), String> {
+    let mut command = std::process::Command::new(binary);
+    command.args(["--runs", "1", "--amqp", url]);
+    if let Ok(pg) = std::env::var("ARCADE_PEER_PG") {
+        command.args(["--pg", &pg]);
+    }
+    let out = command.output().map_err(|e| format!("peer: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "peer failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    // "run 1: 9975 msg/s (…); CPU per msg: peer 54 us, postgres 37 us, rabbitmq 90 us"
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("run 1:"))
+        .ok_or_else(|| format!("peer printed no run: {stdout}"))?;
+    let number_after = |label: &str| -> Option<f64> {
+        let rest = &line[line.find(label)? + label.len()..];
+        rest.split_whitespace().next()?.parse().ok()
+    };
+    match (number_after("run 1:"), number_after("peer")) {
+        (Some(rate), Some(cpu)) => Ok((rate, cpu)),
+        _ => Err(format!("peer's line unreadable: {line}")),
+    }
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut values = values.to_vec();
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
 
 fn emit() -> Emit {
     Emit {
@@ -86,6 +213,12 @@ async fn wait_for_consumer(url: &str, queue: &str) {
 
 /// One run of Arcade's full path; the time from the first input to the last durable commit.
 async fn arcade(url: &str) -> Duration {
+    arcade_with_cpu(url).await.0
+}
+
+/// One run of Arcade's full path: the time from the first input to the last durable commit, and
+/// the CPU time the process used meanwhile.
+async fn arcade_with_cpu(url: &str) -> (Duration, Duration) {
     let bus = AmqpBus::new(config(url)).unwrap();
     bus.connect_now().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -112,6 +245,7 @@ async fn arcade(url: &str) -> Duration {
         .unwrap();
     let local = emitter.local();
     let started = Instant::now();
+    let cpu_started = cpu_time();
     tokio::spawn(async move {
         for _ in 0..MESSAGES {
             local.send(emit()).await.unwrap();
@@ -119,10 +253,11 @@ async fn arcade(url: &str) -> Duration {
     });
     tally.wait_for_events(MESSAGES).await;
     let elapsed = started.elapsed();
+    let cpu = cpu_time().saturating_sub(cpu_started);
     emitter.stop(Duration::from_secs(5)).await.unwrap();
     tally.stop(Duration::from_secs(5)).await.unwrap();
     bus.close().await;
-    elapsed
+    (elapsed, cpu)
 }
 
 /// The message Arcade would publish for item `n`: same body, properties and headers.
@@ -307,17 +442,55 @@ fn bench(c: &mut Criterion) {
     );
     // The machine's speed drifts between the two groups above; runs taken in alternation share
     // its mood, so their ratio is the one to trust.
+    let mut peer_binary = build_peer();
+    if let Err(why) = &peer_binary {
+        println!("amqp: the pg-outbox peer is left out: {why}");
+    }
     let (mut arcade_paired, mut raw_paired) = (Vec::new(), Vec::new());
-    for _ in 0..PAIRS {
+    let (mut arcade_cpu, mut peer_rates, mut peer_cpu) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 1..=PAIRS {
         raw_paired.push(rt.block_on(raw(&url)));
-        arcade_paired.push(rt.block_on(arcade(&url)));
+        let (elapsed, cpu) = rt.block_on(arcade_with_cpu(&url));
+        arcade_paired.push(elapsed);
+        arcade_cpu.push(cpu.as_secs_f64() * 1e6 / MESSAGES as f64);
+        let mut line = format!(
+            "round {round}: raw lapin {:.0}, arcade {:.0} msg/s (CPU {:.0} us/msg in its process)",
+            MESSAGES as f64 / raw_paired[round - 1].as_secs_f64(),
+            MESSAGES as f64 / elapsed.as_secs_f64(),
+            arcade_cpu[round - 1],
+        );
+        if let Ok(binary) = &peer_binary {
+            match peer(binary, &url) {
+                Ok((rate, cpu)) => {
+                    line += &format!(", pg-outbox {rate:.0} msg/s (CPU {cpu:.0} us/msg)");
+                    peer_rates.push(rate);
+                    peer_cpu.push(cpu);
+                }
+                Err(why) => {
+                    println!("amqp: the pg-outbox peer is left out: {why}");
+                    peer_binary = Err(why);
+                }
+            }
+        }
+        println!("{line}");
     }
     let arcade_rate = median_rate(&arcade_paired);
     let raw_rate = median_rate(&raw_paired);
     println!(
-        "amqp (alternating, {PAIRS} pairs): arcade {arcade_rate:.0} msg/s, raw lapin {raw_rate:.0} msg/s, ratio {:.0} % (target >= 70 %)",
-        100.0 * arcade_rate / raw_rate
+        "amqp (alternating, {PAIRS} pairs): arcade {arcade_rate:.0} msg/s, raw lapin {raw_rate:.0} msg/s, ratio {:.0} % (target >= 90 %); arcade CPU {:.0} us/msg in its process (median; target <= 45)",
+        100.0 * arcade_rate / raw_rate,
+        median(&arcade_cpu),
     );
+    if !peer_rates.is_empty() {
+        let peer_rate = median(&peer_rates);
+        println!(
+            "amqp (alternating, {} rounds): pg-outbox peer {peer_rate:.0} msg/s, CPU {:.0} us/msg in its process (median); arcade / peer {:.2}x (target >= 1.3x), arcade / raw lapin {:.2}",
+            peer_rates.len(),
+            median(&peer_cpu),
+            arcade_rate / peer_rate,
+            arcade_rate / raw_rate,
+        );
+    }
 }
 
 criterion_group!(benches, bench);

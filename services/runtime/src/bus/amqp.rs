@@ -627,9 +627,15 @@ impl Bus for AmqpBus {
         let (confirms, token) = confirms;
         // One message not confirmed fails the whole publication (all are published again).
         let bus = self.clone();
-        let destinations: Vec<Destination> =
-            messages.iter().map(|p| p.destination.clone()).collect();
-        let messages: Vec<WireMessage> = messages.iter().map(|p| p.message.clone()).collect();
+        // Only a command (mandatory) can come back: keep a copy of those alone, not of every
+        // event (a copy is its body and about ten strings).
+        let returnable: Vec<Option<(String, WireMessage)>> = messages
+            .iter()
+            .map(|p| match &p.destination {
+                Destination::Queue(queue) => Some((queue.clone(), p.message.clone())),
+                Destination::Topic => None,
+            })
+            .collect();
         Ok(Box::pin(async move {
             let _token = token;
             let mut published = Published::default();
@@ -639,10 +645,10 @@ impl Bus for AmqpBus {
                 }
                 // Returned (`basic.return`, then acked): its queue does not exist. Keep it as a
                 // dead letter, confirmed there, before the publication counts as done.
-                let Destination::Queue(queue) = &destinations[position] else {
+                let Some((queue, message)) = &returnable[position] else {
                     continue;
                 };
-                let dead = unroutable(&messages[position], queue);
+                let dead = unroutable(message, queue);
                 let exchange = bus.inner.config.dead_letters.clone();
                 bus.publish_confirmed(&exchange, dead.routing_key(), &dead)
                     .await?;

@@ -13,6 +13,10 @@
 
 mod chunk;
 mod inbox;
+mod stable;
+
+pub(crate) use self::stable::Stable;
+pub use self::stable::{SyncCount, fail_syncs, syncs};
 
 use std::collections::VecDeque;
 use std::path::Path;
@@ -76,6 +80,7 @@ pub enum Commit {
 #[derive(Debug)]
 pub struct Store {
     db: sled::Db,
+    stable: Arc<Stable>,
     log: sled::Tree,
     inbox: Mutex<Inbox>,
     cursors: sled::Tree,
@@ -171,7 +176,10 @@ impl Pending {
 }
 
 /// A flush of a sled database under way: it resolves when everything written to the database
-/// before it started is durable.
+/// before it started is durable — on stable storage, as `fdatasync` defines it: sled's flush,
+/// then [`Stable::sync`] (`stable.rs` says what sled leaves unsynced and what is guaranteed).
+/// Every commit path of every store (a host's batch, a store's flush, a publication to the
+/// embedded bus, its close) goes through [`Flush::start`].
 ///
 /// sled 0.34's own `flush_async` runs on sled's small I/O thread pool and deadlocks when several
 /// flushes are awaited at once (spacejam/sled#1241, #1308: every pool thread waits for a write
@@ -181,10 +189,15 @@ impl Pending {
 pub struct Flush(tokio::task::JoinHandle<sled::Result<usize>>);
 
 impl Flush {
-    /// Starts flushing `db`.
-    pub(crate) fn start(db: &sled::Db) -> Self {
+    /// Starts flushing `db` and syncing it to stable storage.
+    pub(crate) fn start(db: &sled::Db, stable: &Arc<Stable>) -> Self {
         let db = db.clone();
-        Flush(tokio::task::spawn_blocking(move || db.flush()))
+        let stable = stable.clone();
+        Flush(tokio::task::spawn_blocking(move || {
+            let flushed = db.flush()?;
+            stable.sync()?;
+            Ok(flushed)
+        }))
     }
 }
 
@@ -261,18 +274,21 @@ impl Store {
 
     /// Opens (or creates) the store in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: Storage) -> Result<Self, StoreError> {
-        Self::with_db(open_db(storage.config(32 << 20).path(dir))?, storage)
+        let db = open_db(storage.config(32 << 20).path(dir))?;
+        let stable = Stable::open(dir).map_err(sled::Error::Io)?;
+        Self::with_db(db, stable, storage)
     }
 
     /// A store in a temporary directory, removed when dropped.
     pub fn temporary() -> Result<Self, StoreError> {
         Self::with_db(
             sled::Config::new().temporary(true).open()?,
+            Stable::temporary(),
             Storage::default(),
         )
     }
 
-    fn with_db(db: sled::Db, storage: Storage) -> Result<Self, StoreError> {
+    fn with_db(db: sled::Db, stable: Stable, storage: Storage) -> Result<Self, StoreError> {
         let log = db.open_tree("log")?;
         // Stores written before the inbox moved into the log tree kept it in a tree of its own.
         let legacy_inbox = if db.tree_names().iter().any(|name| name.as_ref() == b"inbox") {
@@ -291,6 +307,7 @@ impl Store {
         };
         Ok(Store {
             db,
+            stable: Arc::new(stable),
             log,
             inbox: Mutex::new(inbox),
             cursors,
@@ -384,7 +401,7 @@ impl Store {
     /// Starts making every commit so far durable; the returned future resolves when it is.
     /// Commits made meanwhile are not covered (the next flush covers them).
     pub fn start_flush(&self) -> Flush {
-        Flush::start(&self.db)
+        Flush::start(&self.db, &self.stable)
     }
 
     /// One past the last sequence number written.

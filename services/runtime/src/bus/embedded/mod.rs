@@ -41,6 +41,7 @@ impl std::fmt::Debug for EmbeddedBus {
 
 struct Inner {
     db: sled::Db,
+    stable: Arc<crate::store::Stable>,
     chunk_bytes: usize,
     staging: Mutex<Staging>,
     bindings: sled::Tree,
@@ -75,16 +76,25 @@ impl EmbeddedBus {
     /// Opens (or creates) the bus stored in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: crate::store::Storage) -> Result<Self, BusError> {
         let db = crate::store::open_db(storage.config(64 << 20).path(dir))?;
-        Self::with_db(db, storage.chunk_bytes())
+        let stable = crate::store::Stable::open(dir).map_err(sled::Error::Io)?;
+        Self::with_db(db, stable, storage.chunk_bytes())
     }
 
     /// A bus in a temporary directory, removed when dropped (tests, `arcade demo`).
     pub fn temporary() -> Result<Self, BusError> {
         let db = sled::Config::new().temporary(true).open()?;
-        Self::with_db(db, crate::store::Storage::default().chunk_bytes())
+        Self::with_db(
+            db,
+            crate::store::Stable::temporary(),
+            crate::store::Storage::default().chunk_bytes(),
+        )
     }
 
-    fn with_db(db: sled::Db, chunk_bytes: usize) -> Result<Self, BusError> {
+    fn with_db(
+        db: sled::Db,
+        stable: crate::store::Stable,
+        chunk_bytes: usize,
+    ) -> Result<Self, BusError> {
         let bindings = db.open_tree(BINDINGS_TREE)?;
         let mut topology = Topology::default();
         for name in db.tree_names() {
@@ -110,6 +120,7 @@ impl EmbeddedBus {
         let bus = EmbeddedBus {
             inner: Arc::new(Inner {
                 db,
+                stable: Arc::new(stable),
                 chunk_bytes,
                 staging: Mutex::new(Staging::default()),
                 bindings,
@@ -214,7 +225,7 @@ impl EmbeddedBus {
             queue.notify.notify_waiters();
             queue.write_acks()?;
         }
-        crate::store::Flush::start(&self.inner.db).await?;
+        crate::store::Flush::start(&self.inner.db, &self.inner.stable).await?;
         Ok(())
     }
 
@@ -299,7 +310,7 @@ impl Bus for EmbeddedBus {
             }
             staging.written
         };
-        crate::store::Flush::start(&self.inner.db).await?;
+        crate::store::Flush::start(&self.inner.db, &self.inner.stable).await?;
         // Everything written up to `covered` is durable: make it ready, in order (another
         // publication's flush may have done it already).
         let mut staging = lock(&self.inner.staging);

@@ -1,0 +1,335 @@
+//! Commits that survive a power loss: what [`super::Flush`] does after sled's own flush.
+//!
+//! sled 0.34's flush writes its buffers to the file `db` with `pwrite` and, on Linux,
+//! `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` (`pagecache/iobuf.rs`): the data pages
+//! reach the device, but no file metadata (the new size of a file that grew) is written and
+//! the drive's volatile cache is not flushed, so a power loss can still take them. Values over
+//! a quarter of a segment go to files of their own under `blobs/`, written with `write_all`
+//! and never synced (`pagecache/blob_io.rs`); `conf` is written at creation and never synced;
+//! snapshots (`snap.<lsn>`) are synced, then renamed, with no sync of the directory.
+//!
+//! So after sled's flush, [`Stable::sync`] calls `fdatasync` (`File::sync_data`) on `db` and
+//! on every blob file it has not synced yet, and `fsync` on `blobs/` and on the database's
+//! directory whenever the names in them changed since the last sync (a file created, renamed
+//! or removed). At open it syncs `conf`, `db`, both directories and the parent of the
+//! database's directory. What `fdatasync` guarantees is then what a commit guarantees: the
+//! data and what is needed to read it back are on stable storage, the drive's write cache
+//! flushed, on a file system and device that honour flushes (ext4, xfs, btrfs; not a drive
+//! that lies about its cache).
+//!
+//! Syncs are grouped: a sync covers every flush that finished before it started, so
+//! concurrent commits to one database (several publishers to the embedded bus) share one
+//! `fdatasync`. A failed sync poisons the database: on Linux the kernel may drop the pages it
+//! could not write and report success on the next `fsync`, so every later sync fails too,
+//! naming the first error, until the process reopens the database from what is on disk.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+
+/// The stable-storage side of one sled database.
+#[derive(Debug)]
+pub(crate) struct Stable {
+    /// `None` for a temporary database (nothing of it is meant to outlive the process).
+    files: Option<Files>,
+    group: Mutex<Group>,
+    done: Condvar,
+}
+
+#[derive(Debug)]
+struct Files {
+    dir: PathBuf,
+    data: File,
+    /// Names seen, and synced, at the last sync: the database's directory and `blobs/`.
+    known: Mutex<(BTreeSet<std::ffi::OsString>, BTreeSet<std::ffi::OsString>)>,
+}
+
+#[derive(Debug, Default)]
+struct Group {
+    /// Number of syncs started; the one under way, if any, is number `started`.
+    started: u64,
+    /// The highest-numbered sync that completed.
+    completed: u64,
+    running: bool,
+    /// The first failed sync: the database cannot be trusted to be durable any more.
+    failed: Option<String>,
+}
+
+impl Stable {
+    /// The database in `dir`, just opened by sled: syncs what sled created without syncing.
+    pub(crate) fn open(dir: &Path) -> io::Result<Self> {
+        let data = File::open(dir.join("db"))?;
+        data.sync_data()?;
+        let conf = dir.join("conf");
+        if conf.exists() {
+            File::open(&conf)?.sync_data()?;
+        }
+        let files = Files {
+            dir: dir.to_path_buf(),
+            data,
+            known: Mutex::new((BTreeSet::new(), BTreeSet::new())),
+        };
+        files.sync_names(true)?;
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            sync_dir(parent)?;
+        }
+        Ok(Self::with(Some(files)))
+    }
+
+    /// A temporary database: syncs are counted, nothing is written.
+    pub(crate) fn temporary() -> Self {
+        Self::with(None)
+    }
+
+    fn with(files: Option<Files>) -> Self {
+        Stable {
+            files,
+            group: Mutex::new(Group::default()),
+            done: Condvar::new(),
+        }
+    }
+
+    /// Makes everything sled has flushed so far reach stable storage. Call it after the flush
+    /// returns: it returns once a sync that started after the call has completed (its own, or
+    /// a concurrent caller's).
+    pub(crate) fn sync(&self) -> io::Result<()> {
+        let mut group = self.lock();
+        let needed = group.started + 1;
+        loop {
+            if let Some(first) = &group.failed {
+                return Err(poisoned(first));
+            }
+            if group.completed >= needed {
+                return Ok(());
+            }
+            if group.running {
+                group = self.done.wait(group).unwrap_or_else(|p| p.into_inner());
+                continue;
+            }
+            group.running = true;
+            group.started += 1;
+            let number = group.started;
+            drop(group);
+            let result = self.sync_now();
+            group = self.lock();
+            group.running = false;
+            match &result {
+                Ok(()) => group.completed = number,
+                Err(e) => group.failed = Some(e.to_string()),
+            }
+            self.done.notify_all();
+            if let Some(files) = &self.files {
+                counters().record(&files.dir, result.is_ok());
+            }
+            return result;
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Group> {
+        self.group.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn sync_now(&self) -> io::Result<()> {
+        let Some(files) = &self.files else {
+            return Ok(());
+        };
+        if let Some(error) = counters().injected(&files.dir) {
+            return Err(error);
+        }
+        files
+            .data
+            .sync_data()
+            .map_err(|e| named(e, &files.dir.join("db")))?;
+        files.sync_names(false)
+    }
+}
+
+impl Files {
+    /// Syncs new blob files, then each directory whose names changed (all of them when `all`).
+    fn sync_names(&self, all: bool) -> io::Result<()> {
+        let mut known = self.known.lock().unwrap_or_else(|p| p.into_inner());
+        let blobs_dir = self.dir.join("blobs");
+        let blobs = names(&blobs_dir)?;
+        for name in blobs.difference(&known.1) {
+            let path = blobs_dir.join(name);
+            match File::open(&path) {
+                Ok(blob) => blob.sync_data().map_err(|e| named(e, &path))?,
+                // Collected by sled since it was listed: nothing to keep.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(named(e, &path)),
+            }
+        }
+        if all || blobs != known.1 {
+            sync_dir(&blobs_dir)?;
+        }
+        let top = names(&self.dir)?;
+        if all || top != known.0 {
+            sync_dir(&self.dir)?;
+        }
+        *known = (top, blobs);
+        Ok(())
+    }
+}
+
+fn names(dir: &Path) -> io::Result<BTreeSet<std::ffi::OsString>> {
+    match std::fs::read_dir(dir) {
+        Ok(entries) => entries
+            .map(|entry| entry.map(|e| e.file_name()))
+            .collect::<io::Result<_>>()
+            .map_err(|e| named(e, dir)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeSet::new()),
+        Err(e) => Err(named(e, dir)),
+    }
+}
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    match File::open(dir) {
+        Ok(handle) => handle.sync_all().map_err(|e| named(e, dir)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(named(e, dir)),
+    }
+}
+
+fn named(error: io::Error, path: &Path) -> io::Error {
+    io::Error::new(
+        error.kind(),
+        format!("syncing {} to stable storage: {error}", path.display()),
+    )
+}
+
+fn poisoned(first: &str) -> io::Error {
+    io::Error::other(format!(
+        "an earlier sync failed ({first}); what it covered may not be on disk, so nothing is \
+         reported durable until the process reopens the database"
+    ))
+}
+
+/// Per database directory: syncs completed and failed, and injected failures (tests).
+#[derive(Debug, Default)]
+struct Counters {
+    by_dir: Mutex<HashMap<PathBuf, SyncCount>>,
+}
+
+/// How many syncs of one database reached stable storage, and how many failed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SyncCount {
+    /// Syncs that completed: everything flushed before each reached stable storage.
+    pub completed: u64,
+    /// Syncs that failed.
+    pub failed: u64,
+    /// Syncs still to fail on purpose (set by [`fail_syncs`]).
+    injected: u64,
+}
+
+fn counters() -> &'static Counters {
+    static COUNTERS: OnceLock<Counters> = OnceLock::new();
+    COUNTERS.get_or_init(Counters::default)
+}
+
+impl Counters {
+    fn map(&self) -> MutexGuard<'_, HashMap<PathBuf, SyncCount>> {
+        self.by_dir.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn record(&self, dir: &Path, ok: bool) {
+        let mut map = self.map();
+        let count = map.entry(dir.to_path_buf()).or_default();
+        if ok {
+            count.completed += 1;
+        } else {
+            count.failed += 1;
+        }
+    }
+
+    fn injected(&self, dir: &Path) -> Option<io::Error> {
+        let mut map = self.map();
+        let count = map.get_mut(dir).filter(|c| c.injected > 0)?;
+        count.injected -= 1;
+        Some(io::Error::other(format!(
+            "injected failure syncing {}",
+            dir.display()
+        )))
+    }
+}
+
+/// The syncs of the database in `dir` (a store's or an embedded bus's directory, as opened)
+/// since the process started. Every commit reported durable was covered by one of them.
+pub fn syncs(dir: &Path) -> SyncCount {
+    counters().map().get(dir).copied().unwrap_or_default()
+}
+
+/// Makes the next `count` syncs of the database in `dir` fail, as a failing disk would (tests).
+pub fn fail_syncs(dir: &Path, count: u64) {
+    counters()
+        .map()
+        .entry(dir.to_path_buf())
+        .or_default()
+        .injected += count;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn concurrent_syncs_share_one_and_each_waits_for_one_started_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = sled::Config::new().path(dir.path()).open().unwrap();
+        let stable = Arc::new(Stable::open(dir.path()).unwrap());
+        db.insert(b"k", b"v").unwrap();
+        db.flush().unwrap();
+        let before = syncs(dir.path()).completed;
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let stable = stable.clone();
+                std::thread::spawn(move || stable.sync())
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap().unwrap();
+        }
+        let done = syncs(dir.path()).completed - before;
+        assert!((1..=8).contains(&done), "{done} syncs for 8 callers");
+        let group = stable.lock();
+        assert!(!group.running && group.completed == group.started);
+    }
+
+    #[test]
+    fn a_failed_sync_fails_every_later_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let _db = sled::Config::new().path(dir.path()).open().unwrap();
+        let stable = Stable::open(dir.path()).unwrap();
+        stable.sync().unwrap();
+        fail_syncs(dir.path(), 1);
+        let first = stable.sync().unwrap_err().to_string();
+        assert!(first.contains("injected failure"), "{first}");
+        let later = stable.sync().unwrap_err().to_string();
+        assert!(
+            later.contains("an earlier sync failed") && later.contains("injected failure"),
+            "{later}"
+        );
+        assert_eq!(syncs(dir.path()).failed, 1);
+    }
+
+    #[test]
+    fn new_blob_files_are_synced_once_and_their_directory_with_them() {
+        let dir = tempfile::tempdir().unwrap();
+        // A 64 KiB segment makes anything over 16 KiB a blob file of its own.
+        let db = sled::Config::new()
+            .path(dir.path())
+            .segment_size(64 << 10)
+            .open()
+            .unwrap();
+        let stable = Stable::open(dir.path()).unwrap();
+        db.insert(b"big", vec![7u8; 40 << 10]).unwrap();
+        db.flush().unwrap();
+        stable.sync().unwrap();
+        let files = stable.files.as_ref().unwrap();
+        let known = files.known.lock().unwrap();
+        assert!(!known.1.is_empty(), "the 40 KiB value is a blob file");
+        assert_eq!(known.1, names(&dir.path().join("blobs")).unwrap());
+    }
+}
