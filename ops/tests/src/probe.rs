@@ -9,7 +9,7 @@ use lapin::options::{
     ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
 };
 use lapin::protocol::{AMQPErrorKind, AMQPSoftError};
-use lapin::types::{AMQPValue, FieldTable};
+use lapin::types::FieldTable;
 use lapin::{BasicProperties, Channel, Connection, ErrorKind, ExchangeKind};
 
 use crate::OpsError;
@@ -154,7 +154,8 @@ impl Probe {
         settle(channel, verdict(&what, declared)?).await
     }
 
-    /// Declares a durable queue; a service queue dead-letters to `dead_letter_exchange`.
+    /// Declares a durable queue as Arcade does (a quorum queue); a service queue dead-letters to
+    /// `dead_letter_exchange`.
     pub async fn declare_queue(
         &self,
         queue: &str,
@@ -162,13 +163,11 @@ impl Probe {
     ) -> Result<Verdict, OpsError> {
         let what = format!("{} declaring queue {queue:?}", self.user);
         let channel = self.channel(&what).await?;
-        let mut arguments = FieldTable::default();
-        if let Some(exchange) = dead_letter_exchange {
-            arguments.insert(
-                "x-dead-letter-exchange".into(),
-                AMQPValue::LongString(exchange.into()),
-            );
-        }
+        let arguments = arcade_runtime::bus::amqp::topology::durable_arguments(
+            arcade_runtime::bus::amqp::QueueType::Quorum,
+            dead_letter_exchange,
+            None,
+        );
         let options = QueueDeclareOptions {
             durable: true,
             ..QueueDeclareOptions::default()

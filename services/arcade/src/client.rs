@@ -31,7 +31,7 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
     let mut printed = 0u64;
     let limit = args.count.unwrap_or(u64::MAX);
     if let Some(url) = &args.connection.amqp {
-        let bus = connect_amqp(url, "arcade tap", true).await?;
+        let bus = connect_amqp(&args.connection, url, "arcade tap", true).await?;
         let spec = SubscriptionSpec::temporary(
             format!("tap.{}", uuid::Uuid::new_v4().simple()),
             vec![args.pattern.clone()],
@@ -119,7 +119,7 @@ pub async fn publish(
         return Ok(ExitCode::from(INVALID));
     }
     let envelope = if let Some(url) = &connection.amqp {
-        let runtime = Runtime::new(connect_amqp(url, "arcade send", true).await?);
+        let runtime = Runtime::new(connect_amqp(connection, url, "arcade send", true).await?);
         match runtime.send(message_type, payload, producer).await {
             Ok(envelope) => envelope,
             Err(e @ SendError::NotConsumed { .. }) => {

@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
 
 use crate::admin::{self, AdminState};
-use crate::cli::RunArgs;
+use crate::cli::{Connection, RunArgs};
 
 /// How long the relays get, at shutdown, to publish what the logs still hold.
 const DRAIN: Duration = Duration::from_secs(5);
@@ -23,12 +23,14 @@ const DRAIN: Duration = Duration::from_secs(5);
 /// services start anyway, events wait in their logs, and the bus connects when the broker
 /// appears.
 pub async fn connect_amqp(
+    connection: &Connection,
     url: &str,
     name: &str,
     must_connect: bool,
 ) -> anyhow::Result<Arc<dyn Bus>> {
     let mut config = AmqpConfig::new(url);
     config.connection_name = name.to_string();
+    config.queue_type = connection.queue_type;
     let bus = AmqpBus::new(config).map_err(|e| anyhow::anyhow!("--amqp / ARCADE_AMQP_URL: {e}"))?;
     if let Err(e) = bus.connect_now().await {
         if must_connect {
@@ -94,7 +96,10 @@ async fn terminated() {
 pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     prepare_data_dir(&args.data)?;
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &args.connection.amqp {
-        Some(url) => (connect_amqp(url, "arcade run", false).await?, None),
+        Some(url) => (
+            connect_amqp(&args.connection, url, "arcade run", false).await?,
+            None,
+        ),
         None => {
             let bus = EmbeddedBus::open(&args.data.join("bus")).map_err(|e| {
                 anyhow::anyhow!("{}: cannot open the embedded bus: {e}", args.data.display())
