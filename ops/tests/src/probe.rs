@@ -9,7 +9,7 @@ use lapin::options::{
     ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
 };
 use lapin::protocol::{AMQPErrorKind, AMQPSoftError};
-use lapin::types::FieldTable;
+use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ErrorKind, ExchangeKind};
 
 use crate::OpsError;
@@ -163,11 +163,17 @@ impl Probe {
     ) -> Result<Verdict, OpsError> {
         let what = format!("{} declaring queue {queue:?}", self.user);
         let channel = self.channel(&what).await?;
-        let arguments = arcade_runtime::bus::amqp::topology::durable_arguments(
-            arcade_runtime::bus::amqp::QueueType::Quorum,
-            dead_letter_exchange,
-            None,
-        );
+        // Arcade's quorum arguments (services/runtime/src/bus/amqp/topology.rs), as in
+        // ops/rabbitmq/definitions.json.
+        let text = |value: &str| AMQPValue::LongString(value.into());
+        let mut arguments = FieldTable::default();
+        arguments.insert("x-queue-type".into(), text("quorum"));
+        if let Some(exchange) = dead_letter_exchange {
+            arguments.insert("x-dead-letter-exchange".into(), text(exchange));
+            arguments.insert("x-delivery-limit".into(), AMQPValue::LongLongInt(20));
+            arguments.insert("x-dead-letter-strategy".into(), text("at-least-once"));
+            arguments.insert("x-overflow".into(), text("reject-publish"));
+        }
         let options = QueueDeclareOptions {
             durable: true,
             ..QueueDeclareOptions::default()
