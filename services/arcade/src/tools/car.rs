@@ -264,6 +264,7 @@ mod tests {
                 duel_ai: None,
                 connection: Connection {
                     amqp: None,
+                    queue_type: Default::default(),
                     admin: addr,
                 },
             };
