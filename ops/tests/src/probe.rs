@@ -154,7 +154,8 @@ impl Probe {
         settle(channel, verdict(&what, declared)?).await
     }
 
-    /// Declares a durable queue; a service queue dead-letters to `dead_letter_exchange`.
+    /// Declares a durable queue as Arcade does (a quorum queue); a service queue dead-letters to
+    /// `dead_letter_exchange`.
     pub async fn declare_queue(
         &self,
         queue: &str,
@@ -162,12 +163,16 @@ impl Probe {
     ) -> Result<Verdict, OpsError> {
         let what = format!("{} declaring queue {queue:?}", self.user);
         let channel = self.channel(&what).await?;
+        // Arcade's quorum arguments (services/runtime/src/bus/amqp/topology.rs), as in
+        // ops/rabbitmq/definitions.json.
+        let text = |value: &str| AMQPValue::LongString(value.into());
         let mut arguments = FieldTable::default();
+        arguments.insert("x-queue-type".into(), text("quorum"));
         if let Some(exchange) = dead_letter_exchange {
-            arguments.insert(
-                "x-dead-letter-exchange".into(),
-                AMQPValue::LongString(exchange.into()),
-            );
+            arguments.insert("x-dead-letter-exchange".into(), text(exchange));
+            arguments.insert("x-delivery-limit".into(), AMQPValue::LongLongInt(20));
+            arguments.insert("x-dead-letter-strategy".into(), text("at-least-once"));
+            arguments.insert("x-overflow".into(), text("reject-publish"));
         }
         let options = QueueDeclareOptions {
             durable: true,

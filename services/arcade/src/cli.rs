@@ -77,6 +77,15 @@ pub struct Connection {
         hide_env_values = true
     )]
     pub amqp: Option<String>,
+    /// Type of the durable queues declared on RabbitMQ: quorum (replicated; the default) or
+    /// classic. An existing queue keeps its type: see ops/RUNBOOK.md to move one.
+    #[arg(
+        long = "queue-type",
+        env = "ARCADE_QUEUE_TYPE",
+        default_value = "quorum",
+        value_name = "TYPE"
+    )]
+    pub queue_type: arcade_runtime::bus::amqp::QueueType,
     /// Address of the admin endpoint that `arcade run` serves on loopback.
     #[arg(
         long,

@@ -31,7 +31,7 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
     let mut printed = 0u64;
     let limit = args.count.unwrap_or(u64::MAX);
     if let Some(url) = &args.connection.amqp {
-        let bus = connect_amqp(url, "arcade tap", true).await?;
+        let bus = connect_amqp(&args.connection, url, "arcade tap", true).await?;
         let spec = SubscriptionSpec::temporary(
             format!("tap.{}", uuid::Uuid::new_v4().simple()),
             vec![args.pattern.clone()],
@@ -153,7 +153,7 @@ pub async fn publish_with_id(
         tokio::time::sleep(std::time::Duration::from_millis(100u64 << attempt.min(6)))
     };
     let envelope = if let Some(url) = &connection.amqp {
-        let runtime = Runtime::new(connect_amqp(url, "arcade send", true).await?);
+        let runtime = Runtime::new(connect_amqp(connection, url, "arcade send", true).await?);
         let mut attempt = 1;
         loop {
             let options = arcade_runtime::SendOptions {

@@ -20,7 +20,7 @@ use arcade_runtime::{Bus, Delivery, Destination, Publication, SubscriptionSpec, 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use crate::host::connect_amqp;
+use crate::host::connect_amqp_as;
 
 /// The principals whose dead letters are replayed by default: Arcade's consuming services
 /// (`referee-<table>` too) and the operator.
@@ -60,6 +60,15 @@ pub struct DeadArgs {
         value_name = "DIR"
     )]
     pub data: PathBuf,
+    /// Type of the dead-letter queue on RabbitMQ, as the services declare it: quorum (the
+    /// default) or classic.
+    #[arg(
+        long = "queue-type",
+        env = "ARCADE_QUEUE_TYPE",
+        default_value = "quorum",
+        value_name = "TYPE"
+    )]
+    pub queue_type: arcade_runtime::bus::amqp::QueueType,
 }
 
 /// `arcade dead show`.
@@ -123,7 +132,10 @@ pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
 /// The bus holding the dead letters, and whether it is RabbitMQ.
 async fn open(source: &DeadArgs) -> anyhow::Result<(Arc<dyn Bus>, bool)> {
     if let Some(url) = &source.amqp {
-        return Ok((connect_amqp(url, "arcade dead", true).await?, true));
+        return Ok((
+            connect_amqp_as(url, "arcade dead", source.queue_type).await?,
+            true,
+        ));
     }
     let dir = source.data.join("bus");
     if !dir.exists() {

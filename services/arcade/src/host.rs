@@ -15,7 +15,7 @@ use tracing::{error, info, warn};
 
 use crate::admin::{self, AdminState, Limits};
 use crate::auth::{Auth, OperatorToken};
-use crate::cli::RunArgs;
+use crate::cli::{Connection, RunArgs};
 use crate::serve::ServeLimits;
 
 /// How long the relays get, at shutdown, to publish what the logs still hold (the rest is
@@ -27,12 +27,33 @@ const DRAIN: Duration = arcade_runtime::shutdown::DRAIN;
 /// services start anyway, events wait in their logs, and the bus connects when the broker
 /// appears.
 pub async fn connect_amqp(
+    connection: &Connection,
     url: &str,
     name: &str,
     must_connect: bool,
 ) -> anyhow::Result<Arc<dyn Bus>> {
+    connect_with(url, name, connection.queue_type, must_connect).await
+}
+
+/// The RabbitMQ bus at `url` with queues of `queue_type`, connecting at once (an unreachable
+/// broker is an error): for the tools that have no [`Connection`] (`arcade dead`).
+pub async fn connect_amqp_as(
+    url: &str,
+    name: &str,
+    queue_type: arcade_runtime::bus::amqp::QueueType,
+) -> anyhow::Result<Arc<dyn Bus>> {
+    connect_with(url, name, queue_type, true).await
+}
+
+async fn connect_with(
+    url: &str,
+    name: &str,
+    queue_type: arcade_runtime::bus::amqp::QueueType,
+    must_connect: bool,
+) -> anyhow::Result<Arc<dyn Bus>> {
     let mut config = AmqpConfig::new(url);
     config.connection_name = name.to_string();
+    config.queue_type = queue_type;
     let bus = AmqpBus::new(config).map_err(|e| anyhow::anyhow!("--amqp / ARCADE_AMQP_URL: {e}"))?;
     if let Err(e) = bus.connect_now().await {
         if must_connect {
@@ -82,7 +103,10 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     tokio::pin!(stop_signal);
     prepare_data_dir(&args.data)?;
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &args.connection.amqp {
-        Some(url) => (connect_amqp(url, "arcade run", false).await?, None),
+        Some(url) => (
+            connect_amqp(&args.connection, url, "arcade run", false).await?,
+            None,
+        ),
         None => {
             let bus = EmbeddedBus::open(&args.data.join("bus")).map_err(|e| {
                 anyhow::anyhow!("{}: cannot open the embedded bus: {e}", args.data.display())

@@ -68,7 +68,8 @@ pub async fn run(args: CarArgs) -> anyhow::Result<ExitCode> {
     let advisor = advisor.as_ref().map(|a| a as &dyn DuelAdvisor);
     let finished = match &args.connection.amqp {
         Some(url) => {
-            let runtime = Runtime::new(connect_amqp(url, "arcade car", true).await?);
+            let runtime =
+                Runtime::new(connect_amqp(&args.connection, url, "arcade car", true).await?);
             eprintln!("car program of team {team} on {}", runtime.bus().name());
             run_on_bus(&runtime, program, args.cars as usize, advisor, |heard| {
                 print_story(&team, heard)
@@ -277,6 +278,7 @@ mod tests {
                 duel_ai: None,
                 connection: Connection {
                     amqp: None,
+                    queue_type: Default::default(),
                     admin: addr,
                     token: Some(token),
                 },

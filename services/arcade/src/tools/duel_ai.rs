@@ -175,6 +175,7 @@ mod tests {
             duel_ai: Some(url.clone()),
             connection: Connection {
                 amqp: None,
+                queue_type: Default::default(),
                 admin: addr,
                 token: Some(red),
             },

@@ -133,7 +133,7 @@ fn unreachable(connection: &Connection, error: &reqwest::Error) -> anyhow::Error
 async fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
     let stats: StatsUpdated = match &args.connection.amqp {
         Some(url) => {
-            let bus = connect_amqp(url, "arcade puzzle stats", true).await?;
+            let bus = connect_amqp(&args.connection, url, "arcade puzzle stats", true).await?;
             let spec = SubscriptionSpec::temporary(
                 format!("puzzle-stats.{}", uuid::Uuid::new_v4().simple()),
                 vec![StatsUpdated::TYPE.into()],
@@ -291,7 +291,7 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
     let tally = match &args.connection.amqp {
         Some(url) => {
             let runtime = Arc::new(Runtime::new(
-                connect_amqp(url, "arcade puzzle simulate", true).await?,
+                connect_amqp(&args.connection, url, "arcade puzzle simulate", true).await?,
             ));
             play_and_publish(args.sessions, stage, seed, args.contract, |id, payload| {
                 let runtime = runtime.clone();

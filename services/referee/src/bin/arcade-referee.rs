@@ -17,7 +17,7 @@ use std::time::Duration;
 use arcade_contracts::table::{self, TableGameFinished, TableGameStart};
 use arcade_contracts::{Catalog, Message};
 use arcade_referee::settings::{self, TableSettings};
-use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
+use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig, QueueType};
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Bus, Runtime, Storage, SubscriptionSpec};
@@ -43,6 +43,15 @@ struct Cli {
     /// RabbitMQ URL (amqp:// or amqps://). Absent: the embedded bus in the data dir.
     #[arg(long = "amqp", env = "ARCADE_AMQP_URL", value_name = "URL")]
     amqp: Option<String>,
+    /// Type of the table's queue on RabbitMQ: quorum (replicated; the default) or classic. An
+    /// existing queue keeps its type: see ops/RUNBOOK.md to move one.
+    #[arg(
+        long = "queue-type",
+        env = "ARCADE_QUEUE_TYPE",
+        default_value = "quorum",
+        value_name = "TYPE"
+    )]
+    queue_type: QueueType,
     /// Starts a game with these rules at start-up (sent to the table's own queue).
     #[arg(long = "play", value_name = "RULES.json")]
     play: Option<PathBuf>,
@@ -120,7 +129,10 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
         None => None,
     };
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &cli.amqp {
-        Some(url) => (connect_amqp(url, &cli.table.table_id).await?, None),
+        Some(url) => (
+            connect_amqp(url, cli.queue_type, &cli.table.table_id).await?,
+            None,
+        ),
         None => {
             let bus =
                 EmbeddedBus::open_with(&cli.data.join("bus"), Storage::Compact).map_err(|e| {
@@ -215,8 +227,13 @@ const _: () = assert!(EDGE_FRAME_MAX >= 4096);
 
 /// RabbitMQ; an unreachable broker is not an error: the referee referees, its events wait in
 /// its log, and the bus connects when the broker appears.
-async fn connect_amqp(url: &str, table_id: &str) -> Result<Arc<dyn Bus>, String> {
+async fn connect_amqp(
+    url: &str,
+    queue_type: QueueType,
+    table_id: &str,
+) -> Result<Arc<dyn Bus>, String> {
     let mut config = AmqpConfig::new(url);
+    config.queue_type = queue_type;
     config.frame_max = Some(EDGE_FRAME_MAX);
     config.connection_name = format!("arcade-referee {table_id}");
     let bus = AmqpBus::new(config).map_err(|e| format!("--amqp / ARCADE_AMQP_URL: {e}"))?;

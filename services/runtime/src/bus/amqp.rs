@@ -19,7 +19,9 @@
 //!   its calls fail as `Unavailable` (the runtime's relay and receiver retry) until it appears.
 //! - TLS: an `amqps://` URL (rustls; system roots, or `SSL_CERT_FILE`).
 
+pub mod nodes;
 pub mod properties;
+pub mod topology;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,7 +32,7 @@ use lapin::options::{
     BasicAckOptions, BasicConsumeOptions, BasicNackOptions, BasicPublishOptions, BasicQosOptions,
     ConfirmSelectOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
 };
-use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
+use lapin::types::{FieldTable, LongString, ShortString};
 use lapin::{Channel, Connection, ConnectionProperties, ExchangeKind};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
@@ -42,11 +44,13 @@ use super::{
 };
 use crate::backoff::Backoff;
 use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+pub use topology::QueueType;
 
 /// Where and how to reach RabbitMQ.
 #[derive(Debug, Clone)]
 pub struct AmqpConfig {
-    /// `amqp://user:pass@host:port/vhost` or `amqps://…`.
+    /// `amqp://user:pass@host:port/vhost` or `amqps://…`; several nodes of one cluster
+    /// comma-separated, each a full URL (see [`nodes`]).
     pub url: String,
     /// The topic exchange events are published on.
     pub events_exchange: String,
@@ -75,6 +79,8 @@ pub struct AmqpConfig {
     /// The most bytes of unacked deliveries a consumer may hold: its prefetch count is at most
     /// this over [`AmqpConfig::max_message_bytes`] (RabbitMQ implements no byte prefetch).
     pub prefetch_bytes: u32,
+    /// The type of the service and dead-letter queues (`ARCADE_QUEUE_TYPE`; default quorum).
+    pub queue_type: QueueType,
 }
 
 impl AmqpConfig {
@@ -92,6 +98,7 @@ impl AmqpConfig {
             frame_max: None,
             max_message_bytes: 512 * 1024,
             prefetch_bytes: 128 * 1024 * 1024,
+            queue_type: QueueType::default(),
         }
     }
 }
@@ -106,8 +113,15 @@ pub struct InvalidUrl {
     pub reason: String,
 }
 
-/// The URL with its password replaced by `***`, for messages and logs.
+/// The URL (or comma-separated URLs) with passwords replaced by `***`, for messages and logs.
 pub fn redact(url: &str) -> String {
+    if url.contains(',') {
+        return url.split(',').map(redact_one).collect::<Vec<_>>().join(",");
+    }
+    redact_one(url)
+}
+
+fn redact_one(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
@@ -139,11 +153,14 @@ impl std::fmt::Debug for AmqpBus {
 
 struct Inner {
     config: AmqpConfig,
-    /// The parsed URL, with the configuration's defaults applied.
-    uri: lapin::uri::AMQPUri,
     /// The connection's user, set as every publication's `user_id`: RabbitMQ refuses a
-    /// `user_id` that is not the connection's, so a consumer knows who sent a message.
+    /// `user_id` that is not the connection's, so a consumer knows who sent a message. The
+    /// first node's: every node of a cluster shares its users.
     user: ShortString,
+    /// The parsed node URLs, with the configuration's defaults applied.
+    nodes: nodes::Nodes,
+    /// The node of the current connection.
+    node: std::sync::atomic::AtomicUsize,
     link: Mutex<Link>,
     publisher: Mutex<Option<Publisher>>,
     /// The token of the latest publishing channel: alive while publications started on it
@@ -183,15 +200,10 @@ impl AmqpBus {
     /// A bus for `config`. It does not connect yet (see [`AmqpBus::connect_now`]): a service
     /// runs without the broker and the bus connects when it is first needed and reachable.
     pub fn new(config: AmqpConfig) -> Result<Self, InvalidUrl> {
-        let mut uri: lapin::uri::AMQPUri = config.url.parse().map_err(|reason| InvalidUrl {
-            url: redact(&config.url),
-            reason,
-        })?;
-        if uri.query.frame_max.is_none() {
-            uri.query.frame_max = config.frame_max;
-        }
+        let nodes = nodes::parse(&config.url, config.frame_max)
+            .map_err(|(url, reason)| InvalidUrl { url, reason })?;
         let (base, cap) = config.backoff;
-        let user = short(&uri.authority.userinfo.username);
+        let user = short(&nodes.first().authority.userinfo.username);
         Ok(AmqpBus {
             inner: Arc::new(Inner {
                 user,
@@ -208,7 +220,8 @@ impl AmqpBus {
                 current: std::sync::Mutex::new(None),
                 opened: std::sync::atomic::AtomicU64::new(0),
                 config,
-                uri,
+                nodes,
+                node: std::sync::atomic::AtomicUsize::new(0),
             }),
         })
     }
@@ -242,7 +255,7 @@ impl AmqpBus {
             if connection.status().connected() {
                 return Ok((connection.clone(), link.generation));
             }
-            warn!(url = %redact(&self.inner.config.url), "RabbitMQ connection lost; reconnecting");
+            warn!(url = %self.node_shown(), "RabbitMQ connection lost; reconnecting");
             link.connection = None;
         }
         if let Some(at) = link.retry_at {
@@ -269,7 +282,7 @@ impl AmqpBus {
                 link.backoff.reset();
                 link.retry_at = None;
                 link.warned = false;
-                info!(url = %redact(&self.inner.config.url), "connected to RabbitMQ");
+                info!(url = %self.node_shown(), "connected to RabbitMQ");
                 Ok((connection, link.generation))
             }
             Err(error) => {
@@ -284,14 +297,41 @@ impl AmqpBus {
         }
     }
 
+    /// The current node's URL, its password hidden.
+    fn node_shown(&self) -> &str {
+        let node = self.inner.node.load(std::sync::atomic::Ordering::Relaxed);
+        self.inner.nodes.shown(node)
+    }
+
+    /// Connects to the first node that answers, starting after the last one connected to.
     async fn open(&self) -> Result<Connection, BusError> {
+        let mut errors = Vec::new();
+        for (i, uri, shown) in self.inner.nodes.attempts() {
+            match self.open_node(uri, shown).await {
+                Ok(connection) => {
+                    self.inner.nodes.connected(i);
+                    self.inner
+                        .node
+                        .store(i, std::sync::atomic::Ordering::Relaxed);
+                    return Ok(connection);
+                }
+                Err(error) => errors.push(error.to_string()),
+            }
+        }
+        Err(BusError::Unavailable(errors.join("; ")))
+    }
+
+    async fn open_node(
+        &self,
+        uri: &lapin::uri::AMQPUri,
+        url: &str,
+    ) -> Result<Connection, BusError> {
         let config = &self.inner.config;
-        let url = redact(&config.url);
         let properties = ConnectionProperties::default()
             .with_connection_name(LongString::from(config.connection_name.clone()));
         let connection = tokio::time::timeout(
             config.connect_timeout,
-            Connection::connect_uri(self.inner.uri.clone(), properties),
+            Connection::connect_uri(uri.clone(), properties),
         )
         .await
         .map_err(|_| {
@@ -300,11 +340,11 @@ impl AmqpBus {
                 config.connect_timeout.as_millis()
             ))
         })?
-        .map_err(|e| unavailable(&url, e))?;
+        .map_err(|e| unavailable(url, e))?;
         let channel = connection
             .create_channel()
             .await
-            .map_err(|e| unavailable(&url, e))?;
+            .map_err(|e| unavailable(url, e))?;
         let durable = ExchangeDeclareOptions {
             durable: true,
             auto_delete: config.expire_after.is_some(),
@@ -362,6 +402,9 @@ impl AmqpBus {
         // A user with least privilege may not declare shared exchanges: the broker's
         // definitions hold them then, and the connection is good for the rest.
         if let Err(e) = declare.await {
+            let e = self
+                .declare_error(&connection, &config.dead_letters, &e)
+                .await;
             warn!(
                 %e,
                 events = %config.events_exchange,
@@ -374,18 +417,49 @@ impl AmqpBus {
 
     /// The arguments of a durable queue: every queue but the dead letters' dead-letters to them.
     fn queue_arguments(&self, queue: &str) -> FieldTable {
-        let mut arguments = FieldTable::default();
-        if let Some(expiry) = self.inner.config.expire_after {
-            let millis = i64::try_from(expiry.as_millis()).unwrap_or(i64::MAX);
-            arguments.insert(short("x-expires"), AMQPValue::LongLongInt(millis));
+        let config = &self.inner.config;
+        let dead_letters = (queue != config.dead_letters).then_some(config.dead_letters.as_str());
+        topology::durable_arguments(config.queue_type, dead_letters, config.expire_after)
+    }
+
+    /// Why declaring `queue` failed, told so the operator knows what to do. A queue that
+    /// exists with other arguments is probed (on a channel of its own) with Arcade's arguments
+    /// of the other queue type, to say which type it has.
+    async fn declare_error(
+        &self,
+        connection: &Connection,
+        queue: &str,
+        error: &lapin::Error,
+    ) -> String {
+        let text = error.to_string();
+        if !topology::inequivalent(&text) {
+            return format!("cannot declare queue {queue}: {text}");
         }
-        if queue != self.inner.config.dead_letters {
-            arguments.insert(
-                short("x-dead-letter-exchange"),
-                AMQPValue::LongString(LongString::from(self.inner.config.dead_letters.clone())),
-            );
-        }
-        arguments
+        let config = &self.inner.config;
+        let other = match config.queue_type {
+            QueueType::Quorum => QueueType::Classic,
+            QueueType::Classic => QueueType::Quorum,
+        };
+        let dead_letters = (queue != config.dead_letters).then_some(config.dead_letters.as_str());
+        let arguments = topology::durable_arguments(other, dead_letters, config.expire_after);
+        let found = match connection.create_channel().await {
+            Ok(channel) => {
+                let probe = channel
+                    .queue_declare(
+                        short(queue),
+                        QueueDeclareOptions {
+                            durable: true,
+                            ..QueueDeclareOptions::default()
+                        },
+                        arguments,
+                    )
+                    .await;
+                let _ = channel.close(200, short("probed")).await;
+                probe.is_ok().then_some(other)
+            }
+            Err(_) => None,
+        };
+        topology::explain(queue, config.queue_type, found, &text)
     }
 
     async fn declare_durable_queue(&self, channel: &Channel, queue: &str) -> lapin::Result<()> {
@@ -718,7 +792,11 @@ impl Bus for AmqpBus {
             Err(e) => {
                 let _ = channel.close(200, short("subscription failed")).await;
                 return Err(if connection.status().connected() {
-                    BusError::Refused(format!("cannot consume queue {}: {e}", spec.queue))
+                    BusError::Refused(if topology::inequivalent(&e.to_string()) {
+                        self.declare_error(&connection, &spec.queue, &e).await
+                    } else {
+                        format!("cannot consume queue {}: {e}", spec.queue)
+                    })
                 } else {
                     unavailable(&format!("cannot consume queue {}", spec.queue), e)
                 });
@@ -759,13 +837,16 @@ impl Bus for AmqpBus {
         };
         let result = setup.await;
         let _ = channel.close(200, short("declared")).await;
-        result.map_err(|e| {
-            if connection.status().connected() {
-                BusError::Refused(format!("cannot declare queue {}: {e}", spec.queue))
-            } else {
-                unavailable(&format!("cannot declare queue {}", spec.queue), e)
-            }
-        })
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if connection.status().connected() => Err(BusError::Refused(
+                self.declare_error(&connection, &spec.queue, &e).await,
+            )),
+            Err(e) => Err(unavailable(
+                &format!("cannot declare queue {}", spec.queue),
+                e,
+            )),
+        }
     }
 
     fn name(&self) -> &'static str {
@@ -794,7 +875,7 @@ impl Bus for AmqpBus {
         Some(super::BrokerStatus {
             connected: connected && !self.inner.closed.is_cancelled(),
             reconnects: opened.saturating_sub(1),
-            address: redact(&self.inner.config.url),
+            address: self.node_shown().to_string(),
         })
     }
 }
@@ -1032,7 +1113,13 @@ mod tests {
         let proposed = |url: &str| {
             let mut config = AmqpConfig::new(url);
             config.frame_max = Some(16384);
-            AmqpBus::new(config).unwrap().inner.uri.query.frame_max
+            AmqpBus::new(config)
+                .unwrap()
+                .inner
+                .nodes
+                .first()
+                .query
+                .frame_max
         };
         let base = "amqps://referee:pw@broker:5671/arcade";
         assert_eq!(proposed(base), Some(16384));
@@ -1043,6 +1130,6 @@ mod tests {
             Some(131072)
         );
         let broker_default = AmqpBus::new(AmqpConfig::new(base)).unwrap();
-        assert_eq!(broker_default.inner.uri.query.frame_max, None);
+        assert_eq!(broker_default.inner.nodes.first().query.frame_max, None);
     }
 }
