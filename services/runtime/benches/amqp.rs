@@ -96,6 +96,7 @@ async fn arcade(url: &str) -> Duration {
             batch: BATCH,
             prefetch: PREFETCH,
             relay_batch: BATCH,
+            ..HostConfig::default()
         });
     let id = random();
     let tally_name = format!("tally.{id}");

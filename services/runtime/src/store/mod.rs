@@ -13,6 +13,7 @@
 
 mod chunk;
 mod inbox;
+pub mod snapshot;
 
 use std::collections::VecDeque;
 use std::path::Path;
