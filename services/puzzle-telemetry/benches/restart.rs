@@ -21,8 +21,8 @@ use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::service::TelemetryService;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::{
-    Bus, Destination, HostConfig, Publication, Runtime, Service, SnapshotPolicy,
-    SubscriptionSpec, WireMessage,
+    Bus, Destination, HostConfig, Publication, Runtime, Service, SnapshotPolicy, SubscriptionSpec,
+    WireMessage,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 

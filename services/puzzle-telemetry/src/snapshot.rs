@@ -11,9 +11,7 @@ use arcade_runtime::{Codec, Snapshot, SnapshotError};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::strata::MAX_WITNESS;
-use crate::domain::telemetry::{
-    DurationSketch, SKETCH_BUCKETS, StageStats, Stats, TelemetryState,
-};
+use crate::domain::telemetry::{DurationSketch, SKETCH_BUCKETS, StageStats, Stats, TelemetryState};
 use crate::service::TelemetryService;
 
 #[derive(Debug, Serialize, Deserialize)]

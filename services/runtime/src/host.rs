@@ -181,9 +181,7 @@ impl<S: Service> Host<S> {
     ) -> Result<Self, HostError> {
         let spec = service.spec();
         let (durable_end, _) = watch::channel(store.end());
-        let codec = service
-            .snapshots()
-            .filter(|_| config.snapshots.enabled());
+        let codec = service.snapshots().filter(|_| config.snapshots.enabled());
         let mut host = Host {
             service,
             spec,
@@ -262,8 +260,8 @@ impl<S: Service> Host<S> {
         };
         let end = self.store.end();
         for candidate in stored {
-            let restored = crate::store::snapshot::parse(&candidate, Some(codec.version))
-                .and_then(|frame| {
+            let restored =
+                crate::store::snapshot::parse(&candidate, Some(codec.version)).and_then(|frame| {
                     if frame.seq >= end {
                         return Err(crate::SnapshotError::AheadOfLog {
                             seq: frame.seq,

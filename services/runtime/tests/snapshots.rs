@@ -76,7 +76,11 @@ async fn run(dir: &Path, total: u64, snapshots: SnapshotPolicy) {
             }
         }
     });
-    within("the tally to apply everything", tally.wait_for_events(total)).await;
+    within(
+        "the tally to apply everything",
+        tally.wait_for_events(total),
+    )
+    .await;
     feeder.await.unwrap();
     tally.stop(Duration::from_secs(5)).await.unwrap();
     emitter.stop(Duration::from_secs(5)).await.unwrap();
@@ -338,7 +342,10 @@ fn a_process_killed_while_it_writes_snapshots_loses_nothing() {
             assert!(status.success(), "the child failed: {status}");
             break;
         }
-        assert!(round < KILLS, "the last round must run to the end: {status}");
+        assert!(
+            round < KILLS,
+            "the last round must run to the end: {status}"
+        );
     }
     assert!(killed >= KILLS / 2, "only {killed} kills landed");
     let store = Arc::new(Store::open(&dir.path().join("tally")).unwrap());
@@ -346,7 +353,14 @@ fn a_process_killed_while_it_writes_snapshots_loses_nothing() {
     let (restored, counters) = open_tally(&store, every(16));
     assert!(counters.snapshot_seq.load(Ordering::Relaxed) > 0);
     let (full, _) = open_tally(&store, SnapshotPolicy::OFF);
-    assert_eq!(restored, full, "snapshot + tail differs from the full replay");
+    assert_eq!(
+        restored, full,
+        "snapshot + tail differs from the full replay"
+    );
     assert_exactly_once(&restored, TOTAL);
-    assert_eq!(store.end() - 1, TOTAL, "one tally event per item, none twice");
+    assert_eq!(
+        store.end() - 1,
+        TOTAL,
+        "one tally event per item, none twice"
+    );
 }

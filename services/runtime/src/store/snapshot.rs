@@ -220,19 +220,21 @@ impl Store {
             Some(Ok((key, _))) => key.to_vec(),
             _ => from_key.to_vec(),
         };
-        self.log.range(start..LOG_END.to_vec()).flat_map(move |item| {
-            let records = item
-                .map_err(StoreError::from)
-                .and_then(|(key, value)| chunk::decode(&key, &value));
-            match records {
-                Ok(records) => records
-                    .into_iter()
-                    .filter(|(seq, _)| *seq >= from)
-                    .map(Ok)
-                    .collect::<Vec<_>>(),
-                Err(e) => vec![Err(e)],
-            }
-        })
+        self.log
+            .range(start..LOG_END.to_vec())
+            .flat_map(move |item| {
+                let records = item
+                    .map_err(StoreError::from)
+                    .and_then(|(key, value)| chunk::decode(&key, &value));
+                match records {
+                    Ok(records) => records
+                        .into_iter()
+                        .filter(|(seq, _)| *seq >= from)
+                        .map(Ok)
+                        .collect::<Vec<_>>(),
+                    Err(e) => vec![Err(e)],
+                }
+            })
     }
 }
 
@@ -299,7 +301,10 @@ mod tests {
                 expected: 4
             }
         );
-        let moved = Stored { seq: 41, bytes: bytes.into() };
+        let moved = Stored {
+            seq: 41,
+            bytes: bytes.into(),
+        };
         assert!(matches!(
             parse(&moved, None),
             Err(SnapshotError::Damaged { seq: 41, .. })
