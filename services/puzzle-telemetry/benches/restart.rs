@@ -93,7 +93,7 @@ async fn prepare(sessions: usize) -> PathBuf {
             })
             .collect();
         k += batch.len();
-        bus.publish(batch).await.unwrap();
+        bus.publish(&batch).await.unwrap();
         // Keep the queue short: the producer waits for the service to keep up.
         while bus.depth(&queue) > 20 * PUBLISH_BATCH {
             tokio::time::sleep(Duration::from_millis(5)).await;
