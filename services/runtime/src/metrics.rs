@@ -210,7 +210,7 @@ impl Collector for Snapshot {
         let snapshotted = || {
             self.services.iter().filter_map(|(service, c, _)| {
                 let taken = c.snapshot_taken_ms.load(Ordering::Relaxed);
-                (taken > 0).then(|| (service, c, taken))
+                (taken > 0).then_some((service, c, taken))
             })
         };
         let mut family = encoder.encode_descriptor(
