@@ -182,6 +182,41 @@ pub struct RunArgs {
         value_name = "DURATION"
     )]
     pub dedupe_window: std::time::Duration,
+    /// State snapshots.
+    #[command(flatten)]
+    pub snapshots: SnapshotArgs,
+}
+
+/// When each hosted service snapshots its state, so that a restart replays only the log after
+/// the newest snapshot.
+#[derive(Debug, Clone, Args)]
+pub struct SnapshotArgs {
+    /// Snapshot a service's state after this many new log entries (0: not by count; with an
+    /// interval of `off` too, no snapshots: a restart replays the whole log).
+    #[arg(
+        long = "snapshot-every",
+        env = "ARCADE_SNAPSHOT_EVERY",
+        default_value_t = 10_000,
+        value_name = "N"
+    )]
+    pub every: u64,
+    /// Snapshot a service's state at least this often while entries come, e.g. `60s`, `5m`
+    /// (units ms, s, m, h, d; `off`: not by time).
+    #[arg(
+        long = "snapshot-interval",
+        env = "ARCADE_SNAPSHOT_INTERVAL",
+        default_value = "60s",
+        value_parser = arcade_runtime::snapshot::parse_interval,
+        value_name = "DURATION"
+    )]
+    pub interval: std::time::Duration,
+}
+
+impl SnapshotArgs {
+    /// The runtime's policy.
+    pub fn policy(&self) -> arcade_runtime::SnapshotPolicy {
+        arcade_runtime::SnapshotPolicy::from_settings(self.every, self.interval)
+    }
 }
 
 /// `arcade tap`.

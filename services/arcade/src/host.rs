@@ -129,7 +129,11 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         Runtime::new(bus)
     }
     .with_data_dir(&args.data)
-    .with_dedupe_window(args.dedupe_window);
+    .with_dedupe_window(args.dedupe_window)
+    .with_config(arcade_runtime::HostConfig {
+        snapshots: args.snapshots.policy(),
+        ..arcade_runtime::HostConfig::default()
+    });
     let services = crate::services::start(&runtime, &args.services, &args.settings)?;
     let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
     let shutdown = CancellationToken::new();

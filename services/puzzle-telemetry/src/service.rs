@@ -149,6 +149,10 @@ impl Service for TelemetryService {
             .update(|live| PuzzleTelemetry::evolve(live, event));
     }
 
+    fn snapshots(&self) -> Option<arcade_runtime::Codec<TelemetryState>> {
+        Some(Self::codec())
+    }
+
     fn resume(&self, state: &TelemetryState) {
         self.live.update(|live| *live = state.clone());
     }

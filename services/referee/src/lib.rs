@@ -15,6 +15,7 @@ pub mod cli;
 pub mod domain;
 pub mod service;
 pub mod settings;
+pub mod snapshot;
 pub mod table;
 pub mod wire;
 

@@ -210,6 +210,10 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
         }
     }
 
+    fn snapshots(&self) -> Option<arcade_runtime::Codec<TableState>> {
+        Some(arcade_runtime::Codec::of::<Self>())
+    }
+
     fn decode(&self, envelope: &Envelope) -> Result<Fact, String> {
         let message = match envelope.message_type.as_str() {
             wire::TableGameRejected::TYPE => {

@@ -229,6 +229,7 @@ async fn arcade_with_cpu(url: &str) -> (Duration, Duration) {
             batch: BATCH,
             prefetch: PREFETCH,
             relay_batch: BATCH,
+            ..HostConfig::default()
         });
     let id = random();
     let tally_name = format!("tally.{id}");

@@ -43,6 +43,10 @@ pub struct Counters {
     pub inbox_keys: AtomicU64,
     /// When it last committed a batch, ms since the epoch (0: not since start).
     pub last_commit_ms: AtomicU64,
+    /// The last log entry its newest snapshot covers (0: none).
+    pub snapshot_seq: AtomicU64,
+    /// When its newest snapshot was taken, ms since the epoch (0: none).
+    pub snapshot_taken_ms: AtomicU64,
     /// Its handle-latency and batch-size histograms.
     pub histograms: Histograms,
 }

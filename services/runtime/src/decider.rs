@@ -159,6 +159,13 @@ pub trait Service: Decider {
     /// log order, after the batch's flush, with the state after the batch; never on replay.
     fn effect(&self, _state: &Self::State, _event: &Self::Event) {}
 
+    /// The on-disk format of the service's state snapshots (`Some(Codec::of::<Self>())` for a
+    /// service that implements [`crate::Snapshot`]); `None` (the default): no snapshots, a
+    /// restart replays the whole log.
+    fn snapshots(&self) -> Option<crate::snapshot::Codec<Self::State>> {
+        None
+    }
+
     /// Brings the world in line with the state rebuilt at start (a referee re-applies its
     /// locks), before any input is handled.
     fn resume(&self, _state: &Self::State) {}

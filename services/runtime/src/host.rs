@@ -1,13 +1,15 @@
 //! The host: runs one service on a bus. For each batch of inputs it dedupes and decides each
 //! input in turn (the state evolves as it goes), commits the whole batch — every input's events
 //! and inbox record — as one atomic sled batch, flushes once, and only then acks the batch. The
-//! next batch is decided while the previous one flushes. At start it replays the log to rebuild
-//! the state.
+//! next batch is decided while the previous one flushes. At start it loads the newest snapshot
+//! it can read and replays the log after it to rebuild the state; it takes snapshots as it goes
+//! (`crate::snapshot`: encoded between batches, written once their entries are durable, off the
+//! consuming loop).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use arcade_contracts::{Catalog, Envelope, Route};
 use tokio::sync::{mpsc, watch};
@@ -19,7 +21,9 @@ use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Counters;
 use crate::decider::{Context, Decided, Decoded, Service, ServiceSpec};
 use crate::inbound::{self, Inbound};
+use crate::snapshot::{Codec, SnapshotPolicy};
 use crate::store::Seen;
+use crate::store::snapshot::FlowEntry;
 use crate::store::{Flush, LogRecord, Pending, Store, StoreError};
 use crate::telemetry;
 
@@ -56,6 +60,9 @@ pub struct HostConfig {
     pub prefetch: u16,
     /// Most events the relay publishes in one confirmed publication.
     pub relay_batch: usize,
+    /// When the state is snapshotted ([`SnapshotPolicy::DEFAULT`]: every 10,000 entries or
+    /// 60 s).
+    pub snapshots: SnapshotPolicy,
 }
 
 impl Default for HostConfig {
@@ -64,6 +71,7 @@ impl Default for HostConfig {
             batch: 512,
             prefetch: 1024,
             relay_batch: 512,
+            snapshots: SnapshotPolicy::DEFAULT,
         }
     }
 }
@@ -98,6 +106,23 @@ pub struct Host<S: Service> {
     /// The last `occurred_at` formatted, with its milliseconds: inputs come many per ms.
     stamp: (u64, String),
     messaging: Messaging,
+    codec: Option<Codec<S::State>>,
+    snapshots: Snapshots,
+}
+
+/// The host's snapshot bookkeeping.
+#[derive(Default)]
+struct Snapshots {
+    /// The last log entry the newest snapshot covers (0: none).
+    covered: u64,
+    /// When it was taken (or the host opened).
+    since: Option<Instant>,
+    /// How long its encoding took.
+    cost: Duration,
+    /// Encoded, waiting for the entries it covers to be durable: (seq, taken_ms, frame).
+    ready: Option<(u64, u64, Vec<u8>)>,
+    /// Being written on the blocking pool; gives (seq, taken_ms).
+    writing: Option<tokio::task::JoinHandle<Result<(u64, u64), StoreError>>>,
 }
 
 impl<S: Service> std::fmt::Debug for Host<S> {
@@ -157,6 +182,7 @@ impl<S: Service> Host<S> {
     ) -> Result<Self, HostError> {
         let spec = service.spec();
         let (durable_end, _) = watch::channel(store.end());
+        let codec = service.snapshots().filter(|_| config.snapshots.enabled());
         let mut host = Host {
             service,
             spec,
@@ -174,8 +200,11 @@ impl<S: Service> Host<S> {
                 system: telemetry::spans::messaging_system("embedded"),
                 exchange: crate::bus::EVENTS_EXCHANGE.to_string(),
             },
+            codec,
+            snapshots: Snapshots::default(),
         };
         host.replay()?;
+        host.snapshots.since = Some(Instant::now());
         host.counters
             .log_end
             .store(host.store.end(), Ordering::Relaxed);
@@ -194,10 +223,12 @@ impl<S: Service> Host<S> {
         self
     }
 
+    /// Loads the newest snapshot this build reads, if any, then replays the log after it.
     fn replay(&mut self) -> Result<(), HostError> {
         let name = self.spec.name.clone();
         let store = self.store.clone();
-        for item in store.replay() {
+        let after = self.restore();
+        for item in store.replay_after(after) {
             let (seq, record) = item.map_err(|source| HostError::Store {
                 service: name.clone(),
                 source,
@@ -214,6 +245,149 @@ impl<S: Service> Host<S> {
             self.remember_flow(&event, &record);
         }
         Ok(())
+    }
+
+    /// The newest snapshot that checks, decodes and fits the log, into the state and flows;
+    /// the last entry it covers (0: none, replay everything). Each one skipped is logged.
+    fn restore(&mut self) -> u64 {
+        let Some(codec) = self.codec else { return 0 };
+        let name = &self.spec.name;
+        let stored = match self.store.snapshots() {
+            Ok(stored) => stored,
+            Err(error) => {
+                warn!(service = %name, %error, "cannot list snapshots; replaying the whole log");
+                return 0;
+            }
+        };
+        let end = self.store.end();
+        for candidate in stored {
+            let restored =
+                crate::store::snapshot::parse(&candidate, Some(codec.version)).and_then(|frame| {
+                    if frame.seq >= end {
+                        return Err(crate::SnapshotError::AheadOfLog {
+                            seq: frame.seq,
+                            end,
+                        });
+                    }
+                    let state = (codec.decode)(&frame.state)?;
+                    Ok((frame, state))
+                });
+            match restored {
+                Ok((frame, state)) => {
+                    self.state = state;
+                    self.flows = frame
+                        .flows
+                        .into_iter()
+                        .map(|f| {
+                            (
+                                f.flow,
+                                Flow {
+                                    correlation: f.correlation,
+                                    last: f.last,
+                                    traceparent: f.traceparent,
+                                },
+                            )
+                        })
+                        .collect();
+                    self.snapshots.covered = frame.seq;
+                    self.counters
+                        .snapshot_seq
+                        .store(frame.seq, Ordering::Relaxed);
+                    self.counters
+                        .snapshot_taken_ms
+                        .store(frame.taken_ms, Ordering::Relaxed);
+                    debug!(service = %name, seq = frame.seq, "state restored from a snapshot");
+                    return frame.seq;
+                }
+                Err(error) => {
+                    warn!(service = %name, %error, "snapshot skipped; using an older one or the whole log");
+                }
+            }
+        }
+        0
+    }
+
+    /// Encodes the state as a snapshot when one is due (see [`SnapshotPolicy`]); it is written
+    /// once the entries it covers are durable ([`Host::write_snapshot`]).
+    fn maybe_snapshot(&mut self) {
+        let Some(codec) = self.codec else { return };
+        let covered = self.store.end().saturating_sub(1);
+        let elapsed = self.snapshots.since.map_or(Duration::MAX, |t| t.elapsed());
+        let busy = self.snapshots.ready.is_some()
+            || self
+                .snapshots
+                .writing
+                .as_ref()
+                .is_some_and(|w| !w.is_finished());
+        if busy
+            || elapsed < self.snapshots.cost.saturating_mul(20)
+            || !self
+                .config
+                .snapshots
+                .due(covered - self.snapshots.covered.min(covered), elapsed)
+        {
+            return;
+        }
+        let started = Instant::now();
+        let state = (codec.encode)(&self.state);
+        let flows: Vec<FlowEntry> = self
+            .flows
+            .iter()
+            .map(|(flow, f)| FlowEntry {
+                flow: flow.clone(),
+                correlation: f.correlation.clone(),
+                last: f.last.clone(),
+                traceparent: f.traceparent.clone(),
+            })
+            .collect();
+        let taken_ms = self.clock.now_ms();
+        let frame =
+            crate::store::snapshot::encode(codec.version, covered, taken_ms, &flows, &state);
+        self.snapshots.cost = started.elapsed();
+        self.snapshots.since = Some(Instant::now());
+        self.snapshots.covered = covered;
+        self.snapshots.ready = Some((covered, taken_ms, frame));
+        debug!(service = %self.spec.name, seq = covered, cost_us = self.snapshots.cost.as_micros() as u64, "snapshot encoded");
+    }
+
+    /// Starts writing the encoded snapshot on the blocking pool once the log is durable past
+    /// what it covers (`durable_end`: one past the last durable entry).
+    async fn write_snapshot(&mut self, durable_end: u64) {
+        let Some((seq, _, _)) = &self.snapshots.ready else {
+            return;
+        };
+        if *seq >= durable_end {
+            return;
+        }
+        self.finish_snapshot_write().await;
+        let Some((seq, taken_ms, frame)) = self.snapshots.ready.take() else {
+            return;
+        };
+        let store = self.store.clone();
+        self.snapshots.writing = Some(tokio::task::spawn_blocking(move || {
+            store.write_snapshot(seq, frame).map(|()| (seq, taken_ms))
+        }));
+    }
+
+    /// Waits for the snapshot being written, if any, and records it.
+    async fn finish_snapshot_write(&mut self) {
+        let Some(writing) = self.snapshots.writing.take() else {
+            return;
+        };
+        match writing.await {
+            Ok(Ok((seq, taken_ms))) => {
+                self.counters.snapshot_seq.store(seq, Ordering::Relaxed);
+                self.counters
+                    .snapshot_taken_ms
+                    .store(taken_ms, Ordering::Relaxed);
+            }
+            Ok(Err(error)) => {
+                warn!(service = %self.spec.name, %error, "snapshot not written; the next one will be tried");
+            }
+            Err(error) => {
+                warn!(service = %self.spec.name, %error, "snapshot write failed");
+            }
+        }
     }
 
     /// The current state.
@@ -317,6 +491,9 @@ impl<S: Service> Host<S> {
                 self.counters.histograms.batch_size.observe(inputs);
             }
             self.commit(batch.pending)?;
+            if wrote {
+                self.maybe_snapshot();
+            }
             if let Some(previous) = flushing.take() {
                 self.finish_flush(previous).await?;
             }
@@ -338,6 +515,7 @@ impl<S: Service> Host<S> {
         if let Some(last) = flushing.take() {
             self.finish_flush(last).await?;
         }
+        self.finish_snapshot_write().await;
         self.store.flush().await.map_err(|e| self.store_error(e))?;
         Ok(self)
     }
@@ -592,6 +770,15 @@ impl<S: Service> Host<S> {
     ) -> Result<(), HostError> {
         flushed.map_err(|e| self.store_error(e.into()))?;
         self.durable_end.send_replace(batch.end);
+        if self
+            .snapshots
+            .writing
+            .as_ref()
+            .is_some_and(|w| w.is_finished())
+        {
+            self.finish_snapshot_write().await;
+        }
+        self.write_snapshot(batch.end).await;
         for event in &batch.events {
             self.service.effect(&self.state, event);
         }

@@ -28,6 +28,7 @@ pub mod metrics;
 pub mod relay;
 pub mod runtime;
 pub mod shutdown;
+pub mod snapshot;
 pub mod store;
 pub mod telemetry;
 #[cfg(feature = "testkit")]
@@ -39,5 +40,6 @@ pub use clock::Clock;
 pub use decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};
 pub use host::{Host, HostConfig, HostError};
 pub use runtime::{HostHandle, Running, Runtime, SendError, SendOptions};
+pub use snapshot::{Codec, Snapshot, SnapshotError, SnapshotPolicy};
 pub use store::{LogRecord, Storage, Store};
 pub use wire::WireMessage;

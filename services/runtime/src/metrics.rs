@@ -12,6 +12,8 @@
 //!   acked, where the transport knows it (the embedded bus; on RabbitMQ the broker's own
 //!   `rabbitmq_queue_messages` says it)
 //! - `arcade_inbox_keys`, `arcade_last_commit_timestamp_seconds`, `arcade_consuming` (0 or 1)
+//! - `arcade_snapshot_age_seconds` and `arcade_snapshot_seq` (the last log entry it covers), for
+//!   a service with a snapshot
 //!
 //! Per process, with a broker: `arcade_broker_connected` (0 or 1) and
 //! `arcade_broker_reconnects_total`.
@@ -74,6 +76,7 @@ pub fn encode(runtime: &Runtime) -> Result<String, std::fmt::Error> {
 struct Snapshot {
     services: Vec<(String, std::sync::Arc<Counters>, Option<u64>)>,
     broker: Option<crate::bus::BrokerStatus>,
+    now_ms: u64,
 }
 
 impl Snapshot {
@@ -91,6 +94,7 @@ impl Snapshot {
         Snapshot {
             services,
             broker: bus.broker_status(),
+            now_ms: runtime.clock().now_ms(),
         }
     }
 }
@@ -202,6 +206,32 @@ impl Collector for Snapshot {
                 labels.push(("queue", queue.clone()));
                 ConstGauge::new(*lag as i64).encode(family.encode_family(&labels)?)?;
             }
+        }
+        let snapshotted = || {
+            self.services.iter().filter_map(|(service, c, _)| {
+                let taken = c.snapshot_taken_ms.load(Ordering::Relaxed);
+                (taken > 0).then_some((service, c, taken))
+            })
+        };
+        let mut family = encoder.encode_descriptor(
+            "arcade_snapshot_age",
+            "Time since the service's newest state snapshot was taken.",
+            Some(&Unit::Seconds),
+            MetricType::Gauge,
+        )?;
+        for (service, _, taken) in snapshotted() {
+            let age = self.now_ms.saturating_sub(taken) as f64 / 1000.0;
+            ConstGauge::new(age).encode(family.encode_family(&labels(service))?)?;
+        }
+        let mut family = encoder.encode_descriptor(
+            "arcade_snapshot_seq",
+            "The last log entry the service's newest state snapshot covers.",
+            None,
+            MetricType::Gauge,
+        )?;
+        for (service, c, _) in snapshotted() {
+            let seq = c.snapshot_seq.load(Ordering::Relaxed) as i64;
+            ConstGauge::new(seq).encode(family.encode_family(&labels(service))?)?;
         }
         let mut family = encoder.encode_descriptor(
             "arcade_handle_duration",

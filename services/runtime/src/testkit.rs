@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::decider::{
     Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of,
 };
+use crate::snapshot::{Codec, Snapshot, SnapshotError};
 
 /// `test.item.emitted.v1`: the emitter's n-th item of a producer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -130,6 +131,10 @@ impl Service for Emitter {
     fn decode(&self, envelope: &Envelope) -> Result<ItemEmitted, String> {
         payload_of(envelope)
     }
+
+    fn snapshots(&self) -> Option<Codec<Self::State>> {
+        Some(Codec::of::<Self>())
+    }
 }
 
 /// Applies items: counts every effect.
@@ -207,5 +212,71 @@ impl Service for Tally {
 
     fn decode(&self, envelope: &Envelope) -> Result<ItemTallied, String> {
         payload_of(envelope)
+    }
+
+    fn snapshots(&self) -> Option<Codec<Self::State>> {
+        Some(Codec::of::<Self>())
+    }
+}
+
+/// The emitter's snapshot format, version 1: (producer, last n) pairs.
+#[derive(Debug, Serialize, Deserialize)]
+struct EmitterSnapshotV1 {
+    last: Vec<(String, u64)>,
+}
+
+impl Snapshot for Emitter {
+    const VERSION: u32 = 1;
+
+    fn encode(state: &EmitterState) -> Vec<u8> {
+        let snapshot = EmitterSnapshotV1 {
+            last: state.iter().map(|(p, n)| (p.clone(), *n)).collect(),
+        };
+        postcard::to_allocvec(&snapshot).unwrap_or_default()
+    }
+
+    fn decode(bytes: &[u8]) -> Result<EmitterState, SnapshotError> {
+        let snapshot: EmitterSnapshotV1 =
+            postcard::from_bytes(bytes).map_err(|e| SnapshotError::Payload(e.to_string()))?;
+        Ok(snapshot.last.into_iter().collect())
+    }
+}
+
+/// The tally's snapshot format, version 1.
+#[derive(Debug, Serialize, Deserialize)]
+struct TallySnapshotV1 {
+    applied: Vec<(String, u64, u32)>,
+    last: Vec<(String, u64)>,
+    out_of_order: u64,
+}
+
+impl Snapshot for Tally {
+    const VERSION: u32 = 1;
+
+    fn encode(state: &TallyState) -> Vec<u8> {
+        let snapshot = TallySnapshotV1 {
+            applied: state
+                .applied
+                .iter()
+                .map(|((p, n), c)| (p.clone(), *n, *c))
+                .collect(),
+            last: state.last.iter().map(|(p, n)| (p.clone(), *n)).collect(),
+            out_of_order: state.out_of_order,
+        };
+        postcard::to_allocvec(&snapshot).unwrap_or_default()
+    }
+
+    fn decode(bytes: &[u8]) -> Result<TallyState, SnapshotError> {
+        let snapshot: TallySnapshotV1 =
+            postcard::from_bytes(bytes).map_err(|e| SnapshotError::Payload(e.to_string()))?;
+        Ok(TallyState {
+            applied: snapshot
+                .applied
+                .into_iter()
+                .map(|(p, n, c)| ((p, n), c))
+                .collect(),
+            last: snapshot.last.into_iter().collect(),
+            out_of_order: snapshot.out_of_order,
+        })
     }
 }

@@ -136,6 +136,7 @@ fn runtime(bus: &AmqpBus, dir: &Path) -> Runtime {
             batch: 128,
             prefetch: 256,
             relay_batch: 128,
+            ..HostConfig::default()
         })
 }
 

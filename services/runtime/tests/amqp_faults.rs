@@ -37,6 +37,7 @@ fn runtime(bus: &AmqpBus, dir: &std::path::Path) -> Runtime {
             batch: 128,
             prefetch: 256,
             relay_batch: 128,
+            ..HostConfig::default()
         })
 }
 

@@ -26,6 +26,7 @@ fn runtime(bus: &AmqpBus, dir: &std::path::Path) -> Runtime {
             batch: 64,
             prefetch: 64,
             relay_batch: 64,
+            ..HostConfig::default()
         })
 }
 

@@ -36,6 +36,7 @@ fn runtime(bus: &AmqpBus, dir: &std::path::Path) -> Runtime {
             batch: 16,
             prefetch: 16,
             relay_batch: 16,
+            ..HostConfig::default()
         })
 }
 

@@ -25,6 +25,7 @@ fn runtime(bus: Arc<EmbeddedBus>, dir: &std::path::Path, clock: Clock) -> Runtim
             batch: 16,
             prefetch: 32,
             relay_batch: 16,
+            ..HostConfig::default()
         })
 }
 

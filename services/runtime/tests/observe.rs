@@ -196,7 +196,14 @@ struct Process {
 async fn start(bus: Arc<dyn Bus>, dir: &std::path::Path, suffix: &str) -> Process {
     let runtime = Runtime::new(bus)
         .with_data_dir(dir)
-        .with_catalog(testkit::catalog());
+        .with_catalog(testkit::catalog())
+        .with_config(arcade_runtime::HostConfig {
+            snapshots: arcade_runtime::SnapshotPolicy {
+                every: 100,
+                interval: None,
+            },
+            ..arcade_runtime::HostConfig::default()
+        });
     let tally = runtime
         .start(Tally {
             name: format!("tally.{suffix}"),
@@ -264,6 +271,11 @@ async fn metrics_parse_and_move_as_messages_flow() {
         0.0
     );
     assert_eq!(before.process("arcade_broker_connected"), None, "no broker");
+    assert_eq!(
+        before.get("arcade_snapshot_seq", tally),
+        None,
+        "no snapshot yet"
+    );
 
     feed(&process.emitter, 300).await;
     process.tally.wait_for_events(300).await;
@@ -304,6 +316,22 @@ async fn metrics_parse_and_move_as_messages_flow() {
             "ops/grafana/arcade.json plots {metric}, which /metrics does not export"
         );
     }
+    // Snapshots every 100 entries: the tally's newest covers at least entry 100, and is fresh.
+    let first = scrape_until(process.addr, "a first snapshot", |m| {
+        m.get("arcade_snapshot_seq", tally)
+            .is_some_and(|s| s >= 100.0)
+    })
+    .await;
+    let age = first.value("arcade_snapshot_age_seconds", tally);
+    assert!((0.0..120.0).contains(&age), "snapshot age {age}");
+    let seq = first.value("arcade_snapshot_seq", tally);
+    feed(&process.emitter, 300).await;
+    process.tally.wait_for_events(600).await;
+    scrape_until(process.addr, "a newer snapshot", |m| {
+        m.get("arcade_snapshot_seq", tally)
+            .is_some_and(|s| s >= seq + 100.0)
+    })
+    .await;
     let (status, body) = get(process.addr, "/ready").await;
     assert_eq!(status, 200, "{body}");
     let (status, body) = get(process.addr, "/health").await;

@@ -25,6 +25,7 @@ fn runtime(bus: Arc<EmbeddedBus>, dir: &std::path::Path) -> Runtime {
             batch: 64,
             prefetch: 128,
             relay_batch: 64,
+            ..HostConfig::default()
         })
 }
 

@@ -84,6 +84,25 @@ struct Cli {
         value_name = "DURATION"
     )]
     dedupe_window: Duration,
+    /// Snapshot the referee's state after this many new log entries (0: not by count; with an
+    /// interval of `off` too, no snapshots: a restart replays the whole log).
+    #[arg(
+        long = "snapshot-every",
+        env = "ARCADE_SNAPSHOT_EVERY",
+        default_value_t = 10_000,
+        value_name = "N"
+    )]
+    snapshot_every: u64,
+    /// Snapshot the referee's state at least this often while entries come, e.g. `60s`, `5m`
+    /// (units ms, s, m, h, d; `off`: not by time).
+    #[arg(
+        long = "snapshot-interval",
+        env = "ARCADE_SNAPSHOT_INTERVAL",
+        default_value = "60s",
+        value_parser = arcade_runtime::snapshot::parse_interval,
+        value_name = "DURATION"
+    )]
+    snapshot_interval: Duration,
 }
 
 /// How long the relay gets, at shutdown, to publish what the log still holds (the rest is
@@ -146,7 +165,14 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     let runtime = Runtime::new_with_catalog(bus, Catalog::from_types(table::types()))
         .with_data_dir(&cli.data)
         .with_storage(Storage::Compact)
-        .with_dedupe_window(cli.dedupe_window);
+        .with_dedupe_window(cli.dedupe_window)
+        .with_config(arcade_runtime::HostConfig {
+            snapshots: arcade_runtime::SnapshotPolicy::from_settings(
+                cli.snapshot_every,
+                cli.snapshot_interval,
+            ),
+            ..arcade_runtime::HostConfig::default()
+        });
     let referee = settings::launch(&runtime, &cli.table).map_err(|e| e.to_string())?;
     let table_id = cli.table.table_id.clone();
     let shutdown = tokio_util::sync::CancellationToken::new();

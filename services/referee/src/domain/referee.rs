@@ -301,13 +301,13 @@ pub enum Rejection {
 /// The current (or last) game of the table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameState {
-    id: String,
-    rules: Arc<Rules>,
-    players: Option<Players>,
-    started_at_ms: u64,
-    play: Play,
+    pub(crate) id: String,
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) players: Option<Players>,
+    pub(crate) started_at_ms: u64,
+    pub(crate) play: Play,
     /// Set by its `table.game.finished.v1`: won, or aborted without a winner.
-    over: bool,
+    pub(crate) over: bool,
 }
 
 impl GameState {
@@ -340,10 +340,10 @@ impl GameState {
 /// The referee's state: a fold of its events.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TableState {
-    game: Option<GameState>,
-    ibr: Option<Ibr>,
+    pub(crate) game: Option<GameState>,
+    pub(crate) ibr: Option<Ibr>,
     /// Every game id ever started on the table: an id is used once.
-    played: std::collections::HashSet<String>,
+    pub(crate) played: std::collections::HashSet<String>,
 }
 
 impl TableState {

@@ -17,6 +17,7 @@ mod stable;
 
 pub(crate) use self::stable::Stable;
 pub use self::stable::{SyncCount, fail_syncs, syncs};
+pub mod snapshot;
 
 use std::collections::VecDeque;
 use std::path::Path;

@@ -94,11 +94,11 @@ pub enum Event {
 /// The fold of the service's events: the statistics and the publication schedule.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TelemetryState {
-    stats: Stats,
-    pending_since_ms: Option<u64>,
-    last_published_ms: Option<u64>,
+    pub(crate) stats: Stats,
+    pub(crate) pending_since_ms: Option<u64>,
+    pub(crate) last_published_ms: Option<u64>,
     /// The `gameId` of every session recorded or flagged.
-    sessions: HashSet<String>,
+    pub(crate) sessions: HashSet<String>,
 }
 
 impl TelemetryState {

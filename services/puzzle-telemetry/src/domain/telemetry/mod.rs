@@ -24,6 +24,7 @@ pub use decider::{
 pub use session::{
     Accepted, Flag, FlagReason, MoveAt, Outcome, Session, WIN_SEARCH_TURNS, validate,
 };
+pub(crate) use sketch::BUCKETS as SKETCH_BUCKETS;
 pub use sketch::DurationSketch;
 pub use stats::{StageStats, Stats};
 pub use verify::{check, replay};

@@ -9,16 +9,16 @@
 const EXACT: usize = 16;
 const SUB_BITS: u32 = 4;
 const SUB: usize = 1 << SUB_BITS;
-const BUCKETS: usize = EXACT + (64 - SUB_BITS as usize) * SUB;
+pub(crate) const BUCKETS: usize = EXACT + (64 - SUB_BITS as usize) * SUB;
 
 /// Durations of one stage's sessions.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DurationSketch {
-    counts: Vec<u64>,
-    total: u64,
-    sum: u128,
-    max: u64,
-    min: u64,
+    pub(crate) counts: Vec<u64>,
+    pub(crate) total: u64,
+    pub(crate) sum: u128,
+    pub(crate) max: u64,
+    pub(crate) min: u64,
 }
 
 fn bucket_of(value: u64) -> usize {

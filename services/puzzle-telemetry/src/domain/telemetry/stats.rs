@@ -44,8 +44,8 @@ pub struct StageStats {
 /// Statistics of every stage.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stats {
-    stages: [StageStats; 5],
-    flagged: u64,
+    pub(crate) stages: [StageStats; 5],
+    pub(crate) flagged: u64,
 }
 
 fn ratio(numerator: u64, denominator: u64) -> Option<f64> {

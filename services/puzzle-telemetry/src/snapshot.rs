@@ -1,0 +1,170 @@
+//! The on-disk format of the telemetry's state snapshots (`arcade_runtime::Snapshot`).
+//!
+//! Version 1, postcard: every counter of every stage (sessions, outcomes, turns histogram,
+//! budgets, durations sketch, verified, v1 and v2 arrivals), the flagged total, the
+//! publication schedule, and the `gameId` of every session counted (what makes a resend a
+//! repeat). These structs are the format; the domain's types never go to disk.
+
+use std::collections::HashSet;
+
+use arcade_runtime::{Codec, Snapshot, SnapshotError};
+use serde::{Deserialize, Serialize};
+
+use crate::domain::strata::MAX_WITNESS;
+use crate::domain::telemetry::{DurationSketch, SKETCH_BUCKETS, StageStats, Stats, TelemetryState};
+use crate::service::TelemetryService;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct TelemetryV1 {
+    stages: Vec<StageV1>,
+    flagged: u64,
+    pending_since_ms: Option<u64>,
+    last_published_ms: Option<u64>,
+    game_ids: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct StageV1 {
+    sessions: u64,
+    won: u64,
+    failed: u64,
+    abandoned: u64,
+    flagged: u64,
+    turns: Vec<u64>,
+    turns_total: u64,
+    won_turns_total: u64,
+    budget_total: u64,
+    exhausted_budget: u64,
+    durations: SketchV1,
+    verified: u64,
+    v1: u64,
+    v2: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct SketchV1 {
+    counts: Vec<u64>,
+    total: u64,
+    sum: u128,
+    max: u64,
+    min: u64,
+}
+
+fn stage_v1(s: &StageStats) -> StageV1 {
+    StageV1 {
+        sessions: s.sessions,
+        won: s.won,
+        failed: s.failed,
+        abandoned: s.abandoned,
+        flagged: s.flagged,
+        turns: s.turns.to_vec(),
+        turns_total: s.turns_total,
+        won_turns_total: s.won_turns_total,
+        budget_total: s.budget_total,
+        exhausted_budget: s.exhausted_budget,
+        durations: SketchV1 {
+            counts: s.durations.counts.clone(),
+            total: s.durations.total,
+            sum: s.durations.sum,
+            max: s.durations.max,
+            min: s.durations.min,
+        },
+        verified: s.verified,
+        v1: s.v1,
+        v2: s.v2,
+    }
+}
+
+fn payload(reason: impl Into<String>) -> SnapshotError {
+    SnapshotError::Payload(reason.into())
+}
+
+fn stage_from(s: StageV1) -> Result<StageStats, SnapshotError> {
+    let turns: [u64; MAX_WITNESS + 1] = s.turns.try_into().map_err(|t: Vec<u64>| {
+        payload(format!(
+            "a stage has {} turn counts, not {}",
+            t.len(),
+            MAX_WITNESS + 1
+        ))
+    })?;
+    let d = s.durations;
+    if !(d.counts.is_empty() || d.counts.len() == SKETCH_BUCKETS) {
+        return Err(payload(format!(
+            "a durations sketch has {} buckets, not {SKETCH_BUCKETS}",
+            d.counts.len()
+        )));
+    }
+    if d.counts.iter().sum::<u64>() != d.total {
+        return Err(payload("a durations sketch's buckets do not add up"));
+    }
+    Ok(StageStats {
+        sessions: s.sessions,
+        won: s.won,
+        failed: s.failed,
+        abandoned: s.abandoned,
+        flagged: s.flagged,
+        turns,
+        turns_total: s.turns_total,
+        won_turns_total: s.won_turns_total,
+        budget_total: s.budget_total,
+        exhausted_budget: s.exhausted_budget,
+        durations: DurationSketch {
+            counts: d.counts,
+            total: d.total,
+            sum: d.sum,
+            max: d.max,
+            min: d.min,
+        },
+        verified: s.verified,
+        v1: s.v1,
+        v2: s.v2,
+    })
+}
+
+impl Snapshot for TelemetryService {
+    const VERSION: u32 = 1;
+
+    fn encode(state: &TelemetryState) -> Vec<u8> {
+        let snapshot = TelemetryV1 {
+            stages: state.stats.stages.iter().map(stage_v1).collect(),
+            flagged: state.stats.flagged,
+            pending_since_ms: state.pending_since_ms,
+            last_published_ms: state.last_published_ms,
+            game_ids: state.sessions.iter().cloned().collect(),
+        };
+        // Plain integers, strings and vectors always serialize.
+        postcard::to_allocvec(&snapshot).unwrap_or_default()
+    }
+
+    fn decode(bytes: &[u8]) -> Result<TelemetryState, SnapshotError> {
+        let snapshot: TelemetryV1 =
+            postcard::from_bytes(bytes).map_err(|e| payload(e.to_string()))?;
+        let count = snapshot.stages.len();
+        let stages: Vec<StageStats> = snapshot
+            .stages
+            .into_iter()
+            .map(stage_from)
+            .collect::<Result<_, _>>()?;
+        let stages: [StageStats; 5] = stages
+            .try_into()
+            .map_err(|_| payload(format!("{count} stages, not 5")))?;
+        let mut sessions = HashSet::with_capacity(snapshot.game_ids.len());
+        sessions.extend(snapshot.game_ids);
+        Ok(TelemetryState {
+            stats: Stats {
+                stages,
+                flagged: snapshot.flagged,
+            },
+            pending_since_ms: snapshot.pending_since_ms,
+            last_published_ms: snapshot.last_published_ms,
+            sessions,
+        })
+    }
+}
+
+impl TelemetryService {
+    /// The service's snapshot codec.
+    pub fn codec() -> Codec<TelemetryState> {
+        Codec::of::<Self>()
+    }
+}

@@ -1,0 +1,226 @@
+//! Snapshots of a service's state: the codec each service owns ([`Snapshot`]), the runtime's
+//! frame around it, and when the host takes one ([`SnapshotPolicy`]).
+//!
+//! A snapshot is the state after the log entry `seq` (a fold of entries `1..=seq`), encoded by
+//! the service in an on-disk format of its own (a dedicated struct in the service crate, never
+//! its domain types), tagged with that format's version. The runtime wraps it in a frame
+//! (`store::snapshot`): a magic, the frame and codec versions, the covered `seq`, when it was
+//! taken, the host's flows, and a CRC-32 of all of it. A restart loads the newest snapshot it
+//! can read and replays only the entries after it; a damaged one, or one of a version this
+//! build does not read, is skipped with a warning, and the previous one (two are kept) or the
+//! whole log is used instead.
+
+use std::time::Duration;
+
+use crate::decider::Decider;
+
+/// Why a snapshot could not be used. The host then falls back to an older snapshot or to the
+/// whole log: a snapshot is never a reason to stop, nor to start with a wrong state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SnapshotError {
+    /// The frame's checksum, magic or lengths do not hold: the bytes were damaged.
+    #[error("snapshot at log entry {seq} is damaged: {reason}")]
+    Damaged {
+        /// The entry it covers (its key).
+        seq: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Written by a format this build does not read (a newer, or a retired, version).
+    #[error(
+        "snapshot at log entry {seq} has format version {found}; this build reads version {expected}"
+    )]
+    UnknownVersion {
+        /// The entry it covers.
+        seq: u64,
+        /// The version in the snapshot.
+        found: u32,
+        /// The version the service's codec reads.
+        expected: u32,
+    },
+    /// It claims to cover entries beyond the end of the log.
+    #[error("snapshot at log entry {seq} is ahead of the log, which ends at {end}")]
+    AheadOfLog {
+        /// The entry it covers.
+        seq: u64,
+        /// One past the log's last entry.
+        end: u64,
+    },
+    /// The service's codec refused the payload (its checksum held).
+    #[error("snapshot payload: {0}")]
+    Payload(String),
+}
+
+/// A service's own on-disk format for its state.
+///
+/// `decode(encode(s))` must equal `s` in everything `decide` and `evolve` read; each service
+/// checks it with a property test (restored + tail == the full replay). Changing the format
+/// means a new `VERSION`: snapshots of the old one are then skipped and the log replayed.
+pub trait Snapshot: Decider {
+    /// The format version written by [`Snapshot::encode`], read by [`Snapshot::decode`].
+    const VERSION: u32;
+
+    /// The state as bytes.
+    fn encode(state: &Self::State) -> Vec<u8>;
+
+    /// The state back from bytes of this format version.
+    fn decode(bytes: &[u8]) -> Result<Self::State, SnapshotError>;
+}
+
+/// A service's snapshot codec as values, for the host (see [`crate::Service::snapshots`]).
+pub struct Codec<St> {
+    /// [`Snapshot::VERSION`].
+    pub version: u32,
+    /// [`Snapshot::encode`].
+    pub encode: fn(&St) -> Vec<u8>,
+    /// [`Snapshot::decode`].
+    pub decode: fn(&[u8]) -> Result<St, SnapshotError>,
+}
+
+impl<St> Clone for Codec<St> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<St> Copy for Codec<St> {}
+
+impl<St> std::fmt::Debug for Codec<St> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Codec")
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<St> Codec<St> {
+    /// The codec of a service that implements [`Snapshot`].
+    pub fn of<S: Snapshot<State = St>>() -> Self {
+        Codec {
+            version: S::VERSION,
+            encode: S::encode,
+            decode: S::decode,
+        }
+    }
+}
+
+/// When the host takes a snapshot: after `every` new log entries, or after `interval` when at
+/// least one entry came since the last one; both off (`every == 0`, `interval == None`) turns
+/// snapshots off (none written, none read: a restart replays the whole log). Whatever the
+/// setting, a snapshot is not taken while the previous one is being written, nor sooner than
+/// 20 times its encoding took, so that snapshots cost the consuming loop at most about 5 %.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnapshotPolicy {
+    /// New log entries between two snapshots (0: not by count).
+    pub every: u64,
+    /// Longest time between two snapshots while entries come (`None`: not by time).
+    pub interval: Option<Duration>,
+}
+
+impl SnapshotPolicy {
+    /// 10,000 entries or 60 s.
+    pub const DEFAULT: SnapshotPolicy = SnapshotPolicy {
+        every: 10_000,
+        interval: Some(Duration::from_secs(60)),
+    };
+
+    /// No snapshots: every restart replays the whole log.
+    pub const OFF: SnapshotPolicy = SnapshotPolicy {
+        every: 0,
+        interval: None,
+    };
+
+    /// Whether snapshots are taken and read.
+    pub fn enabled(&self) -> bool {
+        self.every > 0 || self.interval.is_some()
+    }
+
+    /// Whether a snapshot is due, `entries` log entries and `elapsed` after the last one.
+    pub fn due(&self, entries: u64, elapsed: Duration) -> bool {
+        entries > 0
+            && ((self.every > 0 && entries >= self.every)
+                || self.interval.is_some_and(|interval| elapsed >= interval))
+    }
+}
+
+impl SnapshotPolicy {
+    /// The policy of the settings `--snapshot-every N` and `--snapshot-interval D` (a zero
+    /// interval: not by time).
+    pub fn from_settings(every: u64, interval: Duration) -> Self {
+        SnapshotPolicy {
+            every,
+            interval: (!interval.is_zero()).then_some(interval),
+        }
+    }
+}
+
+impl Default for SnapshotPolicy {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Reads a snapshot interval setting: a number with a unit (`ms`, `s`, `m`, `h`, `d`), e.g.
+/// `60s` or `5m`; `0` or `off`: not by time.
+pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    if text == "off" || text == "0" {
+        return Ok(Duration::ZERO);
+    }
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| format!("\"{text}\" has no unit: write e.g. 60s, 5m, 1h, or off"))?;
+    let (number, unit) = text.split_at(split);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("\"{text}\" does not start with a whole number"))?;
+    let ms = match unit {
+        "ms" => Some(n),
+        "s" => n.checked_mul(1_000),
+        "m" => n.checked_mul(60_000),
+        "h" => n.checked_mul(3_600_000),
+        "d" => n.checked_mul(86_400_000),
+        other => {
+            return Err(format!(
+                "unknown unit \"{other}\" in \"{text}\": use ms, s, m, h or d"
+            ));
+        }
+    };
+    ms.map(Duration::from_millis)
+        .ok_or_else(|| format!("\"{text}\" is too long"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_read_with_their_units_and_bad_ones_say_why() {
+        assert_eq!(parse_interval("60s"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_interval("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_interval("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_interval("off"), Ok(Duration::ZERO));
+        assert!(parse_interval("60").unwrap_err().contains("no unit"));
+        assert!(parse_interval("6w").unwrap_err().contains("unknown unit"));
+        assert!(parse_interval("s").unwrap_err().contains("whole number"));
+    }
+
+    #[test]
+    fn a_snapshot_is_due_by_count_or_by_time_and_never_without_new_entries() {
+        let policy = SnapshotPolicy {
+            every: 100,
+            interval: Some(Duration::from_secs(10)),
+        };
+        assert!(!policy.due(99, Duration::from_secs(1)));
+        assert!(policy.due(100, Duration::from_secs(1)));
+        assert!(policy.due(1, Duration::from_secs(10)));
+        assert!(!policy.due(0, Duration::from_secs(100)));
+        assert!(!SnapshotPolicy::OFF.enabled());
+        assert!(!SnapshotPolicy::OFF.due(1_000_000, Duration::from_secs(1_000)));
+        let by_count = SnapshotPolicy {
+            every: 5,
+            interval: None,
+        };
+        assert!(by_count.enabled() && !by_count.due(4, Duration::from_secs(1_000)));
+    }
+}
