@@ -314,6 +314,7 @@ fn puzzle_simulate_shows_its_progress_on_a_terminal_only() {
         .args(["--quiet", "--return", "--command", &command, "/dev/null"])
         .env_remove("ARCADE_AMQP_URL")
         .env_remove("RUST_LOG")
+        .env("ARCADE_ADMIN_TOKEN", "arcade-test-operator-token")
         .env("TERM", "xterm")
         .stdin(Stdio::null())
         .output()

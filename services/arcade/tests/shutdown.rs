@@ -15,9 +15,16 @@ const STOP_WITHIN: Duration = Duration::from_secs(2);
 
 fn arcade() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
-    command.env_remove("ARCADE_AMQP_URL").env_remove("RUST_LOG");
+    command
+        .env_remove("ARCADE_AMQP_URL")
+        .env_remove("RUST_LOG")
+        .env("ARCADE_ADMIN_TOKEN", OPERATOR);
     command
 }
+
+/// The operator's token of the `arcade run` under test (the clients read it from the same
+/// variable).
+const OPERATOR: &str = "shutdown-test-operator-token";
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -127,12 +134,23 @@ fn run_with_taps_and_a_team_stream_stops_within_two_seconds_and_restarts_at_once
     let mut first = run(data.path(), &admin);
     wait_ready(&mut first, &admin);
 
-    // A race team's stream, held open (the headers say it is established).
+    // A race team's stream, held open with the team's own token (the headers say it is
+    // established).
+    let added = arcade()
+        .args(["race", "team", "add", "red", "--admin", &admin])
+        .output()
+        .unwrap();
+    assert!(
+        added.status.success(),
+        "team add: {}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+    let red = String::from_utf8_lossy(&added.stdout).trim().to_string();
     let mut team = TcpStream::connect(&admin).unwrap();
     team.set_read_timeout(Some(PATIENCE)).unwrap();
     write!(
         team,
-        "GET /race/teams/red/stream HTTP/1.1\r\nHost: {admin}\r\n\r\n"
+        "GET /race/teams/red/stream HTTP/1.1\r\nHost: {admin}\r\nAuthorization: Bearer {red}\r\n\r\n"
     )
     .unwrap();
     let mut head = Vec::new();
@@ -157,6 +175,7 @@ fn run_with_taps_and_a_team_stream_stops_within_two_seconds_and_restarts_at_once
             sent_count += 1;
             let sent = client
                 .post(format!("http://{admin}/messages/game.session.completed.v1"))
+                .bearer_auth(OPERATOR)
                 .json(&serde_json::json!({
                     "gameId": format!("shutdown-{sent_count}"),
                     "seed": 7, "stage": 2, "outcome": "abandoned", "turns": 1, "durationMs": 1500

@@ -225,11 +225,14 @@ fn progress(count: u64) -> indicatif::ProgressBar {
 /// flushes wait at once, so the simulator stays at one.
 const IN_FLIGHT: usize = 1;
 
-/// The message id of session `index` of a simulation from `seed`: the same on every run, so
-/// that a rerun (or a retry after a failure) is applied once.
-pub fn session_id(seed: u64, index: u64) -> String {
+/// The message id of session `index` of a simulation from `seed` published as `message_type`:
+/// the same on every run, so that a rerun (or a retry after a failure) is applied once. The
+/// type is part of it: the same session sent as v1 and as v2 is two messages (with two bodies),
+/// which the telemetry counts once by their `gameId`.
+pub fn session_id(message_type: &str, seed: u64, index: u64) -> String {
     use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(format!("arcade puzzle simulate {seed} {index}").as_bytes());
+    let digest =
+        Sha256::digest(format!("arcade puzzle simulate {message_type} {seed} {index}").as_bytes());
     let mut bytes = [0u8; 16];
     bytes.copy_from_slice(&digest[..16]);
     uuid::Uuid::new_v8(bytes).to_string()
@@ -255,7 +258,10 @@ where
         .map(|index| {
             let session = simulator.play(stage);
             tally.count(&session.v1);
-            (session_id(seed, index), contract.payload(&session))
+            (
+                session_id(contract.message_type(), seed, index),
+                contract.payload(&session),
+            )
         })
         .collect();
     let bar = progress(count);
