@@ -13,7 +13,10 @@
 
 mod chunk;
 mod inbox;
+mod inspect;
 mod stable;
+
+pub use self::inspect::{Damage, Inspect, Stats, Verified};
 
 pub(crate) use self::stable::Stable;
 pub use self::stable::{SyncCount, fail_syncs, syncs};
@@ -53,6 +56,21 @@ pub enum StoreError {
     /// sled failed.
     #[error("event store: {0}")]
     Sled(#[from] sled::Error),
+    /// Another process (a running `arcade run`) holds the store's database.
+    #[error(
+        "the data dir {} is in use by a running process (stop it first, or read it while stopped)",
+        path.display()
+    )]
+    InUse {
+        /// The service's store directory.
+        path: std::path::PathBuf,
+    },
+    /// The directory holds no store.
+    #[error("{} holds no service store (no sled database there)", path.display())]
+    NotAStore {
+        /// The directory.
+        path: std::path::PathBuf,
+    },
     /// A log entry could not be read back.
     #[error("event store: log entry {seq} is unreadable: {reason}")]
     Corrupt {
@@ -275,7 +293,8 @@ impl Store {
 
     /// Opens (or creates) the store in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: Storage) -> Result<Self, StoreError> {
-        let db = open_db(storage.config(32 << 20).path(dir))?;
+        let db =
+            open_db(storage.config(32 << 20).path(dir)).map_err(|e| inspect::in_use(dir, e))?;
         let stable = Stable::open(dir).map_err(sled::Error::Io)?;
         Self::with_db(db, stable, storage)
     }
