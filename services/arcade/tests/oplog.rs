@@ -97,6 +97,32 @@ fn lines(output: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+fn simulate(admin: &str, sessions: u32, seed: u32) {
+    let simulated = arcade()
+        .args(["puzzle", "simulate", "--admin", admin, "--contract", "v2"])
+        .args([
+            "--sessions",
+            &sessions.to_string(),
+            "--seed",
+            &seed.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        simulated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&simulated.stderr)
+    );
+}
+
+fn wait_consumed(admin: &str, n: u64) {
+    let deadline = Instant::now() + PATIENCE;
+    while consumed(admin) < n {
+        assert!(Instant::now() < deadline, "{n} sessions not consumed");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 fn consumed(admin: &str) -> u64 {
     let client = reqwest::blocking::Client::new();
     client
@@ -241,6 +267,55 @@ fn the_log_of_a_stopped_run_prints_counts_follows_and_verifies_and_damage_names_
         (&"log".into(), &1.into()),
         "{report:?}"
     );
+}
+
+#[test]
+fn follow_prints_what_a_later_run_appended_and_ends_on_sigterm() {
+    let data = tempfile::tempdir().unwrap();
+    let admin = format!("127.0.0.1:{}", free_port());
+    let mut child = run(data.path(), &admin);
+    simulate(&admin, 3, 8);
+    wait_consumed(&admin, 3);
+    terminate(&mut child);
+    let before = lines(&log(data.path(), &[])).len();
+
+    let mut follow = Guard(
+        arcade()
+            .args(["log", "puzzle-telemetry", "--follow", "--data"])
+            .arg(data.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let stdout = follow.0.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(serde_json::from_str::<serde_json::Value>(&line).unwrap());
+        }
+    });
+    let mut seen = Vec::new();
+    for _ in 0..before {
+        seen.push(rx.recv_timeout(PATIENCE).expect("the existing entries"));
+    }
+    // A run started while the follower looks now and then: it gets the store (it waits for the
+    // lock), appends, and once it stops the follower prints what it appended.
+    let mut child = run(data.path(), &admin);
+    simulate(&admin, 4, 9);
+    wait_consumed(&admin, 4);
+    terminate(&mut child);
+    let after = lines(&log(data.path(), &[]));
+    assert!(after.len() >= before + 4, "{} then {}", before, after.len());
+    while seen.len() < after.len() {
+        seen.push(
+            rx.recv_timeout(PATIENCE)
+                .expect("the new entries, once the run stopped"),
+        );
+    }
+    assert_eq!(seen, after);
+    terminate(&mut follow);
 }
 
 #[test]

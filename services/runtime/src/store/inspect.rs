@@ -63,20 +63,29 @@ pub struct Stats {
     pub backlog: u64,
 }
 
-/// sled 0.34 reports its file lock held elsewhere as an `Other` I/O error whose text names
-/// the lock and the OS's `WouldBlock` (`config.rs`); a `WouldBlock` error is taken as it too.
-pub(super) fn in_use(dir: &Path, error: sled::Error) -> StoreError {
+/// Whether sled failed to open a database because another handle holds its file lock. sled
+/// 0.34 reports it as an `Other` I/O error whose text names the lock and the OS's `WouldBlock`
+/// (`config.rs`); a `WouldBlock` error is taken as it too.
+pub(crate) fn lock_held(error: &sled::Error) -> bool {
     match error {
-        sled::Error::Io(e)
-            if e.kind() == std::io::ErrorKind::WouldBlock
-                || (e.to_string().starts_with("could not acquire lock on")
-                    && e.to_string().contains("WouldBlock")) =>
-        {
-            StoreError::InUse {
-                path: dir.to_path_buf(),
+        sled::Error::Io(e) => {
+            e.kind() == std::io::ErrorKind::WouldBlock || {
+                let text = e.to_string();
+                text.starts_with("could not acquire lock on") && text.contains("WouldBlock")
             }
         }
-        other => StoreError::Sled(other),
+        _ => false,
+    }
+}
+
+/// [`StoreError::InUse`] for a held lock, else the sled error.
+pub(super) fn in_use(dir: &Path, error: sled::Error) -> StoreError {
+    if lock_held(&error) {
+        StoreError::InUse {
+            path: dir.to_path_buf(),
+        }
+    } else {
+        StoreError::Sled(error)
     }
 }
 

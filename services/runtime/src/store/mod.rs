@@ -547,16 +547,14 @@ fn seq_of(bytes: &[u8]) -> Result<u64, StoreError> {
 }
 
 /// Opens a sled database, waiting up to five seconds for its file lock while another handle
-/// in this process lets go of it (a host dropped without shutdown whose last flush is still
-/// running on the blocking pool). Another process holding it is still an error, after the wait.
+/// lets go of it (a host dropped without shutdown whose last flush is still running on the
+/// blocking pool; `arcade log --follow` reading between its looks). Another process holding it
+/// is still an error, after the wait.
 pub(crate) fn open_db(config: sled::Config) -> sled::Result<sled::Db> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     loop {
         match config.open() {
-            Err(sled::Error::Io(e))
-                if e.kind() == std::io::ErrorKind::WouldBlock
-                    && std::time::Instant::now() < deadline =>
-            {
+            Err(e) if inspect::lock_held(&e) && std::time::Instant::now() < deadline => {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
             other => return other,
