@@ -49,6 +49,9 @@ pub enum Command {
     /// The dead letters: list them, show one, replay them to their queues (JSON lines).
     #[command(subcommand)]
     Dead(crate::dead::DeadCommand),
+    /// A service's event log on a stopped data dir: its entries as JSON lines (--follow for
+    /// new ones), a check of every chunk and snapshot (--verify), or its figures (--stats).
+    Log(crate::oplog::LogArgs),
     /// Schema evolution: compare the generated schemas with a baseline (exit 1 if one breaks).
     #[command(subcommand)]
     Schemas(crate::tools::schemas::SchemasCommand),

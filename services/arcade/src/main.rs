@@ -8,6 +8,7 @@ mod dead;
 mod demo;
 mod host;
 mod observe;
+mod oplog;
 mod pipe;
 mod serve;
 mod services;
@@ -83,6 +84,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Man(args) => shell::man(&args),
         Command::Schemas(command) => Ok(tools::schemas::run(command)),
         Command::Dead(command) => dead::run(command).await,
+        Command::Log(args) => oplog::run(args).await,
     }
 }
 

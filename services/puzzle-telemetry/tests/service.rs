@@ -75,7 +75,7 @@ async fn restart(runtime: &Runtime, every_ms: u64) -> (HostHandle<TelemetryServi
         let live = service.live();
         match runtime.start(service) {
             Ok(host) => return (host, live),
-            Err(e) if e.to_string().contains("could not acquire lock") => {
+            Err(e) if e.to_string().contains("in use by a running process") => {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
             Err(e) => panic!("{e}"),

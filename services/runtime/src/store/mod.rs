@@ -13,7 +13,10 @@
 
 mod chunk;
 mod inbox;
+mod inspect;
 mod stable;
+
+pub use self::inspect::{Damage, Inspect, Stats, Verified};
 
 pub(crate) use self::stable::Stable;
 pub use self::stable::{SyncCount, fail_syncs, syncs};
@@ -53,6 +56,21 @@ pub enum StoreError {
     /// sled failed.
     #[error("event store: {0}")]
     Sled(#[from] sled::Error),
+    /// Another process (a running `arcade run`) holds the store's database.
+    #[error(
+        "the data dir {} is in use by a running process (stop it first, or read it while stopped)",
+        path.display()
+    )]
+    InUse {
+        /// The service's store directory.
+        path: std::path::PathBuf,
+    },
+    /// The directory holds no store.
+    #[error("{} holds no service store (no sled database there)", path.display())]
+    NotAStore {
+        /// The directory.
+        path: std::path::PathBuf,
+    },
     /// A log entry could not be read back.
     #[error("event store: log entry {seq} is unreadable: {reason}")]
     Corrupt {
@@ -275,7 +293,8 @@ impl Store {
 
     /// Opens (or creates) the store in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: Storage) -> Result<Self, StoreError> {
-        let db = open_db(storage.config(32 << 20).path(dir))?;
+        let db =
+            open_db(storage.config(32 << 20).path(dir)).map_err(|e| inspect::in_use(dir, e))?;
         let stable = Stable::open(dir).map_err(sled::Error::Io)?;
         Self::with_db(db, stable, storage)
     }
@@ -528,16 +547,14 @@ fn seq_of(bytes: &[u8]) -> Result<u64, StoreError> {
 }
 
 /// Opens a sled database, waiting up to five seconds for its file lock while another handle
-/// in this process lets go of it (a host dropped without shutdown whose last flush is still
-/// running on the blocking pool). Another process holding it is still an error, after the wait.
+/// lets go of it (a host dropped without shutdown whose last flush is still running on the
+/// blocking pool; `arcade log --follow` reading between its looks). Another process holding it
+/// is still an error, after the wait.
 pub(crate) fn open_db(config: sled::Config) -> sled::Result<sled::Db> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     loop {
         match config.open() {
-            Err(sled::Error::Io(e))
-                if e.kind() == std::io::ErrorKind::WouldBlock
-                    && std::time::Instant::now() < deadline =>
-            {
+            Err(e) if inspect::lock_held(&e) && std::time::Instant::now() < deadline => {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
             other => return other,
