@@ -55,12 +55,14 @@ pub async fn run(args: LogArgs) -> anyhow::Result<ExitCode> {
     if args.stats {
         return stats(&open(&dir)?);
     }
+    // With --follow, SIGTERM/Ctrl-C is listened for before anything is printed: a signal sent
+    // once the existing entries are out must end the follower cleanly, not kill it.
+    let stop = args.follow.then(arcade_runtime::shutdown::signal);
     let mut next = args.from.max(1);
     next = print_from(&open(&dir)?, next)?;
-    if !args.follow {
+    let Some(stop) = stop else {
         return Ok(ExitCode::SUCCESS);
-    }
-    let stop = arcade_runtime::shutdown::signal();
+    };
     tokio::pin!(stop);
     let mut said_in_use = false;
     loop {
