@@ -8,9 +8,10 @@
 //!   the commit covering it durable
 //! - `arcade_batch_size` (histogram): inputs per committed batch
 //! - `arcade_relay_backlog_messages`: log entries not yet confirmed by the bus
-//! - `arcade_consumer_lag_messages` (label `queue`): messages in the service's queue not yet
-//!   acked, where the transport knows it (the embedded bus; on RabbitMQ the broker's own
-//!   `rabbitmq_queue_messages` says it)
+//! - `arcade_consumer_lag_messages` (label `queue`): messages waiting in the service's queue.
+//!   On the embedded bus, those not yet acked; on RabbitMQ, the queue's ready messages as the
+//!   broker last said them (a passive declare every 5 s, `bus::amqp`'s `lag` module), absent
+//!   while the broker cannot be asked
 //! - `arcade_inbox_keys`, `arcade_last_commit_timestamp_seconds`, `arcade_consuming` (0 or 1)
 //! - `arcade_snapshot_age_seconds` and `arcade_snapshot_seq` (the last log entry it covers), for
 //!   a service with a snapshot

@@ -191,6 +191,7 @@ struct Process {
     emitter: HostHandle<Emitter>,
     tally: HostHandle<Tally>,
     shutdown: CancellationToken,
+    runtime: Runtime,
 }
 
 async fn start(bus: Arc<dyn Bus>, dir: &std::path::Path, suffix: &str) -> Process {
@@ -229,6 +230,7 @@ async fn start(bus: Arc<dyn Bus>, dir: &std::path::Path, suffix: &str) -> Proces
         emitter,
         tally,
         shutdown,
+        runtime,
     }
 }
 
@@ -411,5 +413,70 @@ async fn readiness_and_backlog_follow_the_broker() {
     let (status, _) = get(process.addr, "/health").await;
     assert_eq!(status, 200);
     process.stop().await;
+    bus.close().await;
+}
+
+/// On RabbitMQ the consumer lag is the broker's own count of a service queue's ready messages,
+/// asked by a passive declare: it grows while nothing consumes the queue, and falls back to 0
+/// once a consumer drains it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consumer_lag_is_the_brokers_count_of_the_queue() {
+    let Some(url) = broker::url() else { return };
+    if !parser_available() {
+        return;
+    }
+    let mut config = broker::config(&url);
+    config.lag_interval = Duration::from_millis(200);
+    let bus = AmqpBus::new(config).unwrap();
+    bus.connect_now().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let suffix = broker::random();
+    let process = start(Arc::new(bus.clone()), dir.path(), &suffix).await;
+    let tally = format!("tally.{suffix}");
+    let lag = |m: &Metrics| {
+        m.0.iter()
+            .find(|s| {
+                s["name"] == "arcade_consumer_lag_messages"
+                    && s["labels"]["service"] == tally.as_str()
+            })
+            .map(|s| {
+                assert_eq!(s["labels"]["queue"], tally.as_str(), "{s}");
+                s["value"].as_f64().unwrap()
+            })
+    };
+    feed(&process.emitter, 20).await;
+    process.tally.wait_for_events(20).await;
+    scrape_until(process.addr, "a lag of 0 once the tally is idle", |m| {
+        lag(m) == Some(0.0)
+    })
+    .await;
+
+    // Nothing consumes the tally's queue now: what the emitter publishes waits in it.
+    let Process {
+        addr,
+        emitter,
+        tally: host,
+        shutdown,
+        runtime,
+    } = process;
+    let stopped = host.stop(Duration::from_secs(5)).await.unwrap();
+    drop(stopped);
+    feed(&emitter, 150).await;
+    scrape_until(addr, "the lag to count the 150 waiting messages", |m| {
+        lag(m) == Some(150.0)
+    })
+    .await;
+
+    // A consumer again: the queue drains and the lag falls to 0.
+    let again = runtime
+        .start(Tally {
+            name: tally.clone(),
+        })
+        .unwrap();
+    again.wait_for_events(170).await;
+    scrape_until(addr, "the lag to fall back to 0", |m| lag(m) == Some(0.0)).await;
+    shutdown.cancel();
+    emitter.stop(Duration::from_secs(5)).await.unwrap();
+    again.stop(Duration::from_secs(5)).await.unwrap();
     bus.close().await;
 }

@@ -19,6 +19,7 @@
 //!   its calls fail as `Unavailable` (the runtime's relay and receiver retry) until it appears.
 //! - TLS: an `amqps://` URL (rustls; system roots, or `SSL_CERT_FILE`).
 
+mod lag;
 pub mod nodes;
 pub mod properties;
 pub mod topology;
@@ -81,6 +82,9 @@ pub struct AmqpConfig {
     pub prefetch_bytes: u32,
     /// The type of the service and dead-letter queues (`ARCADE_QUEUE_TYPE`; default quorum).
     pub queue_type: QueueType,
+    /// How often the depth of each consumed durable queue is asked of the broker (the
+    /// `arcade_consumer_lag_messages` gauge; the `lag` module says how).
+    pub lag_interval: Duration,
 }
 
 impl AmqpConfig {
@@ -99,6 +103,7 @@ impl AmqpConfig {
             max_message_bytes: 512 * 1024,
             prefetch_bytes: 128 * 1024 * 1024,
             queue_type: QueueType::default(),
+            lag_interval: Duration::from_secs(5),
         }
     }
 }
@@ -171,6 +176,8 @@ struct Inner {
     /// were opened.
     current: std::sync::Mutex<Option<Arc<Connection>>>,
     opened: std::sync::atomic::AtomicU64,
+    /// The depths of the consumed durable queues, as the broker last said them.
+    depths: lag::Depths,
 }
 
 struct Link {
@@ -219,6 +226,7 @@ impl AmqpBus {
                 closed: CancellationToken::new(),
                 current: std::sync::Mutex::new(None),
                 opened: std::sync::atomic::AtomicU64::new(0),
+                depths: lag::Depths::default(),
                 config,
                 nodes,
                 node: std::sync::atomic::AtomicUsize::new(0),
@@ -803,6 +811,9 @@ impl Bus for AmqpBus {
             }
         };
         debug!(queue = %spec.queue, prefetch = spec.prefetch, "consuming");
+        if spec.durable {
+            lag::watch(self, &spec.queue);
+        }
         static CONSUMERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(Box::new(AmqpConsumer {
             bus: self.clone(),
@@ -877,6 +888,10 @@ impl Bus for AmqpBus {
             reconnects: opened.saturating_sub(1),
             address: self.node_shown().to_string(),
         })
+    }
+
+    fn queue_depth(&self, queue: &str) -> Option<u64> {
+        self.inner.depths.get(queue)
     }
 }
 

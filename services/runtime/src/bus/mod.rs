@@ -190,8 +190,8 @@ pub trait Bus: Send + Sync + 'static {
         None
     }
 
-    /// Messages in `queue` not yet acked by its consumers, where the transport knows it without
-    /// asking a broker.
+    /// Messages waiting in `queue`, where the transport knows it, without waiting on the
+    /// network (RabbitMQ's is read in the background; `None`: not known now).
     fn queue_depth(&self, _queue: &str) -> Option<u64> {
         None
     }
