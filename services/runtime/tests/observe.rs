@@ -444,8 +444,9 @@ async fn consumer_lag_is_the_brokers_count_of_the_queue() {
                 s["value"].as_f64().unwrap()
             })
     };
+    answer_until(process.addr, "/ready", 200).await;
     feed(&process.emitter, 20).await;
-    process.tally.wait_for_events(20).await;
+    within("the first items", process.tally.wait_for_events(20)).await;
     scrape_until(process.addr, "a lag of 0 once the tally is idle", |m| {
         lag(m) == Some(0.0)
     })
@@ -459,9 +460,11 @@ async fn consumer_lag_is_the_brokers_count_of_the_queue() {
         shutdown,
         runtime,
     } = process;
-    let stopped = host.stop(Duration::from_secs(5)).await.unwrap();
+    let stopped = within("the tally to stop", host.stop(Duration::from_secs(5)))
+        .await
+        .unwrap();
     drop(stopped);
-    feed(&emitter, 150).await;
+    within("the emitter to take 150 items", feed(&emitter, 150)).await;
     scrape_until(addr, "the lag to count the 150 waiting messages", |m| {
         lag(m) == Some(150.0)
     })
@@ -473,10 +476,17 @@ async fn consumer_lag_is_the_brokers_count_of_the_queue() {
             name: tally.clone(),
         })
         .unwrap();
-    again.wait_for_events(170).await;
+    within("the tally to catch up", again.wait_for_events(170)).await;
     scrape_until(addr, "the lag to fall back to 0", |m| lag(m) == Some(0.0)).await;
     shutdown.cancel();
     emitter.stop(Duration::from_secs(5)).await.unwrap();
     again.stop(Duration::from_secs(5)).await.unwrap();
     bus.close().await;
+}
+
+/// `future`, or a failure naming `what` after 60 s.
+async fn within<T>(what: &str, future: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(60), future)
+        .await
+        .unwrap_or_else(|_| panic!("timed out waiting for {what}"))
 }
