@@ -15,7 +15,9 @@
 //!   `ARCADE_ADMIN_TOKEN`, `ARCADE_BINGO_SECRET`, `ARCADE_RACE_SEED`.
 //!
 //! The demo serves no admin endpoint, so there is no `arcade tap` to run beside it and no
-//! token file in its data dir: the test asserts that none was written.
+//! token file in its data dir (the first test asserts that none was written); the second test
+//! covers those: `arcade run` with its generated operator token and race seed, a tap, a
+//! player's and a team's secrets, a claim sent with the player's token.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -350,4 +352,272 @@ fn no_secret_in_logs_help_events_or_data_after_a_full_demo() {
         finished_records >= 1,
         "race.finished.v1 not found in the stores"
     );
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A child killed at the end of the test if it is still running.
+struct Child(std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// The tokens, a generated race seed and the bingo secret of a running `arcade run` (trace
+/// logs) that generated its operator token, with `arcade tap '#'` beside it, a player and a
+/// team given their secrets, a game opened and a player's claim sent with the player's
+/// token: none shows in its log, the tap's output, the clients' output (but the one that
+/// prints a principal's new secret: that is its purpose), the events or the data dir, except
+/// the files made to hold them, each readable by its owner only:
+/// - `DATA/admin-token`: the operator's generated token (the clients read it there);
+/// - `DATA/race-seed`: the race seed drawn at the first start (a restart reads it);
+/// - `DATA/principals.json` holds only the SHA-256 of each principal's token: no exception.
+#[test]
+fn no_token_or_seed_in_a_running_arcade_its_tap_or_its_data() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    const BINGO_SECRET: &str = "run-bingo-secret-93c0aa71e4f2";
+    let data = tempfile::tempdir().unwrap();
+    let admin = format!("127.0.0.1:{}", free_port());
+    let client = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
+        command
+            .env_remove("ARCADE_AMQP_URL")
+            .env_remove("ARCADE_ADMIN_TOKEN")
+            .env_remove("ARCADE_RACE_SEED")
+            .env_remove("ARCADE_DATA_DIR")
+            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+            .env_remove("RUST_LOG");
+        command
+    };
+    let log_file = data.path().with_extension("run.log");
+    let mut run = Child(
+        client()
+            .args(["run", "--data"])
+            .arg(data.path())
+            .args(["--admin", &admin])
+            .env("ARCADE_BINGO_SECRET", BINGO_SECRET)
+            .env("RUST_LOG", "trace")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let stderr = run.0.stderr.take().unwrap();
+    let (ready_tx, ready) = std::sync::mpsc::channel();
+    let logger = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let mut lines = BufReader::new(stderr);
+        let mut line = Vec::new();
+        while lines.read_until(b'\n', &mut line).unwrap_or(0) > 0 {
+            if line.windows(12).any(|w| w == b"arcade ready") {
+                let _ = ready_tx.send(());
+            }
+            all.append(&mut line);
+        }
+        all
+    });
+    ready
+        .recv_timeout(Duration::from_secs(120))
+        .expect("arcade run is ready within 120 s");
+
+    let token_file = data.path().join("admin-token");
+    let seed_file = data.path().join("race-seed");
+    let operator = std::fs::read_to_string(&token_file)
+        .unwrap()
+        .trim()
+        .to_string();
+    let race_seed: u64 = std::fs::read_to_string(&seed_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(mode(&token_file), 0o600);
+    assert_eq!(mode(&seed_file), 0o600);
+    let sub = |args: &[&str], token: &str| {
+        let mut command = client();
+        command
+            .args(args)
+            .args(["--admin", &admin])
+            .env("ARCADE_ADMIN_TOKEN", token);
+        command.output().unwrap()
+    };
+
+    let tap_file = data.path().with_extension("tap.jsonl");
+    let mut tap = Child(
+        client()
+            .args(["tap", "#", "--admin", &admin])
+            .env("ARCADE_ADMIN_TOKEN", &operator)
+            .stdout(std::fs::File::create(&tap_file).unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+
+    // Principals and their secrets (printed on stdout once: kept out of the search).
+    let mut outputs: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut issue = |args: &[&str]| {
+        let out = sub(args, &operator);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        outputs.push((format!("arcade {} (stderr)", args.join(" ")), out.stderr));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let alice = issue(&["bingo", "player", "add", "alice"]);
+    let red = issue(&["race", "team", "add", "red"]);
+    assert!(alice.starts_with("arc_") && red.starts_with("arc_"));
+    assert_eq!(mode(&data.path().join("principals.json")), 0o600);
+
+    // A called game, alice's card, every square called, alice's claim with her token.
+    let squares = data.path().with_extension("squares.txt");
+    std::fs::write(&squares, "A\nB\nC\nD\nE\nF\nG\nH\n").unwrap();
+    let mut step = |args: Vec<String>, token: &str| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = sub(&args, token);
+        assert!(
+            out.status.success(),
+            "arcade {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        outputs.push((format!("arcade {}", args.join(" ")), out.stdout));
+        outputs.push((format!("arcade {} (stderr)", args.join(" ")), out.stderr));
+    };
+    let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    step(
+        s(&[
+            "bingo",
+            "open",
+            "--game",
+            "g",
+            "--grid",
+            "3",
+            "--squares",
+            squares.to_str().unwrap(),
+            "--patterns",
+            "line",
+        ]),
+        &operator,
+    );
+    let payload = |name: &str, json: &str| {
+        let path = data.path().with_extension(name);
+        std::fs::write(&path, json).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let deal = payload(
+        "deal.json",
+        r#"{"requestId":"deal","gameId":"g","player":"alice"}"#,
+    );
+    step(s(&["send", "bingo.card.deal.v1", &deal]), &operator);
+    for square in 1..=8 {
+        let call = payload(
+            &format!("call-{square}.json"),
+            &format!(r#"{{"requestId":"call-{square}","gameId":"g","squareId":{square}}}"#),
+        );
+        step(s(&["send", "bingo.square.call.v1", &call]), &operator);
+    }
+    let claim = payload(
+        "claim.json",
+        r#"{"requestId":"claim","gameId":"g","serial":1,"player":"alice"}"#,
+    );
+    step(s(&["send", "bingo.card.claim.v1", &claim]), &alice);
+
+    // The tap sees the win; then everything stops (SIGTERM: a clean stop).
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !std::fs::read_to_string(&tap_file)
+        .unwrap_or_default()
+        .contains("bingo.card.won.v1")
+    {
+        assert!(Instant::now() < deadline, "the tap never saw the win");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for pid in [tap.0.id(), run.0.id()] {
+        let killed = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+    }
+    tap.0.wait().unwrap();
+    assert!(
+        run.0.wait().unwrap().success(),
+        "arcade run stops cleanly on SIGTERM"
+    );
+    let log = logger.join().unwrap();
+    assert!(
+        log.len() > 100_000,
+        "the log is not at trace level: {} bytes",
+        log.len()
+    );
+
+    let secrets = [
+        Secret::bytes("the operator's token", operator.as_bytes()),
+        Secret::bytes("alice's token", alice.as_bytes()),
+        Secret::bytes("red's token", red.as_bytes()),
+        Secret::bytes("the bingo secret", BINGO_SECRET.as_bytes()),
+        Secret::seed("the race seed", race_seed),
+    ];
+    let check = |what: &str, haystack: &[u8]| {
+        for secret in &secrets {
+            if let Some(form) = secret.found_in(haystack) {
+                panic!("{what} shows {} ({form})", secret.name);
+            }
+        }
+    };
+    std::fs::write(&log_file, &log).unwrap();
+    check("the trace log of arcade run", &log);
+    let tapped = std::fs::read(&tap_file).unwrap();
+    assert!(tapped.len() > 1_000);
+    check("arcade tap '#'", &tapped);
+    for (what, bytes) in &outputs {
+        check(what, bytes);
+    }
+    for service in ["bingo", "race-master", "puzzle-telemetry"] {
+        let events = client()
+            .args(["log", service, "--data"])
+            .arg(data.path())
+            .output()
+            .unwrap();
+        assert!(
+            events.status.success(),
+            "{}",
+            String::from_utf8_lossy(&events.stderr)
+        );
+        check(&format!("arcade log {service}"), &events.stdout);
+    }
+    let exceptions = [token_file.clone(), seed_file.clone()];
+    let mut all = Vec::new();
+    files(data.path(), &mut all);
+    for file in &all {
+        if exceptions.contains(file) {
+            continue;
+        }
+        check(&file.display().to_string(), &std::fs::read(file).unwrap());
+    }
+    for entry in std::fs::read_dir(data.path()).unwrap() {
+        let dir = entry.unwrap().path();
+        if dir.join("db").exists() {
+            for record in sled_records(&dir) {
+                check(&format!("a record of {}", dir.display()), &record);
+            }
+        }
+    }
 }
