@@ -50,7 +50,12 @@ pub enum DeadCommand {
 #[derive(Debug, Args)]
 pub struct DeadArgs {
     /// RabbitMQ URL, as the operator's user. Absent: the embedded bus under --data.
-    #[arg(long = "amqp", env = "ARCADE_AMQP_URL", value_name = "URL")]
+    #[arg(
+        long = "amqp",
+        env = "ARCADE_AMQP_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
     pub amqp: Option<String>,
     /// The data directory of a stopped `arcade run` (embedded transport).
     #[arg(

@@ -2,6 +2,8 @@
 
 mod admin;
 mod auth;
+#[cfg(test)]
+mod bingo_trust_tests;
 mod cli;
 mod client;
 mod dead;

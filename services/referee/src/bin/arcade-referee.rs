@@ -41,7 +41,12 @@ struct Cli {
     )]
     data: PathBuf,
     /// RabbitMQ URL (amqp:// or amqps://). Absent: the embedded bus in the data dir.
-    #[arg(long = "amqp", env = "ARCADE_AMQP_URL", value_name = "URL")]
+    #[arg(
+        long = "amqp",
+        env = "ARCADE_AMQP_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
     amqp: Option<String>,
     /// Type of the table's queue on RabbitMQ: quorum (replicated; the default) or classic. An
     /// existing queue keeps its type: see ops/RUNBOOK.md to move one.
