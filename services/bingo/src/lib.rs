@@ -17,6 +17,7 @@ pub mod convert;
 pub mod domain;
 pub mod service;
 pub mod settings;
+pub mod snapshot;
 pub mod view;
 
 pub use convert::{DecodeError, Outgoing, consumed_types};

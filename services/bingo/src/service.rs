@@ -187,6 +187,10 @@ impl Service for BingoService {
         }
     }
 
+    fn snapshots(&self) -> Option<arcade_runtime::Codec<State>> {
+        Some(arcade_runtime::Codec::of::<Self>())
+    }
+
     fn resume(&self, state: &State) {
         self.view.reset(state);
         if let Some(binder) = &self.binder {

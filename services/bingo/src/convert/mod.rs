@@ -4,7 +4,7 @@
 //! Only `arcade_contracts` types go on the wire; the domain's types are not serializable.
 
 mod events;
-mod spec;
+pub(crate) mod spec;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;

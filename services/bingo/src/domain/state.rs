@@ -11,13 +11,13 @@ use super::grid::{CellMask, bit, cells_of};
 use super::pool::SquareId;
 
 /// Every game the service knows.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct State {
     pub(crate) games: BTreeMap<String, Game>,
 }
 
 /// One game.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Game {
     pub(crate) id: String,
     pub(crate) config: Arc<GameConfig>,
@@ -38,7 +38,7 @@ pub struct Game {
 }
 
 /// One card.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Card {
     pub(crate) serial: u32,
     /// The player who holds it; `None` for a printed card.
@@ -62,7 +62,7 @@ pub(crate) struct Win {
 }
 
 /// What a gesture did in a game.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum GestureState {
     /// It stands: its number, and the (card index, cell) it ticks.
     Standing { number: u32, ticks: Vec<(u32, u8)> },
