@@ -57,11 +57,22 @@ impl Probe {
         routing_key: &str,
         body: &[u8],
     ) -> Result<Verdict, OpsError> {
+        let properties = BasicProperties::default().with_type(routing_key.into());
+        self.publish_with(exchange, routing_key, body, properties)
+            .await
+    }
+
+    /// [`Probe::publish`] with the given properties (headers, `user_id`, …), persistent.
+    pub async fn publish_with(
+        &self,
+        exchange: &str,
+        routing_key: &str,
+        body: &[u8],
+        properties: BasicProperties,
+    ) -> Result<Verdict, OpsError> {
         let what = format!("{} publishing {routing_key:?} to {exchange:?}", self.user);
         let channel = self.channel(&what).await?;
-        let properties = BasicProperties::default()
-            .with_type(routing_key.into())
-            .with_delivery_mode(2);
+        let properties = properties.with_delivery_mode(2);
         let sent = channel
             .basic_publish(
                 exchange.into(),

@@ -2,10 +2,11 @@
 //! user: nobody else may read them) or in the embedded bus's store of a stopped `arcade run`
 //! (`--data`). One JSON line per dead letter. Replay validates each message again (type,
 //! schema) and sends it to the queue it was taken from; on RabbitMQ it replays only a dead
-//! letter whose `user_id` (vouched for by the broker) is a principal that dead-letters
-//! (`--trust`), so one planted by anyone else is never delivered.
+//! letter whose `user_id` (vouched for by the broker) is the operator's or that of the service
+//! consuming the queue it names ([`check_dead_letter_origin`]), so one planted by anyone else,
+//! a service included, is never delivered. `list` and `show` mark such a dead letter
+//! (`"refusal"`).
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use std::time::Duration;
 use arcade_contracts::Catalog;
 use arcade_runtime::bus::Consumer;
 use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::dead_origin::check_dead_letter_origin;
 use arcade_runtime::inbound::{decode, lossy_envelope};
 use arcade_runtime::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY};
 use arcade_runtime::{Bus, Delivery, Destination, Publication, SubscriptionSpec, WireMessage};
@@ -21,16 +23,6 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use crate::host::connect_amqp_as;
-
-/// The principals whose dead letters are replayed by default: Arcade's consuming services
-/// (`referee-<table>` too) and the operator.
-const DEAD_LETTERERS: [&str; 5] = [
-    "arcade-admin",
-    "referee",
-    "bingo",
-    "race-master",
-    "puzzle-telemetry",
-];
 
 /// How long RabbitMQ may stay silent before every dead letter is taken to be read.
 const IDLE: Duration = Duration::from_secs(2);
@@ -74,6 +66,11 @@ pub struct DeadArgs {
         value_name = "TYPE"
     )]
     pub queue_type: arcade_runtime::bus::amqp::QueueType,
+    /// The deployment's broker user prefix (`render-definitions.py --user-prefix`): a dead
+    /// letter is trusted when its `user_id` is PREFIX + `arcade-admin`, or PREFIX + the service
+    /// consuming its origin queue. RabbitMQ only.
+    #[arg(long = "user-prefix", default_value = "", value_name = "PREFIX")]
+    pub user_prefix: String,
 }
 
 /// `arcade dead show`.
@@ -92,10 +89,6 @@ pub struct ReplayArgs {
     /// Replay only the dead letter with this message id.
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
-    /// A principal whose dead letters are trusted (repeat; default: the operator and the
-    /// consuming services, `referee-<table>` included). RabbitMQ only.
-    #[arg(long = "trust", value_name = "PRINCIPAL")]
-    pub trust: Vec<String>,
     #[command(flatten)]
     pub source: DeadArgs,
 }
@@ -104,8 +97,12 @@ pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
     match command {
         DeadCommand::List(source) => {
             let (bus, deliveries) = read(&source).await?;
+            let trust = trust_of(&source);
+            let catalog = Catalog::new();
             for delivery in &deliveries {
-                println!("{}", summary(&delivery.message));
+                let mut line = summary(&delivery.message);
+                line["refusal"] = json!(refusal(&delivery.message, &catalog, trust));
+                println!("{line}");
             }
             give_back(deliveries).await;
             drop(bus);
@@ -113,10 +110,16 @@ pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
         }
         DeadCommand::Show(args) => {
             let (bus, deliveries) = read(&args.source).await?;
+            let trust = trust_of(&args.source);
+            let catalog = Catalog::new();
             let found = deliveries
                 .iter()
                 .find(|d| d.message.message_id.as_deref() == Some(args.id.as_str()))
-                .map(|d| whole(&d.message));
+                .map(|d| {
+                    let mut line = whole(&d.message);
+                    line["refusal"] = json!(refusal(&d.message, &catalog, trust));
+                    line
+                });
             give_back(deliveries).await;
             drop(bus);
             match found {
@@ -132,6 +135,12 @@ pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
         }
         DeadCommand::Replay(args) => replay(args).await,
     }
+}
+
+/// The user prefix whose principals vouch for a dead letter: RabbitMQ only (the embedded bus's
+/// store is written by the process alone, no endpoint can put a message in it).
+fn trust_of(source: &DeadArgs) -> Option<&str> {
+    source.amqp.is_some().then_some(source.user_prefix.as_str())
 }
 
 /// The bus holding the dead letters, and whether it is RabbitMQ.
@@ -227,21 +236,13 @@ fn whole(message: &WireMessage) -> Value {
     line
 }
 
-/// Why a dead letter cannot be replayed, if it cannot.
-fn refusal(
-    message: &WireMessage,
-    catalog: &Catalog,
-    trusted: Option<&BTreeSet<String>>,
-) -> Option<String> {
-    if let Some(trusted) = trusted {
-        let sender = message.user_id.as_deref().unwrap_or("");
-        let known = trusted.contains(sender)
-            || (trusted.contains("referee") && sender.starts_with("referee-"));
-        if !known {
-            return Some(format!(
-                "not dead-lettered by Arcade: its sender {sender:?} is not a trusted principal (--trust)"
-            ));
-        }
+/// Why a dead letter cannot be replayed, if it cannot. `trust`: on RabbitMQ, the deployment's
+/// user prefix (the dead letter must be Arcade's own); `None` on the embedded bus.
+fn refusal(message: &WireMessage, catalog: &Catalog, trust: Option<&str>) -> Option<String> {
+    if let Some(prefix) = trust
+        && let Err(foreign) = check_dead_letter_origin(message, prefix)
+    {
+        return Some(foreign.to_string());
     }
     if header(message, HEADER_DEAD_QUEUE).is_none_or(str::is_empty) {
         return Some("no origin queue (x-arcade-dead-queue)".into());
@@ -250,14 +251,8 @@ fn refusal(
 }
 
 async fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let (bus, amqp) = open(&args.source).await?;
-    let trusted: Option<BTreeSet<String>> = amqp.then(|| {
-        if args.trust.is_empty() {
-            DEAD_LETTERERS.iter().map(|s| s.to_string()).collect()
-        } else {
-            args.trust.iter().cloned().collect()
-        }
-    });
+    let (bus, _) = open(&args.source).await?;
+    let trust = trust_of(&args.source);
     let catalog = Catalog::new();
     let (_consumer, deliveries) = take_all(bus.as_ref()).await?;
     let mut refused = 0u32;
@@ -268,7 +263,7 @@ async fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             let _ = delivery.requeue().await;
             continue;
         }
-        if let Some(reason) = refusal(&message, &catalog, trusted.as_ref()) {
+        if let Some(reason) = refusal(&message, &catalog, trust) {
             refused += 1;
             println!("{}", json!({"id": id, "replayed": false, "error": reason}));
             let _ = delivery.requeue().await;
@@ -345,20 +340,43 @@ mod tests {
     #[test]
     fn only_arcade_s_own_valid_dead_letters_are_replayed() {
         let catalog = Catalog::new();
-        let trusted: BTreeSet<String> = DEAD_LETTERERS.iter().map(|s| s.to_string()).collect();
-        let ok = |m: &WireMessage| refusal(m, &catalog, Some(&trusted));
-        assert_eq!(ok(&dead(Some("bingo"), GOOD)), None);
-        assert_eq!(ok(&dead(Some("referee-t1"), GOOD)), None);
+        let ok = |m: &WireMessage| refusal(m, &catalog, Some(""));
+        assert_eq!(ok(&dead(Some("puzzle-telemetry"), GOOD)), None);
+        assert_eq!(ok(&dead(Some("arcade-admin"), GOOD)), None);
         let planted = ok(&dead(Some("race-team-red"), GOOD)).unwrap();
         assert!(planted.contains("not dead-lettered by Arcade"), "{planted}");
+        // The fake dead letter of a service user, who may write the dead letters (it
+        // dead-letters): its forged reason names a queue it does not consume.
+        let forged = ok(&dead(Some("bingo"), GOOD)).unwrap();
+        assert!(forged.contains("not dead-lettered by Arcade"), "{forged}");
+        assert!(
+            forged.contains("\"bingo\""),
+            "the sender is named: {forged}"
+        );
+        let mut table = dead(Some("referee-t1"), GOOD);
+        table
+            .headers
+            .insert(HEADER_DEAD_QUEUE.into(), "referee.t2".into());
+        assert!(ok(&table).is_some(), "a table's referee for another table");
         assert!(ok(&dead(None, GOOD)).is_some(), "no sender, no trust");
-        let still_poison = ok(&dead(Some("bingo"), b"{\"gameId\":")).unwrap();
+        let still_poison = ok(&dead(Some("puzzle-telemetry"), b"{\"gameId\":")).unwrap();
         assert!(still_poison.contains("not JSON"), "{still_poison}");
-        let mut nowhere = dead(Some("bingo"), GOOD);
+        let mut nowhere = dead(Some("puzzle-telemetry"), GOOD);
         nowhere.headers.remove(HEADER_DEAD_QUEUE);
         assert!(ok(&nowhere).unwrap().contains("no origin queue"));
+        // A deployment with a user prefix trusts its prefixed principals only.
+        let prefixed = |m: &WireMessage| refusal(m, &catalog, Some("p1-"));
+        assert_eq!(prefixed(&dead(Some("p1-puzzle-telemetry"), GOOD)), None);
+        assert!(prefixed(&dead(Some("puzzle-telemetry"), GOOD)).is_some());
         // The embedded bus's store is written by the process alone: no sender check.
         assert_eq!(refusal(&dead(None, GOOD), &catalog, None), None);
+        let mut nowhere = dead(None, GOOD);
+        nowhere.headers.remove(HEADER_DEAD_QUEUE);
+        assert!(
+            refusal(&nowhere, &catalog, None)
+                .unwrap()
+                .contains("no origin queue")
+        );
         let line = summary(&dead(Some("bingo"), GOOD));
         assert_eq!(line["reason"], "bingo: store busy");
         assert_eq!(line["queue"], "puzzle-telemetry");

@@ -18,6 +18,7 @@ pub mod bus;
 mod chunk;
 pub mod clock;
 pub mod counters;
+pub mod dead_origin;
 pub mod decider;
 pub mod health;
 pub mod host;
