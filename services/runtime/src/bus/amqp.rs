@@ -17,7 +17,8 @@
 //! - Reconnection: the bus connects lazily and again after any loss, no more often than a
 //!   capped, jittered exponential backoff allows. A bus created while the broker is away works:
 //!   its calls fail as `Unavailable` (the runtime's relay and receiver retry) until it appears.
-//! - TLS: an `amqps://` URL (rustls; system roots, or `SSL_CERT_FILE`).
+//! - TLS: an `amqps://` URL (rustls): the server's certificate is verified against the system
+//!   roots plus, when [`AmqpConfig::ca_file`] is set, the CA certificates of that PEM file.
 
 mod lag;
 pub mod nodes;
@@ -85,6 +86,11 @@ pub struct AmqpConfig {
     /// How often the depth of each consumed durable queue is asked of the broker (the
     /// `arcade_consumer_lag_messages` gauge; the `lag` module says how).
     pub lag_interval: Duration,
+    /// A PEM file of CA certificates trusted, besides the system roots, to sign the broker's
+    /// certificate on an `amqps://` URL (for now set by code that builds the bus; the binaries
+    /// read `SSL_CERT_FILE`). Read on every
+    /// connection attempt, so a replaced file is picked up on reconnection.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 impl AmqpConfig {
@@ -104,6 +110,7 @@ impl AmqpConfig {
             prefetch_bytes: 128 * 1024 * 1024,
             queue_type: QueueType::default(),
             lag_interval: Duration::from_secs(5),
+            ca_file: None,
         }
     }
 }
@@ -329,6 +336,26 @@ impl AmqpBus {
         Err(BusError::Unavailable(errors.join("; ")))
     }
 
+    /// The TLS settings: the CA file's certificates, if one is set.
+    fn tls_config(&self) -> Result<lapin::tcp::OwnedTLSConfig, BusError> {
+        let Some(path) = &self.inner.config.ca_file else {
+            return Ok(lapin::tcp::OwnedTLSConfig::default());
+        };
+        let pem = std::fs::read_to_string(path).map_err(|e| {
+            BusError::Unavailable(format!("CA file {}: cannot read it: {e}", path.display()))
+        })?;
+        if !pem.contains("-----BEGIN CERTIFICATE-----") {
+            return Err(BusError::Unavailable(format!(
+                "CA file {}: no PEM certificate in it",
+                path.display()
+            )));
+        }
+        Ok(lapin::tcp::OwnedTLSConfig {
+            identity: None,
+            cert_chain: Some(pem),
+        })
+    }
+
     async fn open_node(
         &self,
         uri: &lapin::uri::AMQPUri,
@@ -337,9 +364,11 @@ impl AmqpBus {
         let config = &self.inner.config;
         let properties = ConnectionProperties::default()
             .with_connection_name(LongString::from(config.connection_name.clone()));
+        let tls = self.tls_config()?;
+        let runtime = lapin::runtime::default_runtime().map_err(|e| unavailable(url, e))?;
         let connection = tokio::time::timeout(
             config.connect_timeout,
-            Connection::connect_uri(uri.clone(), properties),
+            Connection::connect_uri_with_config(uri.clone(), properties, tls, runtime),
         )
         .await
         .map_err(|_| {
