@@ -215,9 +215,11 @@ fn no_secret_in_logs_help_events_or_data_after_a_full_demo() {
     assert!(demo.status.success(), "the demo failed: {stdout}");
     check("the demo's stdout", &demo.stdout);
     check("the demo's trace log", &demo.stderr);
+    // sled's own logs stay at warnings unless RUST_LOG names it (they are noise, and logging
+    // from its destructors at exit aborted the process); Arcade's debug spans show the level.
     assert!(
-        demo.stderr.len() > 1_000_000,
-        "the trace log is not at trace level: {} bytes",
+        String::from_utf8_lossy(&demo.stderr).contains(" DEBUG "),
+        "the log is not at trace level: {} bytes",
         demo.stderr.len()
     );
     // The race seed: in the story only once the race is over, which reveals it.
@@ -556,13 +558,14 @@ fn no_token_or_seed_in_a_running_arcade_its_tap_or_its_data() {
         assert!(killed.success());
     }
     tap.0.wait().unwrap();
-    // Its exit status is not this test's subject (tests/shutdown.rs checks a clean stop). At
-    // trace level on a loaded machine, 4 stops in about 30 ended in SIGABRT ("fatal runtime
-    // error: thread local panicked on drop"): not found yet; the log is searched either way.
-    run.0.wait().unwrap();
+    // A clean stop at trace level: sled's destructors logging from thread-local destructors
+    // at exit once aborted it ("thread local panicked on drop"); its logs are now kept to
+    // warnings unless RUST_LOG names it.
+    let status = run.0.wait().unwrap();
     let log = logger.join().unwrap();
+    assert!(status.success(), "arcade run stopped with {status}");
     assert!(
-        log.len() > 100_000,
+        String::from_utf8_lossy(&log).contains(" DEBUG "),
         "the log is not at trace level: {} bytes",
         log.len()
     );

@@ -153,6 +153,22 @@ impl Drop for Telemetry {
     }
 }
 
+/// `RUST_LOG` as given, with sled's own logs kept to warnings unless it names sled. sled logs
+/// from its destructors, which crossbeam-epoch may run in an exiting thread's thread-local
+/// destructors: at debug or trace level that log reached the formatter's thread-local buffer
+/// after its destruction and aborted the process at exit ("thread local panicked on drop",
+/// seen at `RUST_LOG=trace` on a busy machine). A callsite the filter disables statically never
+/// touches the subscriber.
+fn quiet_storage(value: &str) -> String {
+    if value.contains("sled") {
+        value.to_string()
+    } else if value.trim().is_empty() {
+        "sled=warn".to_string()
+    } else {
+        format!("{value},sled=warn")
+    }
+}
+
 /// Installs the global subscriber for a process named `service`, configured by the environment.
 pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
     init_with(TelemetryConfig::from_env(service)?)
@@ -161,7 +177,7 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
 /// Installs the global subscriber as `config` says.
 pub fn init_with(config: TelemetryConfig) -> Result<Telemetry, TelemetryError> {
     let filter = match &config.log_filter {
-        Some(value) => EnvFilter::try_new(value)
+        Some(value) => EnvFilter::try_new(quiet_storage(value))
             .map_err(|e| TelemetryError::Filter(format!("{value:?}: {e}")))?,
         None => EnvFilter::new(config.default_logs),
     };
@@ -238,6 +254,14 @@ pub fn colors(no_color: Option<&std::ffi::OsStr>, terminal: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sled_logs_only_warnings_unless_named() {
+        assert_eq!(quiet_storage("trace"), "trace,sled=warn");
+        assert_eq!(quiet_storage("arcade=debug"), "arcade=debug,sled=warn");
+        assert_eq!(quiet_storage("trace,sled=trace"), "trace,sled=trace");
+        assert!(EnvFilter::try_new(quiet_storage("trace")).is_ok());
+    }
 
     fn config(vars: &[(&str, &str)]) -> Result<TelemetryConfig, TelemetryError> {
         TelemetryConfig::from_vars("bingo", |name| {
