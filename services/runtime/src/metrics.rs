@@ -197,7 +197,7 @@ impl Collector for Snapshot {
         }
         let mut family = encoder.encode_descriptor(
             "arcade_consumer_lag_messages",
-            "Messages in the service's queue not yet acked (where the transport knows it).",
+            "Messages waiting in the service's queue: not yet acked (embedded), ready (RabbitMQ).",
             None,
             MetricType::Gauge,
         )?;
