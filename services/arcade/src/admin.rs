@@ -46,7 +46,13 @@ pub struct Limits {
     pub stream_stall: Duration,
     /// Lines a stream holds for its reader (beyond the socket's buffers).
     pub stream_buffer: usize,
+    /// Bytes of lines a stream holds for its reader: with [`STREAM_PREFETCH`] deliveries of at
+    /// most the broker's message size, what one reader that does not read may cost.
+    pub stream_buffer_bytes: usize,
 }
+
+/// The unacked deliveries a stream's consumer may hold (a service queue's consumer takes more).
+pub const STREAM_PREFETCH: u16 = 16;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -55,6 +61,7 @@ impl Default for Limits {
             body_timeout: Duration::from_secs(10),
             stream_stall: Duration::from_secs(30),
             stream_buffer: 64,
+            stream_buffer_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -307,6 +314,16 @@ async fn stream(State(state): State<AdminState>, Query(query): Query<StreamQuery
     ndjson_stream(&state.runtime, &spec, &state.limits, None).await
 }
 
+/// A stream's line and the bytes of its budget it holds.
+type Line = (axum::body::Bytes, tokio::sync::OwnedSemaphorePermit);
+
+/// A delivery as a stream line: its envelope as JSON and a newline.
+fn stream_line(message: &arcade_runtime::WireMessage) -> axum::body::Bytes {
+    let mut line = serde_json::to_vec(&lossy_envelope(message)).unwrap_or_default();
+    line.push(b'\n');
+    line.into()
+}
+
 /// Subscribes with `spec` and streams every delivery as one JSON envelope per line, acking each
 /// once handed to the response. The consumer lives as long as the response (or until the
 /// process stops: [`Runtime::stopping`]), and `reader` (a
@@ -318,11 +335,16 @@ pub async fn ndjson_stream(
     limits: &Limits,
     reader: Option<ReaderGuard>,
 ) -> Response {
-    let mut consumer = match runtime.bus().subscribe(spec).await {
+    let mut spec = spec.clone();
+    spec.prefetch = spec.prefetch.min(STREAM_PREFETCH);
+    let mut consumer = match runtime.bus().subscribe(&spec).await {
         Ok(consumer) => consumer,
         Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     };
-    let (lines, receiver) = tokio::sync::mpsc::channel::<axum::body::Bytes>(limits.stream_buffer);
+    let (lines, receiver) = tokio::sync::mpsc::channel::<Line>(limits.stream_buffer.max(1));
+    // A line holds permits of this budget, one per byte, until it is handed to the socket.
+    let budget = limits.stream_buffer_bytes.max(1);
+    let bytes = Arc::new(tokio::sync::Semaphore::new(budget));
     let stall = limits.stream_stall;
     let queue = spec.queue.clone();
     // The stream ends when the process stops, so an open tap never holds a shutdown.
@@ -338,15 +360,18 @@ pub async fn ndjson_stream(
                 () = lines.closed() => break,
                 () = stopping.cancelled() => break,
             };
-            let mut line =
-                serde_json::to_vec(&lossy_envelope(&delivery.message)).unwrap_or_default();
-            line.push(b'\n');
-            match tokio::time::timeout(stall, lines.send(line.into())).await {
-                Ok(Ok(())) => {
+            let line = stream_line(&delivery.message);
+            let held = u32::try_from(line.len().min(budget)).unwrap_or(u32::MAX);
+            let handed = tokio::time::timeout(stall, async {
+                let permit = bytes.clone().acquire_many_owned(held).await.ok()?;
+                lines.send((line, permit)).await.ok()
+            });
+            match handed.await {
+                Ok(Some(())) => {
                     let _ = delivery.ack().await;
                 }
                 // The reader went away: the delivery goes back to its queue.
-                Ok(Err(_)) => break,
+                Ok(None) => break,
                 Err(_) => {
                     tracing::warn!(
                         %queue,
@@ -359,7 +384,8 @@ pub async fn ndjson_stream(
         }
     });
     let body = futures::stream::unfold(receiver, |mut receiver| async move {
-        let line = receiver.recv().await?;
+        // The permit goes when the line is handed on: the socket's buffers bound the rest.
+        let (line, _permit) = receiver.recv().await?;
         Some((Ok::<_, std::convert::Infallible>(line), receiver))
     });
     Response::builder()

@@ -80,6 +80,10 @@ pub struct Connection {
         hide_env_values = true
     )]
     pub amqp: Option<String>,
+    /// PEM file of the CA certificates an amqps:// broker's certificate must chain to, besides
+    /// the system's roots (a broker whose certificate neither signed is refused).
+    #[arg(long = "amqp-ca", env = "ARCADE_AMQP_CA", value_name = "PEM")]
+    pub amqp_ca: Option<std::path::PathBuf>,
     /// Type of the durable queues declared on RabbitMQ: quorum (replicated; the default) or
     /// classic. An existing queue keeps its type: see ops/RUNBOOK.md to move one.
     #[arg(

@@ -49,6 +49,10 @@ pub struct DeadArgs {
         hide_env_values = true
     )]
     pub amqp: Option<String>,
+    /// PEM file of the CA certificates an amqps:// broker's certificate must chain to, besides
+    /// the system's roots.
+    #[arg(long = "amqp-ca", env = "ARCADE_AMQP_CA", value_name = "PEM")]
+    pub amqp_ca: Option<PathBuf>,
     /// The data directory of a stopped `arcade run` (embedded transport).
     #[arg(
         long = "data",
@@ -147,7 +151,13 @@ fn trust_of(source: &DeadArgs) -> Option<&str> {
 async fn open(source: &DeadArgs) -> anyhow::Result<(Arc<dyn Bus>, bool)> {
     if let Some(url) = &source.amqp {
         return Ok((
-            connect_amqp_as(url, "arcade dead", source.queue_type).await?,
+            connect_amqp_as(
+                url,
+                source.amqp_ca.as_deref(),
+                "arcade dead",
+                source.queue_type,
+            )
+            .await?,
             true,
         ));
     }

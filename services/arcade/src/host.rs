@@ -32,21 +32,30 @@ pub async fn connect_amqp(
     name: &str,
     must_connect: bool,
 ) -> anyhow::Result<Arc<dyn Bus>> {
-    connect_with(url, name, connection.queue_type, must_connect).await
+    connect_with(
+        url,
+        connection.amqp_ca.as_deref(),
+        name,
+        connection.queue_type,
+        must_connect,
+    )
+    .await
 }
 
 /// The RabbitMQ bus at `url` with queues of `queue_type`, connecting at once (an unreachable
 /// broker is an error): for the tools that have no [`Connection`] (`arcade dead`).
 pub async fn connect_amqp_as(
     url: &str,
+    ca_file: Option<&Path>,
     name: &str,
     queue_type: arcade_runtime::bus::amqp::QueueType,
 ) -> anyhow::Result<Arc<dyn Bus>> {
-    connect_with(url, name, queue_type, true).await
+    connect_with(url, ca_file, name, queue_type, true).await
 }
 
 async fn connect_with(
     url: &str,
+    ca_file: Option<&Path>,
     name: &str,
     queue_type: arcade_runtime::bus::amqp::QueueType,
     must_connect: bool,
@@ -54,6 +63,7 @@ async fn connect_with(
     let mut config = AmqpConfig::new(url);
     config.connection_name = name.to_string();
     config.queue_type = queue_type;
+    config.ca_file = ca_file.map(Path::to_path_buf);
     let bus = AmqpBus::new(config).map_err(|e| anyhow::anyhow!("--amqp / ARCADE_AMQP_URL: {e}"))?;
     if let Err(e) = bus.connect_now().await {
         if must_connect {

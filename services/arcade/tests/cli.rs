@@ -258,6 +258,32 @@ fn run_refuses_a_non_loopback_admin_address_without_a_token() {
 }
 
 #[test]
+fn amqp_ca_names_a_ca_file_it_cannot_read() {
+    let missing = tempfile::tempdir().unwrap().path().join("no-such-ca.pem");
+    let output = arcade()
+        .args([
+            "tap",
+            "#",
+            "--amqp",
+            "amqps://guest:guest@127.0.0.1:1/%2f",
+            "--amqp-ca",
+        ])
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("CA file") && stderr.contains("no-such-ca.pem"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("guest:guest"),
+        "the password shown: {stderr}"
+    );
+}
+
+#[test]
 fn help_never_shows_the_values_of_secret_settings() {
     for args in [
         vec!["run", "--help"],

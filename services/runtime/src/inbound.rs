@@ -115,12 +115,20 @@ pub fn dedupe_key(envelope: &Envelope) -> Vec<u8> {
 }
 
 /// An envelope for whatever arrived, valid or not, for display (`arcade tap`): the payload is
-/// the body as JSON, or as a string when it is not JSON; missing fields are empty.
+/// the body as JSON, or as a string when it is not JSON; missing fields are empty. A body over
+/// [`MAX_PAYLOAD_BYTES`] (which no consumer accepts) is not copied: the payload says its size.
 pub fn lossy_envelope(wire: &WireMessage) -> Envelope {
     let message_type = wire.message_type.clone().unwrap_or_default();
-    let payload = serde_json::from_slice(&wire.body).unwrap_or_else(|_| {
-        serde_json::Value::String(String::from_utf8_lossy(&wire.body).into_owned())
-    });
+    let payload = if wire.body.len() > MAX_PAYLOAD_BYTES {
+        serde_json::Value::String(format!(
+            "(a body of {} bytes, over the limit of {MAX_PAYLOAD_BYTES} bytes: not shown)",
+            wire.body.len()
+        ))
+    } else {
+        serde_json::from_slice(&wire.body).unwrap_or_else(|_| {
+            serde_json::Value::String(String::from_utf8_lossy(&wire.body).into_owned())
+        })
+    };
     let message_id = wire
         .message_id
         .clone()
@@ -236,6 +244,21 @@ mod tests {
         );
         let untyped = wire(None, b"{}");
         assert!(check_routing_key(&untyped, Some("activity.recorded.v1")).is_err());
+    }
+
+    #[test]
+    fn an_oversized_body_is_shown_by_its_size_not_copied() {
+        let big = vec![b'x'; MAX_PAYLOAD_BYTES + 1];
+        let envelope = lossy_envelope(&wire(Some("game.session.completed.v1"), &big));
+        assert_eq!(
+            envelope.payload,
+            serde_json::json!(format!(
+                "(a body of {} bytes, over the limit of {MAX_PAYLOAD_BYTES} bytes: not shown)",
+                MAX_PAYLOAD_BYTES + 1
+            ))
+        );
+        let small = lossy_envelope(&wire(Some("game.session.completed.v1"), b"xyz"));
+        assert_eq!(small.payload, serde_json::json!("xyz"));
     }
 
     #[test]

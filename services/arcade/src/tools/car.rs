@@ -278,6 +278,7 @@ mod tests {
                 duel_ai: None,
                 connection: Connection {
                     amqp: None,
+                    amqp_ca: None,
                     queue_type: Default::default(),
                     admin: addr,
                     token: Some(token),

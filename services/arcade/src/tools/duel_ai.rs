@@ -175,6 +175,7 @@ mod tests {
             duel_ai: Some(url.clone()),
             connection: Connection {
                 amqp: None,
+                amqp_ca: None,
                 queue_type: Default::default(),
                 admin: addr,
                 token: Some(red),

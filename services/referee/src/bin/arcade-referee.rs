@@ -48,6 +48,10 @@ struct Cli {
         hide_env_values = true
     )]
     amqp: Option<String>,
+    /// PEM file of the CA certificates an amqps:// broker's certificate must chain to, besides
+    /// the system's roots (a broker whose certificate neither signed is refused).
+    #[arg(long = "amqp-ca", env = "ARCADE_AMQP_CA", value_name = "PEM")]
+    amqp_ca: Option<PathBuf>,
     /// Type of the table's queue on RabbitMQ: quorum (replicated; the default) or classic. An
     /// existing queue keeps its type: see ops/RUNBOOK.md to move one.
     #[arg(
@@ -154,7 +158,13 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     };
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &cli.amqp {
         Some(url) => (
-            connect_amqp(url, cli.queue_type, &cli.table.table_id).await?,
+            connect_amqp(
+                url,
+                cli.amqp_ca.clone(),
+                cli.queue_type,
+                &cli.table.table_id,
+            )
+            .await?,
             None,
         ),
         None => {
@@ -260,12 +270,14 @@ const _: () = assert!(EDGE_FRAME_MAX >= 4096);
 /// its log, and the bus connects when the broker appears.
 async fn connect_amqp(
     url: &str,
+    ca_file: Option<PathBuf>,
     queue_type: QueueType,
     table_id: &str,
 ) -> Result<Arc<dyn Bus>, String> {
     let mut config = AmqpConfig::new(url);
     config.queue_type = queue_type;
     config.frame_max = Some(EDGE_FRAME_MAX);
+    config.ca_file = ca_file;
     config.connection_name = format!("arcade-referee {table_id}");
     let bus = AmqpBus::new(config).map_err(|e| format!("--amqp / ARCADE_AMQP_URL: {e}"))?;
     if let Err(e) = bus.connect_now().await {
