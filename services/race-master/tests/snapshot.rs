@@ -39,7 +39,7 @@ type Codec = RaceService;
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn restored_from_a_snapshot_plus_the_tail_equals_the_full_replay(

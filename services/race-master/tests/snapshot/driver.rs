@@ -49,7 +49,7 @@ pub fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => (0u8..3, 0u8..5, 0u32..3, 0u32..6, 0u32..6)
             .prop_map(|(t, c, p, e, w)| Op::Register(t, c, p, e, w)),
-        1 => (1u32..8, 0u8..6, any::<bool>()).prop_map(|(n, o, s)| Op::Start(n, o, s)),
+        1 => (1u32..20, 0u8..6, any::<bool>()).prop_map(|(n, o, s)| Op::Start(n, o, s)),
         1 => (0u8..6).prop_map(Op::Odds),
         1 => (0u8..3, 0u32..300).prop_map(|(t, a)| Op::Grant(t, a)),
         1 => (0u8..3).prop_map(Op::QueryBudget),
