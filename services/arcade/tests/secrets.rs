@@ -382,7 +382,8 @@ fn mode(path: &Path) -> u32 {
 /// The tokens, a generated race seed and the bingo secret of a running `arcade run` (trace
 /// logs) that generated its operator token, with `arcade tap '#'` beside it, a player and a
 /// team given their secrets, a game opened and a player's claim sent with the player's
-/// token: none shows in its log, the tap's output, the clients' output (but the one that
+/// token, a race started with the team's car (registered with the team's token), every
+/// service snapshotting after each entry (`--snapshot-every 1`): none shows in its log, the tap's output, the clients' output (but the one that
 /// prints a principal's new secret: that is its purpose), the events or the data dir, except
 /// the files made to hold them, each readable by its owner only:
 /// - `DATA/admin-token`: the operator's generated token (the clients read it there);
@@ -412,7 +413,7 @@ fn no_token_or_seed_in_a_running_arcade_its_tap_or_its_data() {
         client()
             .args(["run", "--data"])
             .arg(data.path())
-            .args(["--admin", &admin])
+            .args(["--admin", &admin, "--snapshot-every", "1"])
             .env("ARCADE_BINGO_SECRET", BINGO_SECRET)
             .env("RUST_LOG", "trace")
             .stdout(Stdio::null())
@@ -523,6 +524,15 @@ fn no_token_or_seed_in_a_running_arcade_its_tap_or_its_data() {
         std::fs::write(&path, json).unwrap();
         path.to_str().unwrap().to_string()
     };
+    // A race started, red's car registered with red's token: the race master's state holds
+    // the seed's SHA-256 and questions to red, and is snapshotted after every entry.
+    let register = payload(
+        "register.json",
+        r#"{"team":"red","car":"red-1","modules":{"pilots":1,"engines":2,"weapons":1}}"#,
+    );
+    step(s(&["send", "race.car.register.v1", &register]), &red);
+    let start = payload("start.json", r#"{"turns":50}"#);
+    step(s(&["send", "race.start.v1", &start]), &operator);
     let deal = payload(
         "deal.json",
         r#"{"requestId":"deal","gameId":"g","player":"alice"}"#,
@@ -591,6 +601,32 @@ fn no_token_or_seed_in_a_running_arcade_its_tap_or_its_data() {
     for (what, bytes) in &outputs {
         check(what, bytes);
     }
+    // The race master's snapshots cover its start (so the search below reads one that holds
+    // the race's settings and questions).
+    let stats = client()
+        .args(["log", "race-master", "--stats", "--data"])
+        .arg(data.path())
+        .output()
+        .unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let started = String::from_utf8(
+        client()
+            .args(["log", "race-master", "--data"])
+            .arg(data.path())
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .lines()
+    .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+    .find(|entry| entry["envelope"]["type"] == "race.started.v1")
+    .map(|entry| entry["seq"].as_u64().unwrap())
+    .expect("the race started");
+    assert!(
+        stats["snapshot"]["seq"].as_u64().unwrap() >= started,
+        "race.started.v1 at {started}: {stats}"
+    );
     for service in ["bingo", "race-master", "puzzle-telemetry"] {
         let events = client()
             .args(["log", service, "--data"])

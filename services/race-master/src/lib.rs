@@ -12,6 +12,8 @@
 //! - [`cli`]: `arcade race simulate`, the simulation on the command line.
 //! - [`service`]: the master hosted on the runtime (queue `race-master`, clock-driven
 //!   deadlines).
+//! - `snapshot`: the on-disk format of its state snapshots (`arcade_runtime::Snapshot`), so a
+//!   restart replays only the log after the newest one.
 //! - [`car`]: a built-in car program playing a team through the bus only.
 //! - [`duel_ai`]: the original master's fighting AI protocol (an HTTP AI per duel answer).
 
@@ -22,4 +24,5 @@ pub mod domain;
 pub mod duel_ai;
 pub mod service;
 pub mod simulation;
+mod snapshot;
 pub mod wire;

@@ -178,4 +178,9 @@ impl Service for RaceService {
     fn flow_of_input(&self, _input: &Input) -> Option<String> {
         Some(FLOW.to_string())
     }
+
+    /// Snapshots in the format of `crate::snapshot` (no seed in it: the state holds none).
+    fn snapshots(&self) -> Option<arcade_runtime::Codec<RaceState>> {
+        Some(arcade_runtime::Codec::of::<Self>())
+    }
 }
