@@ -6,13 +6,13 @@
 use std::process::Command;
 
 use arcade_contracts::catalog::{MessageKind, all_types};
-use arcade_runtime::bus::amqp::HistoryConfig;
-use arcade_runtime::bus::amqp::history::HISTORY_STREAM;
 use arcade_ops_tests::deployment::{
     committed_definitions, ops_dir, password_variable, policy_users,
 };
 use arcade_ops_tests::settings::python_for_test;
 use arcade_ops_tests::{SERVICE_QUEUES, publisher_of};
+use arcade_runtime::bus::amqp::HistoryConfig;
+use arcade_runtime::bus::amqp::history::HISTORY_STREAM;
 use regex::Regex;
 use serde_json::Value;
 

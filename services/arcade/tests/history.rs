@@ -337,3 +337,25 @@ fn from_on_the_embedded_bus_says_it_needs_rabbitmq() {
         "{help}"
     );
 }
+
+#[test]
+fn bad_retention_settings_are_refused_naming_them() {
+    let out = arcade()
+        .args(["run", "--history-max-age", "7days"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--history-max-age") && stderr.contains("Y, M, D, h, m, s"),
+        "{stderr}"
+    );
+    let out = arcade()
+        .arg("run")
+        .env("ARCADE_HISTORY_MAX_BYTES", "lots")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--history-max-bytes"), "{stderr}");
+}
