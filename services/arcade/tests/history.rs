@@ -202,7 +202,8 @@ fn tap_from_first_after_a_demo_replays_every_event_in_log_order_then_follows() {
 
     // Started after the demo finished: the whole history, then what comes.
     let (_first, lines) = tap(&vhost.url, &["#", "--from", "first"]);
-    let history = drain(&lines, Duration::from_secs(3));
+    let mut history = vec![next(&lines, "first event of the history")];
+    history.extend(drain(&lines, Duration::from_secs(3)));
     let printed: Vec<String> = history.iter().map(id).collect();
     assert_eq!(
         printed.iter().collect::<HashSet<_>>().len(),
