@@ -200,10 +200,24 @@ fn tap_from_first_after_a_demo_replays_every_event_in_log_order_then_follows() {
         .unwrap();
     assert!(demo.status.success(), "arcade demo --amqp: {demo:?}");
 
+    const SERVICES: [&str; 4] = [
+        "race-master",
+        "bingo",
+        "puzzle-telemetry",
+        "referee.demo-table",
+    ];
+    let logs: Vec<Vec<String>> = SERVICES.iter().map(|s| logged_events(&data, s)).collect();
+    let mut missing: HashSet<&String> = logs.iter().flatten().collect();
+
     // Started after the demo finished: the whole history, then what comes.
     let (_first, lines) = tap(&vhost.url, &["#", "--from", "first"]);
-    let mut history = vec![next(&lines, "first event of the history")];
-    history.extend(drain(&lines, Duration::from_secs(3)));
+    let mut history = Vec::new();
+    while !missing.is_empty() {
+        let line = next(&lines, &format!("of {} logged events", missing.len()));
+        missing.remove(&id(&line));
+        history.push(line);
+    }
+    history.extend(drain(&lines, Duration::from_secs(2)));
     let printed: Vec<String> = history.iter().map(id).collect();
     assert_eq!(
         printed.iter().collect::<HashSet<_>>().len(),
@@ -211,13 +225,7 @@ fn tap_from_first_after_a_demo_replays_every_event_in_log_order_then_follows() {
         "no event twice"
     );
     let mut logged = 0;
-    for service in [
-        "race-master",
-        "bingo",
-        "puzzle-telemetry",
-        "referee.demo-table",
-    ] {
-        let expected = logged_events(&data, service);
+    for (service, expected) in SERVICES.iter().zip(logs) {
         assert!(!expected.is_empty(), "{service} logged events");
         let wanted: HashSet<&String> = expected.iter().collect();
         let seen: Vec<String> = printed
