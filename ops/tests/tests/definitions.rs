@@ -1,6 +1,7 @@
 //! The committed broker policy (`ops/rabbitmq/definitions.json`) against the contract catalog,
 //! and its renderer, without a broker: every event type has exactly one publisher, each service
-//! reads only its own queue, queues dead-letter, and no password is ever committed.
+//! reads only its own queue, queues dead-letter, the history stream keeps every event for the
+//! operator alone, and no password is ever committed.
 
 use std::process::Command;
 
@@ -10,6 +11,8 @@ use arcade_ops_tests::deployment::{
 };
 use arcade_ops_tests::settings::python_for_test;
 use arcade_ops_tests::{SERVICE_QUEUES, publisher_of};
+use arcade_runtime::bus::amqp::HistoryConfig;
+use arcade_runtime::bus::amqp::history::HISTORY_STREAM;
 use regex::Regex;
 use serde_json::Value;
 
@@ -141,7 +144,8 @@ fn service_queues_dead_letter_to_arcade_dead() {
     assert_eq!(exchange("arcade.dead")["durable"], true);
     for queue in entries(&definitions, "queues") {
         assert_eq!(queue["durable"], true, "{} is durable", queue["name"]);
-        if queue["name"] != "arcade.dead" {
+        // A stream dead-letters nothing: it keeps every message for every reader.
+        if queue["name"] != "arcade.dead" && queue["arguments"]["x-queue-type"] != "stream" {
             assert_eq!(
                 queue["arguments"]["x-dead-letter-exchange"], "arcade.dead",
                 "{} dead-letters to arcade.dead",
@@ -155,6 +159,49 @@ fn service_queues_dead_letter_to_arcade_dead() {
             .any(|b| b["source"] == "arcade.dead" && b["destination"] == "arcade.dead"),
         "the dead-letter queue is bound to the dead-letter exchange"
     );
+}
+
+#[test]
+fn the_history_stream_keeps_every_event_and_only_the_operator_reads_it() {
+    let definitions = committed_definitions().unwrap();
+    let history = entries(&definitions, "queues")
+        .iter()
+        .find(|q| q["name"] == HISTORY_STREAM)
+        .unwrap_or_else(|| panic!("no queue {HISTORY_STREAM}"));
+    // What `arcade run` declares, so that its declaration is equivalent to the broker's.
+    let declared = HistoryConfig::default();
+    let arguments = &history["arguments"];
+    assert_eq!(arguments["x-queue-type"], "stream");
+    assert_eq!(arguments["x-max-length-bytes"], declared.max_bytes);
+    assert_eq!(arguments["x-max-age"], declared.max_age.as_str());
+    assert_eq!(
+        declared.arguments().inner().len(),
+        arguments.as_object().unwrap().len(),
+        "the same arguments as the transport declares: {arguments}"
+    );
+    assert!(
+        entries(&definitions, "bindings").iter().any(|b| {
+            b["source"] == "arcade.events"
+                && b["destination"] == HISTORY_STREAM
+                && b["destination_type"] == "queue"
+                && b["routing_key"] == "#"
+        }),
+        "the history stream is bound to every event"
+    );
+    let operator = permission(&definitions, "arcade-admin");
+    assert!(regex(&operator["read"]).is_match(HISTORY_STREAM));
+    for user in policy_users(&definitions) {
+        if user == "arcade-admin" {
+            continue;
+        }
+        let permission = permission(&definitions, &user);
+        for what in ["read", "configure", "write"] {
+            assert!(
+                !regex(&permission[what]).is_match(HISTORY_STREAM),
+                "{user} may {what} {HISTORY_STREAM}: only the operator reads it, events reach it through arcade.events"
+            );
+        }
+    }
 }
 
 fn render(args: &[&str], passwords: bool) -> std::process::Output {

@@ -34,6 +34,7 @@ const SPECS: [(&str, &str, &[&str]); 4] = [
 const EVENTS: &str = "arcade.events";
 const COMMANDS: &str = "arcade.commands";
 const DEAD: &str = "arcade.dead";
+const HISTORY: &str = "arcade.history";
 
 async fn probe(deployment: &Deployment, user: &str) -> Probe {
     let connection = deployment
@@ -276,6 +277,10 @@ async fn services_declare_their_own_topology_and_no_one_elses() {
             assert_refused(&verdict, &format!("{user} declaring {DEAD}"), DEAD);
             let verdict = service.may_consume(DEAD).await.unwrap();
             assert_refused(&verdict, &format!("{user} reading the dead letters"), DEAD);
+            // The history stream is the operator's to read: events reach it through
+            // arcade.events, which is all a service needs.
+            let verdict = service.may_consume(HISTORY).await.unwrap();
+            assert_refused(&verdict, &format!("{user} reading the history"), HISTORY);
             // What the transport declares at every start: its queue (dead-lettering to
             // arcade.dead), bound under its own name to the commands exchange, and its bindings.
             let verdict = service.declare_queue(queue, Some(DEAD)).await.unwrap();

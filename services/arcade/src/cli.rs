@@ -178,6 +178,9 @@ pub struct RunArgs {
     /// Health, readiness and metrics.
     #[command(flatten)]
     pub observe: crate::observe::ObserveArgs,
+    /// The history stream on RabbitMQ.
+    #[command(flatten)]
+    pub history: HistoryArgs,
     /// How long each service remembers a processed message id to deduplicate redeliveries,
     /// e.g. `7d`, `12h`, `1m` (units ms, s, m, h, d). A redelivery older than this is applied
     /// again; RabbitMQ redeliveries and relay republishes come within seconds to hours.
@@ -226,6 +229,42 @@ impl SnapshotArgs {
     }
 }
 
+/// Retention of the RabbitMQ stream `arcade.history`, which keeps every event for `arcade tap
+/// --from` and analytics readers. Applied when `arcade run` creates the stream; a stream that
+/// exists keeps its own (ops/RUNBOOK.md says how to change it).
+#[derive(Debug, Clone, Args)]
+pub struct HistoryArgs {
+    /// The most the history stream keeps, in bytes; the oldest events go first.
+    #[arg(
+        long = "history-max-bytes",
+        env = "ARCADE_HISTORY_MAX_BYTES",
+        default_value_t = arcade_runtime::bus::amqp::history::DEFAULT_MAX_BYTES,
+        value_name = "BYTES"
+    )]
+    pub max_bytes: u64,
+    /// How long the history stream keeps an event: a number and one unit of Y, M, D, h, m, s
+    /// (e.g. 30D, 12h).
+    #[arg(
+        long = "history-max-age",
+        env = "ARCADE_HISTORY_MAX_AGE",
+        default_value = arcade_runtime::bus::amqp::history::DEFAULT_MAX_AGE,
+        value_parser = |v: &str| arcade_runtime::bus::amqp::history::parse_max_age(v),
+        value_name = "AGE"
+    )]
+    pub max_age: String,
+}
+
+impl HistoryArgs {
+    /// The bus's history settings.
+    pub fn config(&self) -> arcade_runtime::bus::amqp::HistoryConfig {
+        arcade_runtime::bus::amqp::HistoryConfig {
+            max_bytes: self.max_bytes,
+            max_age: self.max_age.clone(),
+            ..Default::default()
+        }
+    }
+}
+
 /// `arcade tap`.
 #[derive(Debug, Args)]
 pub struct TapArgs {
@@ -235,6 +274,14 @@ pub struct TapArgs {
     /// Stop after this many messages.
     #[arg(long, value_name = "N")]
     pub count: Option<u64>,
+    /// Replay the history first, then follow: from `first` (the oldest event kept), `last`
+    /// (the newest few), an RFC 3339 timestamp (e.g. 2026-12-02T19:30:00Z) or an offset in the
+    /// history stream (an integer, 0 the first event ever). Needs RabbitMQ (--amqp /
+    /// ARCADE_AMQP_URL): the history is the stream `arcade.history` that `arcade run` keeps
+    /// there; the embedded bus keeps none (`arcade log` reads a service's own log). Absent:
+    /// only what comes from now on.
+    #[arg(long = "from", value_name = "first|last|TIMESTAMP|OFFSET")]
+    pub from: Option<arcade_runtime::bus::amqp::StreamOffset>,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
@@ -267,6 +314,11 @@ pub struct DemoArgs {
     /// Keep the demo's data here instead of a temporary directory.
     #[arg(long = "data", value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// Run the demo on this RabbitMQ (amqp:// or amqps://) instead of the embedded bus: its
+    /// events stay in the broker's history stream (`arcade tap --from first`). Its value is
+    /// never shown.
+    #[arg(long = "amqp", value_name = "URL")]
+    pub amqp: Option<String>,
 }
 
 /// `arcade types`.

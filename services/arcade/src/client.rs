@@ -5,12 +5,16 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use arcade_contracts::Catalog;
+use arcade_runtime::bus::amqp::history::HISTORY_STREAM;
 use arcade_runtime::inbound::lossy_envelope;
-use arcade_runtime::{Runtime, SendError, SubscriptionSpec};
+use arcade_runtime::{Bus, BusError, Runtime, SendError, SubscriptionSpec};
 use serde_json::Value;
 
 use crate::cli::{Connection, SendArgs, TapArgs, TypesArgs};
-use crate::host::connect_amqp;
+use crate::host::{amqp_bus, connect_amqp};
+
+/// Unacked history deliveries a tap holds at once (a stream consumer needs a prefetch).
+const TAP_PREFETCH: u16 = 256;
 
 /// Exit code of a refused input (bad payload, unknown type).
 const INVALID: u8 = 2;
@@ -31,12 +35,28 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
     let mut printed = 0u64;
     let limit = args.count.unwrap_or(u64::MAX);
     if let Some(url) = &args.connection.amqp {
-        let bus = connect_amqp(&args.connection, url, "arcade tap", true).await?;
-        let spec = SubscriptionSpec::temporary(
-            format!("tap.{}", uuid::Uuid::new_v4().simple()),
-            vec![args.pattern.clone()],
-        );
-        let mut consumer = bus.subscribe(&spec).await?;
+        let queue_type = args.connection.queue_type;
+        let ca = args.connection.amqp_ca.as_deref();
+        let bus = amqp_bus(url, ca, "arcade tap", queue_type, None, true).await?;
+        let mut consumer = match args.from {
+            Some(from) => bus
+                .replay(HISTORY_STREAM, &args.pattern, from, TAP_PREFETCH)
+                .await
+                .map_err(|e| {
+                    let why = match e {
+                        BusError::Refused(reason) => reason,
+                        other => other.to_string(),
+                    };
+                    anyhow::anyhow!("--from {from}: {why} (`arcade run` on this broker declares the stream, and so do ops/rabbitmq/definitions.json)")
+                })?,
+            None => {
+                let spec = SubscriptionSpec::temporary(
+                    format!("tap.{}", uuid::Uuid::new_v4().simple()),
+                    vec![args.pattern.clone()],
+                );
+                bus.subscribe(&spec).await?
+            }
+        };
         eprintln!("tapping {} on {}", args.pattern, bus.name());
         while printed < limit {
             let delivery = consumer.next().await?;
@@ -47,6 +67,11 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
             printed += 1;
         }
         return Ok(ExitCode::SUCCESS);
+    }
+    if args.from.is_some() {
+        anyhow::bail!(
+            "--from needs RabbitMQ (--amqp / ARCADE_AMQP_URL): the history it replays is the stream arcade.history there; the embedded bus keeps no shared history (each service's own log is readable with `arcade log`)"
+        );
     }
     let client = crate::auth::http_client(args.connection.token.as_deref());
     let mut response = client

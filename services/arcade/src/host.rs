@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
+use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig, HistoryConfig};
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::{Bus, Running, Runtime};
 use tokio_util::sync::CancellationToken;
@@ -25,21 +25,24 @@ const DRAIN: Duration = arcade_runtime::shutdown::DRAIN;
 /// The RabbitMQ bus at `url` (standard topology), connecting at once. With `must_connect` an
 /// unreachable broker is an error (`arcade tap`, `arcade send`); without it (`arcade run`) the
 /// services start anyway, events wait in their logs, and the bus connects when the broker
-/// appears.
+/// appears. A tool's bus declares no history stream: `arcade run` (or the broker's
+/// definitions) owns it and its retention.
 pub async fn connect_amqp(
     connection: &Connection,
     url: &str,
     name: &str,
     must_connect: bool,
 ) -> anyhow::Result<Arc<dyn Bus>> {
-    connect_with(
+    let bus = amqp_bus(
         url,
         connection.amqp_ca.as_deref(),
         name,
         connection.queue_type,
+        None,
         must_connect,
     )
-    .await
+    .await?;
+    Ok(Arc::new(bus))
 }
 
 /// The RabbitMQ bus at `url` with queues of `queue_type`, connecting at once (an unreachable
@@ -50,20 +53,26 @@ pub async fn connect_amqp_as(
     name: &str,
     queue_type: arcade_runtime::bus::amqp::QueueType,
 ) -> anyhow::Result<Arc<dyn Bus>> {
-    connect_with(url, ca_file, name, queue_type, true).await
+    Ok(Arc::new(
+        amqp_bus(url, ca_file, name, queue_type, None, true).await?,
+    ))
 }
 
-async fn connect_with(
+/// The RabbitMQ bus at `url` with queues of `queue_type`; with `history` it declares the
+/// history stream with that retention (what hosts services does).
+pub async fn amqp_bus(
     url: &str,
     ca_file: Option<&Path>,
     name: &str,
     queue_type: arcade_runtime::bus::amqp::QueueType,
+    history: Option<HistoryConfig>,
     must_connect: bool,
-) -> anyhow::Result<Arc<dyn Bus>> {
+) -> anyhow::Result<AmqpBus> {
     let mut config = AmqpConfig::new(url);
     config.connection_name = name.to_string();
     config.queue_type = queue_type;
     config.ca_file = ca_file.map(Path::to_path_buf);
+    config.history = history;
     let bus = AmqpBus::new(config).map_err(|e| anyhow::anyhow!("--amqp / ARCADE_AMQP_URL: {e}"))?;
     if let Err(e) = bus.connect_now().await {
         if must_connect {
@@ -71,7 +80,7 @@ async fn connect_with(
         }
         warn!(error = %e, "RabbitMQ not reachable yet; services run and connect when it appears");
     }
-    Ok(Arc::new(bus))
+    Ok(bus)
 }
 
 /// Opens the data directory, creating it; the error names the setting.
@@ -113,10 +122,13 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     tokio::pin!(stop_signal);
     prepare_data_dir(&args.data)?;
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &args.connection.amqp {
-        Some(url) => (
-            connect_amqp(&args.connection, url, "arcade run", false).await?,
-            None,
-        ),
+        Some(url) => {
+            let history = Some(args.history.config());
+            let queue_type = args.connection.queue_type;
+            let ca = args.connection.amqp_ca.as_deref();
+            let bus = amqp_bus(url, ca, "arcade run", queue_type, history, false).await?;
+            (Arc::new(bus), None)
+        }
         None => {
             let bus = EmbeddedBus::open(&args.data.join("bus")).map_err(|e| {
                 anyhow::anyhow!("{}: cannot open the embedded bus: {e}", args.data.display())

@@ -10,16 +10,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arcade_contracts::Envelope;
+use arcade_contracts::principal::DEFAULT_OPERATORS;
 use arcade_runtime::bus::Consumer;
+use arcade_runtime::bus::amqp::{HistoryConfig, QueueType};
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::inbound::lossy_envelope;
-use arcade_runtime::{Runtime, SubscriptionSpec};
+use arcade_runtime::{Bus, Runtime, SubscriptionSpec};
 use serde_json::{Value, json};
 
 mod puzzle;
 
 use crate::cli::DemoArgs;
-use crate::host::stop_all;
+use crate::host::{amqp_bus, stop_all};
 use crate::services::{self, ServiceArgs};
 
 /// How long the demo waits for an expected message before it gives up and says so.
@@ -125,19 +127,43 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     let temporary = tempfile::tempdir()?;
     let data = args.data.unwrap_or_else(|| temporary.path().to_path_buf());
     crate::host::prepare_data_dir(&data)?;
-    let bus = EmbeddedBus::open(&data.join("bus"))?;
-    let runtime = Runtime::new(Arc::new(bus.clone()))
+    let mut settings = settings();
+    let (bus, embedded, amqp): (Arc<dyn Bus>, _, _) = match &args.amqp {
+        None => {
+            let bus = EmbeddedBus::open(&data.join("bus"))?;
+            (Arc::new(bus.clone()), Some(bus), None)
+        }
+        Some(url) => {
+            let history = Some(HistoryConfig::default());
+            let bus = amqp_bus(
+                url,
+                None,
+                "arcade demo",
+                QueueType::default(),
+                history,
+                true,
+            )
+            .await?;
+            // The broker says who sent what: the demo's broker user is its operator.
+            settings.operators = DEFAULT_OPERATORS.iter().map(|s| s.to_string()).collect();
+            settings.operators.push(bus.user().to_string());
+            (Arc::new(bus.clone()), None, Some(bus))
+        }
+    };
+    let transport = match bus.name() {
+        "rabbitmq" => "RabbitMQ",
+        _ => "the embedded bus",
+    };
+    let runtime = Runtime::new(bus.clone())
         .with_data_dir(&data)
         .with_sender(arcade_contracts::principal::OPERATOR);
     println!(
-        "Arcade demo — every service in one process on the embedded bus; data in {}",
+        "Arcade demo — every service in one process on {transport}; data in {}",
         data.display()
     );
-    let running = services::start(&runtime, &[], &settings())?;
+    let running = services::start(&runtime, &[], &settings)?;
     if !crate::host::wait_subscribed(&running, PATIENCE).await {
-        anyhow::bail!(
-            "the services did not bind their queues on the embedded bus within {PATIENCE:?}"
-        );
+        anyhow::bail!("the services did not bind their queues on {transport} within {PATIENCE:?}");
     }
     println!(
         "services: {}",
@@ -173,7 +199,12 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     }
     runtime.begin_shutdown();
     let clean = stop_all(running).await;
-    bus.close().await?;
+    if let Some(bus) = embedded {
+        bus.close().await?;
+    }
+    if let Some(bus) = amqp {
+        bus.close().await;
+    }
     outcome?;
     Ok(if clean {
         ExitCode::SUCCESS

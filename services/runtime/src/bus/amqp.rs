@@ -17,9 +17,12 @@
 //! - Reconnection: the bus connects lazily and again after any loss, no more often than a
 //!   capped, jittered exponential backoff allows. A bus created while the broker is away works:
 //!   its calls fail as `Unavailable` (the runtime's relay and receiver retry) until it appears.
+//! - History: a stream (`arcade.history`) bound to every event keeps them for analytics
+//!   readers that join late ([`history`]; [`AmqpBus::replay`]).
 //! - TLS: an `amqps://` URL (rustls): the server's certificate is verified against the system
 //!   roots plus, when [`AmqpConfig::ca_file`] is set, the CA certificates of that PEM file.
 
+pub mod history;
 mod lag;
 pub mod nodes;
 pub mod properties;
@@ -46,6 +49,7 @@ use super::{
 };
 use crate::backoff::Backoff;
 use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+pub use history::{HistoryConfig, StreamOffset};
 pub use topology::QueueType;
 
 /// Where and how to reach RabbitMQ.
@@ -91,6 +95,9 @@ pub struct AmqpConfig {
     /// read `SSL_CERT_FILE`). Read on every
     /// connection attempt, so a replaced file is picked up on reconnection.
     pub ca_file: Option<std::path::PathBuf>,
+    /// The stream that keeps every event (`arcade.history`) and its retention, declared with
+    /// the topology and bound to the events exchange (`None`: none; see [`history`]).
+    pub history: Option<HistoryConfig>,
 }
 
 impl AmqpConfig {
@@ -111,6 +118,7 @@ impl AmqpConfig {
             queue_type: QueueType::default(),
             lag_interval: Duration::from_secs(5),
             ca_file: None,
+            history: Some(HistoryConfig::default()),
         }
     }
 }
@@ -239,6 +247,12 @@ impl AmqpBus {
                 node: std::sync::atomic::AtomicUsize::new(0),
             }),
         })
+    }
+
+    /// The broker user it connects as: what the broker vouches for as the sender (`user_id`)
+    /// of everything it publishes.
+    pub fn user(&self) -> &str {
+        self.inner.user.as_str()
     }
 
     /// The configuration.
@@ -448,8 +462,55 @@ impl AmqpBus {
                 dead = %config.dead_letters,
                 "cannot declare the shared topology; relying on the broker's definitions"
             );
+        } else {
+            self.declare_history(&connection).await;
         }
         Ok(connection)
+    }
+
+    /// Declares the history stream and binds it to every event, on a channel of its own: a
+    /// stream that exists with other retention arguments is kept as it is, with a warning.
+    async fn declare_history(&self, connection: &Connection) {
+        let config = &self.inner.config;
+        let Some(history) = config
+            .history
+            .as_ref()
+            .filter(|_| config.expire_after.is_none())
+        else {
+            return;
+        };
+        let declare = async {
+            let channel = connection.create_channel().await?;
+            channel
+                .queue_declare(
+                    short(&history.stream),
+                    QueueDeclareOptions {
+                        durable: true,
+                        ..QueueDeclareOptions::default()
+                    },
+                    history.arguments(),
+                )
+                .await?;
+            channel
+                .queue_bind(
+                    short(&history.stream),
+                    short(&config.events_exchange),
+                    short("#"),
+                    QueueBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await?;
+            channel.close(200, short("history declared")).await
+        };
+        if let Err(e) = declare.await {
+            warn!(
+                %e,
+                stream = %history.stream,
+                max_bytes = history.max_bytes,
+                max_age = %history.max_age,
+                "cannot declare the history stream (other retention than ARCADE_HISTORY_MAX_BYTES / ARCADE_HISTORY_MAX_AGE, or no permission); relying on the broker's"
+            );
+        }
     }
 
     /// The arguments of a durable queue: every queue but the dead letters' dead-letters to them.
