@@ -82,6 +82,21 @@ impl TelemetryService {
         }
     }
 
+    /// The same service remembering each session's `gameId` for `window` (default
+    /// [`SESSION_WINDOW_MS`](crate::domain::telemetry::SESSION_WINDOW_MS), 7 days): a session
+    /// resent later than that, once newer sessions have come, counts again. A snapshot taken
+    /// under another window is not used: the log is folded again under this one.
+    pub fn with_session_window(mut self, window: std::time::Duration) -> Self {
+        let ms = u64::try_from(window.as_millis()).unwrap_or(u64::MAX);
+        self.decider = self.decider.remembering_sessions_for(ms);
+        self
+    }
+
+    /// How long a session's `gameId` is remembered, in milliseconds.
+    pub fn session_window_ms(&self) -> u64 {
+        self.decider.session_window_ms()
+    }
+
     /// The view of its statistics (take it before the runtime starts the service).
     pub fn live(&self) -> LiveStats {
         self.live.clone()
@@ -100,6 +115,10 @@ impl Decider for TelemetryService {
 
     fn evolve(state: &mut TelemetryState, event: &Event) {
         PuzzleTelemetry::evolve(state, event);
+    }
+
+    fn initial_state(&self) -> TelemetryState {
+        self.decider.initial_state()
     }
 
     fn next_deadline(&self, state: &TelemetryState) -> Option<u64> {
@@ -151,6 +170,17 @@ impl Service for TelemetryService {
 
     fn snapshots(&self) -> Option<arcade_runtime::Codec<TelemetryState>> {
         Some(Self::codec())
+    }
+
+    fn fits_snapshot(&self, state: &TelemetryState) -> Result<(), String> {
+        let (taken, ours) = (state.sessions().window_ms(), self.session_window_ms());
+        if taken == ours {
+            Ok(())
+        } else {
+            Err(format!(
+                "its gameId window is {taken} ms, the service's is {ours} ms (--puzzle-session-window)"
+            ))
+        }
     }
 
     fn resume(&self, state: &TelemetryState) {

@@ -1,28 +1,43 @@
 //! The on-disk format of the telemetry's state snapshots (`arcade_runtime::Snapshot`).
 //!
-//! Version 1, postcard: every counter of every stage (sessions, outcomes, turns histogram,
+//! Version 2, postcard: every counter of every stage (sessions, outcomes, turns histogram,
 //! budgets, durations sketch, verified, v1 and v2 arrivals), the flagged total, the
-//! publication schedule, and the `gameId` of every session counted (what makes a resend a
-//! repeat). These structs are the format; the domain's types never go to disk.
-
-use std::collections::HashSet;
+//! publication schedule, and the window of `gameId`s (what makes a resend a repeat): its
+//! length, the newest event time it saw, and the `gameId`s it remembers by time bucket. These
+//! structs are the format; the domain's types never go to disk.
+//!
+//! Version 1 held every `gameId` ever counted, so it grew with the history; this build does
+//! not read it: the runtime skips such a snapshot and replays the log, which files the ids in
+//! the window again.
 
 use arcade_runtime::{Codec, Snapshot, SnapshotError};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::strata::MAX_WITNESS;
-use crate::domain::telemetry::{DurationSketch, SKETCH_BUCKETS, StageStats, Stats, TelemetryState};
+use crate::domain::telemetry::{
+    DurationSketch, SKETCH_BUCKETS, SessionWindow, StageStats, Stats, TelemetryState,
+};
 use crate::service::TelemetryService;
 
 #[derive(Debug, Serialize, Deserialize)]
-struct TelemetryV1 {
+struct TelemetryV2 {
     stages: Vec<StageV1>,
     flagged: u64,
     pending_since_ms: Option<u64>,
     last_published_ms: Option<u64>,
-    game_ids: Vec<String>,
+    window: WindowV2,
 }
 
+/// The `gameId` window.
+#[derive(Debug, Serialize, Deserialize)]
+struct WindowV2 {
+    window_ms: u64,
+    newest_ms: Option<u64>,
+    /// Bucket number (event time / (window / 64)) and the ids filed under it.
+    buckets: Vec<(u64, Vec<String>)>,
+}
+
+/// A stage's counters (unchanged since version 1).
 #[derive(Debug, Serialize, Deserialize)]
 struct StageV1 {
     sessions: u64,
@@ -41,6 +56,7 @@ struct StageV1 {
     v2: u64,
 }
 
+/// A durations sketch (unchanged since version 1).
 #[derive(Debug, Serialize, Deserialize)]
 struct SketchV1 {
     counts: Vec<u64>,
@@ -122,22 +138,26 @@ fn stage_from(s: StageV1) -> Result<StageStats, SnapshotError> {
 }
 
 impl Snapshot for TelemetryService {
-    const VERSION: u32 = 1;
+    const VERSION: u32 = 2;
 
     fn encode(state: &TelemetryState) -> Vec<u8> {
-        let snapshot = TelemetryV1 {
+        let snapshot = TelemetryV2 {
             stages: state.stats.stages.iter().map(stage_v1).collect(),
             flagged: state.stats.flagged,
             pending_since_ms: state.pending_since_ms,
             last_published_ms: state.last_published_ms,
-            game_ids: state.sessions.iter().cloned().collect(),
+            window: WindowV2 {
+                window_ms: state.sessions.window_ms(),
+                newest_ms: state.sessions.newest_ms(),
+                buckets: state.sessions.by_bucket(),
+            },
         };
         // Plain integers, strings and vectors always serialize.
         postcard::to_allocvec(&snapshot).unwrap_or_default()
     }
 
     fn decode(bytes: &[u8]) -> Result<TelemetryState, SnapshotError> {
-        let snapshot: TelemetryV1 =
+        let snapshot: TelemetryV2 =
             postcard::from_bytes(bytes).map_err(|e| payload(e.to_string()))?;
         let count = snapshot.stages.len();
         let stages: Vec<StageStats> = snapshot
@@ -148,8 +168,13 @@ impl Snapshot for TelemetryService {
         let stages: [StageStats; 5] = stages
             .try_into()
             .map_err(|_| payload(format!("{count} stages, not 5")))?;
-        let mut sessions = HashSet::with_capacity(snapshot.game_ids.len());
-        sessions.extend(snapshot.game_ids);
+        let window = snapshot.window;
+        if window.window_ms == 0 {
+            return Err(payload("the gameId window is 0 ms long"));
+        }
+        let sessions =
+            SessionWindow::from_parts(window.window_ms, window.newest_ms, window.buckets)
+                .map_err(|e| payload(format!("the gameId window: {e}")))?;
         Ok(TelemetryState {
             stats: Stats {
                 stages,

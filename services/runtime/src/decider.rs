@@ -40,6 +40,12 @@ pub trait Decider: Send + Sync + 'static {
     /// Applies one event.
     fn evolve(state: &mut Self::State, event: &Self::Event);
 
+    /// The state before any event, which the log is folded on: `State::default()`, unless the
+    /// fold depends on the service's settings (the puzzle telemetry's window of `gameId`s).
+    fn initial_state(&self) -> Self::State {
+        Self::State::default()
+    }
+
     /// When the host should next call `decide` with [`Service::tick`]'s input (ms since the
     /// epoch); `None` when nothing is scheduled.
     fn next_deadline(&self, _state: &Self::State) -> Option<u64> {
@@ -164,6 +170,14 @@ pub trait Service: Decider {
     /// restart replays the whole log.
     fn snapshots(&self) -> Option<crate::snapshot::Codec<Self::State>> {
         None
+    }
+
+    /// Whether a state restored from a snapshot fits the service's settings; `Err(why)` when
+    /// it was folded under others (a service started with another window), so the host skips
+    /// that snapshot as it skips a damaged one, and folds the log from an older one or from
+    /// [`Decider::initial_state`]. `Ok` by default.
+    fn fits_snapshot(&self, _state: &Self::State) -> Result<(), String> {
+        Ok(())
     }
 
     /// Brings the world in line with the state rebuilt at start (a referee re-applies its

@@ -183,11 +183,12 @@ impl<S: Service> Host<S> {
         let spec = service.spec();
         let (durable_end, _) = watch::channel(store.end());
         let codec = service.snapshots().filter(|_| config.snapshots.enabled());
+        let state = service.initial_state();
         let mut host = Host {
             service,
             spec,
             store,
-            state: S::State::default(),
+            state,
             flows: HashMap::new(),
             catalog,
             counters,
@@ -270,6 +271,12 @@ impl<S: Service> Host<S> {
                         });
                     }
                     let state = (codec.decode)(&frame.state)?;
+                    self.service.fits_snapshot(&state).map_err(|reason| {
+                        crate::SnapshotError::OtherSettings {
+                            seq: frame.seq,
+                            reason,
+                        }
+                    })?;
                     Ok((frame, state))
                 });
             match restored {

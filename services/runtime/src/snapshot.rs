@@ -46,6 +46,14 @@ pub enum SnapshotError {
         /// One past the log's last entry.
         end: u64,
     },
+    /// It was folded under other settings than the service's (`Service::fits_snapshot`).
+    #[error("snapshot at log entry {seq} was taken under other settings: {reason}")]
+    OtherSettings {
+        /// The entry it covers.
+        seq: u64,
+        /// Which setting differs.
+        reason: String,
+    },
     /// The service's codec refused the payload (its checksum held).
     #[error("snapshot payload: {0}")]
     Payload(String),

@@ -34,12 +34,27 @@ pub struct PuzzleArgs {
         value_name = "DURATION"
     )]
     pub stats_every: Duration,
+    /// How long a session's `gameId` is remembered, so that a session resent (under another
+    /// message id, or in another version) counts once, e.g. `7d`, `30d`, `12h` (units ms, s, m,
+    /// h, d), on the times the sessions were recorded. A session resent later than this, once
+    /// newer sessions have come, counts again.
+    #[arg(
+        long = "puzzle-session-window",
+        env = "ARCADE_PUZZLE_SESSION_WINDOW",
+        default_value = "7d",
+        value_parser = arcade_runtime::store::parse_dedupe_window,
+        value_name = "DURATION"
+    )]
+    pub session_window: Duration,
 }
 
 impl Default for PuzzleArgs {
     fn default() -> Self {
         PuzzleArgs {
             stats_every: Duration::from_secs(5),
+            session_window: Duration::from_millis(
+                arcade_puzzle_telemetry::domain::telemetry::SESSION_WINDOW_MS,
+            ),
         }
     }
 }
@@ -86,7 +101,7 @@ fn hosted() -> Option<LiveStats> {
 /// Starts the puzzle telemetry service.
 pub fn start(runtime: &Runtime, args: &PuzzleArgs) -> anyhow::Result<Vec<Box<dyn Running>>> {
     let every_ms = u64::try_from(args.stats_every.as_millis()).unwrap_or(u64::MAX);
-    let service = TelemetryService::new(every_ms);
+    let service = TelemetryService::new(every_ms).with_session_window(args.session_window);
     let live = service.live();
     let handle = runtime.start(service)?;
     *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some(live);

@@ -5,14 +5,15 @@
 //! Identity: a session is its `gameId`. A session whose `gameId` was already recorded or
 //! flagged (the same session resent under another message id, or sent again in another
 //! version) is a repeat: nothing is decided, and the host counts it as a duplicate. The first
-//! arrival wins; a v2 after its v1 does not re-verify the session.
+//! arrival wins; a v2 after its v1 does not re-verify the session. The `gameId`s are
+//! remembered for a window ([`SessionWindow`], 7 days by default) on the times of the events
+//! that counted them, not forever: a resend later than that counts again.
 //!
 //! Publication: at most one `puzzle.stats.updated.v1` per interval (the decider's setting,
 //! [`PUBLISH_INTERVAL_MS`] by default), and only when a session was recorded or flagged since
 //! the last one. The first session after a quiet
 //! period is published at the next tick; a burst is summarised once per interval.
 
-use std::collections::HashSet;
 use std::convert::Infallible;
 
 use arcade_contracts::game::SessionCompletion;
@@ -21,22 +22,26 @@ use arcade_contracts::puzzle::StatsUpdated;
 use super::session::{Flag, Session};
 use super::stats::Stats;
 use super::verify::check;
+use super::window::{SESSION_WINDOW_MS, SessionWindow};
 use crate::domain::strata::Stage;
 
 /// The default shortest time between two statistics publications.
 pub const PUBLISH_INTERVAL_MS: u64 = 5_000;
 
-/// The puzzle telemetry service's decision logic. Its one setting is the publication interval
-/// ([`PUBLISH_INTERVAL_MS`] by default); the rules are the puzzle's own.
+/// The puzzle telemetry service's decision logic. Its settings are the publication interval
+/// ([`PUBLISH_INTERVAL_MS`] by default) and how long a session's `gameId` is remembered
+/// ([`SESSION_WINDOW_MS`] by default); the rules are the puzzle's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PuzzleTelemetry {
     publish_every_ms: u64,
+    session_window_ms: u64,
 }
 
 impl Default for PuzzleTelemetry {
     fn default() -> Self {
         PuzzleTelemetry {
             publish_every_ms: PUBLISH_INTERVAL_MS,
+            session_window_ms: SESSION_WINDOW_MS,
         }
     }
 }
@@ -97,11 +102,25 @@ pub struct TelemetryState {
     pub(crate) stats: Stats,
     pub(crate) pending_since_ms: Option<u64>,
     pub(crate) last_published_ms: Option<u64>,
-    /// The `gameId` of every session recorded or flagged.
-    pub(crate) sessions: HashSet<String>,
+    /// The `gameId` of every session recorded or flagged within the window.
+    pub(crate) sessions: SessionWindow,
 }
 
 impl TelemetryState {
+    /// No session yet, remembering `gameId`s for `window_ms` (the default state remembers them
+    /// for [`SESSION_WINDOW_MS`](super::SESSION_WINDOW_MS)).
+    pub fn with_session_window(window_ms: u64) -> Self {
+        TelemetryState {
+            sessions: SessionWindow::new(window_ms),
+            ..TelemetryState::default()
+        }
+    }
+
+    /// The `gameId`s remembered, and for how long.
+    pub fn sessions(&self) -> &SessionWindow {
+        &self.sessions
+    }
+
     /// The statistics so far.
     pub fn stats(&self) -> &Stats {
         &self.stats
@@ -117,7 +136,7 @@ impl TelemetryState {
         self.last_published_ms
     }
 
-    /// Whether a session with this `gameId` was already recorded or flagged.
+    /// Whether a session with this `gameId` was already recorded or flagged, within the window.
     pub fn has_session(&self, game_id: &str) -> bool {
         self.sessions.contains(game_id)
     }
@@ -127,7 +146,28 @@ impl PuzzleTelemetry {
     /// A decider publishing the statistics at most once every `publish_every_ms` (0: as soon
     /// as a session arrived, at most once per tick).
     pub fn publishing_every(publish_every_ms: u64) -> Self {
-        PuzzleTelemetry { publish_every_ms }
+        PuzzleTelemetry {
+            publish_every_ms,
+            ..PuzzleTelemetry::default()
+        }
+    }
+
+    /// The same decider, remembering each session's `gameId` for `window_ms` (at least 1 ms).
+    pub fn remembering_sessions_for(self, window_ms: u64) -> Self {
+        PuzzleTelemetry {
+            session_window_ms: window_ms.max(1),
+            ..self
+        }
+    }
+
+    /// How long a session's `gameId` is remembered, in milliseconds.
+    pub fn session_window_ms(&self) -> u64 {
+        self.session_window_ms
+    }
+
+    /// The state before any event, with this decider's window: what the log is folded on.
+    pub fn initial_state(&self) -> TelemetryState {
+        TelemetryState::with_session_window(self.session_window_ms)
     }
 
     /// The shortest time between two statistics publications, in milliseconds.
@@ -190,14 +230,14 @@ impl PuzzleTelemetry {
                     .stats
                     .record(r.stage, s.outcome, s.turns, r.move_limit, s.duration_ms);
                 state.stats.arrived(Some(r.stage), r.version, r.verified);
-                state.sessions.insert(s.game_id.clone());
+                state.sessions.insert(&s.game_id, r.at_ms);
                 state.pending_since_ms.get_or_insert(r.at_ms);
             }
             Event::Flagged(f) => {
                 let stage = Stage::new(f.session.stage.into()).ok();
                 state.stats.flag(stage);
                 state.stats.arrived(stage, f.version, false);
-                state.sessions.insert(f.session.game_id.clone());
+                state.sessions.insert(&f.session.game_id, f.at_ms);
                 state.pending_since_ms.get_or_insert(f.at_ms);
             }
             Event::StatsPublished(published) => {

@@ -4,7 +4,8 @@
 //! - input: [`Input::Session`] (a `game.session.completed.v1` or `.v2`, upcast to one shape by
 //!   the contracts' [`session_upcasters`](arcade_contracts::game::session_upcasters)) or
 //!   [`Input::Tick`]; a session is identified by its `gameId`, so a resend (any version) is a
-//!   repeat ([`PuzzleTelemetry::is_repeat`]) and counted once;
+//!   repeat ([`PuzzleTelemetry::is_repeat`]) and counted once — within a window of event time
+//!   ([`SessionWindow`], [`SESSION_WINDOW_MS`] by default), after which a resend counts again;
 //! - events: [`Event::Recorded`] → `puzzle.session.recorded.v1`, [`Event::Flagged`] →
 //!   `puzzle.session.flagged.v1`, [`Event::StatsPublished`] → `puzzle.stats.updated.v1`;
 //! - state: [`TelemetryState`], a fold of those events only (each recorded session carries
@@ -16,6 +17,7 @@ mod session;
 mod sketch;
 mod stats;
 mod verify;
+mod window;
 
 pub use convert::{DecodeError, PuzzleMessage};
 pub use decider::{
@@ -28,3 +30,4 @@ pub(crate) use sketch::BUCKETS as SKETCH_BUCKETS;
 pub use sketch::DurationSketch;
 pub use stats::{StageStats, Stats};
 pub use verify::{check, replay};
+pub use window::{SESSION_WINDOW_MS, SessionWindow};
