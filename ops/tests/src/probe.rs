@@ -184,6 +184,7 @@ impl Probe {
             arguments.insert("x-delivery-limit".into(), AMQPValue::LongLongInt(20));
             arguments.insert("x-dead-letter-strategy".into(), text("at-least-once"));
             arguments.insert("x-overflow".into(), text("reject-publish"));
+            arguments.insert("x-single-active-consumer".into(), AMQPValue::Boolean(true));
         }
         let options = QueueDeclareOptions {
             durable: true,

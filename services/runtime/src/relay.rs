@@ -15,7 +15,7 @@ use arcade_contracts::Envelope;
 
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 use crate::backoff::Backoff;
 use crate::bus::{Bus, BusError, Confirms, Destination, Publication, Published, SubscriptionSpec};
@@ -237,6 +237,14 @@ pub async fn run(
             continue;
         };
         // A publication failed: nothing from the cursor on is taken as sent.
+        debug!(
+            service = %name,
+            error = %failure,
+            cursor,
+            in_flight = in_flight.len(),
+            ends = ?in_flight.iter().map(|f| f.end).collect::<Vec<_>>(),
+            "publication failed; publishing again from the cursor"
+        );
         in_flight.clear();
         if !failing {
             warn!(service = %name, error = %failure, cursor, "cannot publish; events wait in the log");

@@ -996,6 +996,11 @@ struct AmqpConsumer {
 
 impl AmqpConsumer {
     fn delivery(&self, delivery: lapin::message::Delivery) -> Delivery {
+        if delivery.delivery_tag == 1 {
+            // After a failover, what the lost consumer held comes first (redelivered), before
+            // anything newer: see `topology` (single active consumer).
+            debug!(queue = %self.queue, consumer = self.id, redelivered = delivery.redelivered, "first delivery of a consumer");
+        }
         // Published on the events exchange: the routing key is what the broker's topic
         // permissions checked, and the host refuses a type that differs from it.
         let topic_key = (delivery.exchange.as_str() == self.bus.inner.config.events_exchange)

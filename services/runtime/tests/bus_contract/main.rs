@@ -1,4 +1,5 @@
-//! One contract suite, every transport: topic routing with wildcards, competing consumers,
+//! One contract suite, every transport: topic routing with wildcards, competing consumers
+//! (a standby on RabbitMQ's quorum service queues, which have one active consumer),
 //! redelivery of unacked messages, dead letters with their reason, per-producer ordering.
 //! Each backend module gives the suite fresh, isolated buses (its own queues and exchange).
 
@@ -203,6 +204,7 @@ mod rabbitmq {
     use std::sync::Arc;
 
     use arcade_runtime::Bus;
+    use arcade_runtime::bus::amqp::{AmqpBus, QueueType};
 
     use super::broker;
     use super::suite::{self, Backend};
@@ -224,9 +226,30 @@ mod rabbitmq {
         suite::routes_by_topic_with_wildcards(&RabbitMq).await;
     }
 
+    /// Classic queues: consumers of a queue compete.
+    struct RabbitMqClassic;
+
+    impl Backend for RabbitMqClassic {
+        async fn bus(&self) -> Option<Arc<dyn Bus>> {
+            let mut config = broker::config(&broker::url()?);
+            config.queue_type = QueueType::Classic;
+            let bus = AmqpBus::new(config).expect("ARCADE_AMQP_URL is a valid AMQP URL");
+            bus.connect_now()
+                .await
+                .expect("RabbitMQ at ARCADE_AMQP_URL answers");
+            Some(Arc::new(bus))
+        }
+    }
+
     #[tokio::test]
     async fn competing_consumers_share_a_queue() {
-        suite::competing_consumers_share_a_queue(&RabbitMq).await;
+        suite::competing_consumers_share_a_queue(&RabbitMqClassic).await;
+    }
+
+    /// Quorum service queues have a single active consumer (see `bus::amqp::topology`).
+    #[tokio::test]
+    async fn a_second_consumer_stands_by_and_takes_over_in_order() {
+        suite::a_second_consumer_stands_by_and_takes_over_in_order(&RabbitMq).await;
     }
 
     #[tokio::test]

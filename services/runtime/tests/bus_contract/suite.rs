@@ -154,6 +154,45 @@ pub async fn competing_consumers_share_a_queue(backend: &impl Backend) {
     );
 }
 
+/// A queue of one active consumer (RabbitMQ's quorum service queues): a second consumer
+/// stands by, and when the first goes away it takes over with what the first held, in order.
+pub async fn a_second_consumer_stands_by_and_takes_over_in_order(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("standby");
+    let spec = durable_spec(&queue, &["work.item.done.v1"]);
+    let mut first = bus.subscribe(&spec).await.unwrap();
+    let mut second = bus.subscribe(&spec).await.unwrap();
+    bus.publish(&events(&["work.item.done.v1"], "p", 30))
+        .await
+        .unwrap();
+    // The first holds its prefetch (16); the standby gets nothing meanwhile.
+    let mut held = Vec::new();
+    for n in 1..=16 {
+        let d = next(&mut first).await;
+        assert_eq!(seq_of(&d), n);
+        held.push(d);
+    }
+    let standby = tokio::time::timeout(Duration::from_millis(500), second.next()).await;
+    assert!(standby.is_err(), "the standby got a delivery: {standby:?}");
+    for d in held.drain(..4) {
+        d.ack().await.unwrap();
+    }
+    // Gone with 5..=16 in hand: they come to the standby first, then the rest.
+    drop(held);
+    drop(first);
+    for n in 5..=30 {
+        let d = next(&mut second).await;
+        assert_eq!(seq_of(&d), n, "taken over in order");
+        // 17..=20 may have gone to the first too, when the four acks gave it room.
+        if n <= 16 {
+            assert!(d.redelivered, "what the first held comes again ({n})");
+        } else if n > 20 {
+            assert!(!d.redelivered, "{n} was never delivered before");
+        }
+        d.ack().await.unwrap();
+    }
+}
+
 pub async fn unacked_messages_are_redelivered(backend: &impl Backend) {
     let bus = bus_or_skip!(backend);
     let queue = unique("redelivery");

@@ -5,8 +5,15 @@
 //!   replica on a single-node broker), `x-delivery-limit` so a message that keeps coming back
 //!   (a consumer crashing on it) ends in the dead letters instead of looping forever, and
 //!   `x-dead-letter-strategy: at-least-once` (with `x-overflow: reject-publish`, which that
-//!   strategy needs) so the broker's own dead-lettering is confirmed too. The dead-letter queue
-//!   is a quorum queue without a delivery limit or dead-letter exchange of its own.
+//!   strategy needs) so the broker's own dead-lettering is confirmed too. A service queue is
+//!   also `x-single-active-consumer`: when its consumer's node dies, the queue's new leader may
+//!   serve a new consumer fresh messages before it returns the dead consumer's unacked ones
+//!   (seen on RabbitMQ 3.10: a block of deliveries lost in flight came back after later
+//!   messages, breaking per-producer order); with a single active consumer the new one stays
+//!   waiting until the old one is taken for down and its messages are returned, so they come
+//!   first. One host consumes a service queue (partitions have queues of their own); a second
+//!   consumer is a standby. The dead-letter queue is a quorum queue without a delivery limit,
+//!   dead-letter exchange or single active consumer of its own.
 //! - **Classic**: durable classic queues with `x-dead-letter-exchange`, as before: for a small
 //!   broker on an edge device, or a broker where quorum queues are not wanted.
 //!
@@ -108,6 +115,7 @@ pub fn durable_arguments(
             );
             arguments.insert(short("x-dead-letter-strategy"), long("at-least-once"));
             arguments.insert(short("x-overflow"), long("reject-publish"));
+            arguments.insert(short("x-single-active-consumer"), AMQPValue::Boolean(true));
         }
     }
     arguments
@@ -145,7 +153,7 @@ mod tests {
     }
 
     #[test]
-    fn quorum_queues_get_a_delivery_limit_and_confirmed_dead_lettering() {
+    fn quorum_queues_get_a_delivery_limit_confirmed_dead_lettering_and_one_active_consumer() {
         let service = durable_arguments(QueueType::Quorum, Some("arcade.dead"), None);
         assert_eq!(
             keys(&service),
@@ -154,7 +162,8 @@ mod tests {
                 "x-dead-letter-strategy",
                 "x-delivery-limit",
                 "x-overflow",
-                "x-queue-type"
+                "x-queue-type",
+                "x-single-active-consumer"
             ]
         );
         let dead = durable_arguments(QueueType::Quorum, None, Some(Duration::from_secs(30)));
