@@ -4,7 +4,7 @@ deduplication window: does the inbox stay bounded once the window is full?
 
 A RabbitMQ node of the script's own (rabbitnode.py); `arcade run bingo --dedupe-window 1m`
 consumes N distinct `activity.recorded.v1` messages (no game is open: each is handled, deduplicated
-by its id, and changes nothing else), published as fast as the broker takes them. At each
+by its id, and changes nothing else), published at a steady rate (`--rate`). At each
 checkpoint of messages consumed, prints the process's VmRSS, the inbox keys it reports, and the
 bytes of its data dir.
 
@@ -47,13 +47,18 @@ def disk_bytes(path):
     return total
 
 
-def publish(port, n, done):
+def publish(port, n, rate, done):
     import pika
     params = pika.ConnectionParameters("127.0.0.1", port,
                                        credentials=pika.PlainCredentials("guest", "guest"))
     connection = pika.BlockingConnection(params)
     channel = connection.channel()
+    started = time.time()
     for i in range(n):
+        if rate and i % 100 == 0:
+            ahead = started + i / rate - time.time()
+            if ahead > 0:
+                time.sleep(ahead)
         body = json.dumps({"entryId": f"act-{i}", "member": f"m{i % 997}", "object": "bench",
                            "verb": "talk.hello"}).encode()
         channel.basic_publish("arcade.events", "activity.recorded.v1", body,
@@ -71,9 +76,12 @@ def main():
     ap.add_argument("--arcade", default="target/debug/arcade")
     ap.add_argument("--messages", type=int, default=2_000_000)
     ap.add_argument("--window", default="1m")
+    ap.add_argument("--rate", type=float, default=2000,
+                    help="messages a second (0: as fast as the broker takes them); at 2,000/s the "
+                         "first 200,000 take 100 s, past a 1-minute window")
+    ap.add_argument("--every", type=int, default=200_000, help="messages between two readings")
     args = ap.parse_args()
-    checkpoints = sorted({200_000, args.messages // 4, args.messages // 2,
-                          3 * args.messages // 4, args.messages})
+    checkpoints = list(range(args.every, args.messages + 1, args.every))
     node = Node()
     data = tempfile.mkdtemp(prefix="inbox-rss-")
     admin = free_port()
@@ -98,7 +106,7 @@ def main():
                 sys.exit("arcade run did not start consuming")
             time.sleep(0.5)
         done = threading.Event()
-        threading.Thread(target=publish, args=(node.port, args.messages, done),
+        threading.Thread(target=publish, args=(node.port, args.messages, args.rate, done),
                          daemon=True).start()
         started = time.time()
         for checkpoint in checkpoints:
