@@ -17,6 +17,14 @@
 //! flushed, on a file system and device that honour flushes (ext4, xfs, btrfs; not a drive
 //! that lies about its cache).
 //!
+//! Syncing every blob file at open costs a few milliseconds a file, and the blob files are kept
+//! with the log, so that cost grew with the history. When a database is closed without a failed
+//! sync, the names of the blob files its syncs covered are written to [`SYNCED_BLOBS`] in its
+//! directory; the next open syncs only the blob files not named there (sled never rewrites a
+//! blob file: its name is the log sequence number of its write). The list is a lower bound
+//! whatever happens to it: written after the syncs it names, lost or cut short by a crash it
+//! only names fewer files, so more are synced.
+//!
 //! Syncs are grouped: a sync covers every flush that finished before it started, so
 //! concurrent commits to one database (several publishers to the embedded bus) share one
 //! `fdatasync`. A failed sync poisons the database: on Linux the kernel may drop the pages it
@@ -38,12 +46,17 @@ pub(crate) struct Stable {
     done: Condvar,
 }
 
+/// The file, in a database's directory, naming the blob files already on stable storage.
+pub(crate) const SYNCED_BLOBS: &str = "arcade-synced-blobs";
+
 #[derive(Debug)]
 struct Files {
     dir: PathBuf,
     data: File,
     /// Names seen, and synced, at the last sync: the database's directory and `blobs/`.
     known: Mutex<(BTreeSet<std::ffi::OsString>, BTreeSet<std::ffi::OsString>)>,
+    /// Blob files synced at open (those the last close did not name in [`SYNCED_BLOBS`]).
+    synced_at_open: usize,
 }
 
 #[derive(Debug, Default)]
@@ -66,12 +79,13 @@ impl Stable {
         if conf.exists() {
             File::open(&conf)?.sync_data()?;
         }
-        let files = Files {
+        let mut files = Files {
             dir: dir.to_path_buf(),
             data,
-            known: Mutex::new((BTreeSet::new(), BTreeSet::new())),
+            known: Mutex::new((BTreeSet::new(), synced_before(dir))),
+            synced_at_open: 0,
         };
-        files.sync_names(true)?;
+        files.synced_at_open = files.sync_names(true)?;
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
             sync_dir(parent)?;
         }
@@ -142,20 +156,25 @@ impl Stable {
             .data
             .sync_data()
             .map_err(|e| named(e, &files.dir.join("db")))?;
-        files.sync_names(false)
+        files.sync_names(false).map(|_| ())
     }
 }
 
 impl Files {
-    /// Syncs new blob files, then each directory whose names changed (all of them when `all`).
-    fn sync_names(&self, all: bool) -> io::Result<()> {
+    /// Syncs new blob files, then each directory whose names changed (all of them when `all`);
+    /// returns how many blob files it synced.
+    fn sync_names(&self, all: bool) -> io::Result<usize> {
         let mut known = self.known.lock().unwrap_or_else(|p| p.into_inner());
         let blobs_dir = self.dir.join("blobs");
         let blobs = names(&blobs_dir)?;
+        let mut synced = 0;
         for name in blobs.difference(&known.1) {
             let path = blobs_dir.join(name);
             match File::open(&path) {
-                Ok(blob) => blob.sync_data().map_err(|e| named(e, &path))?,
+                Ok(blob) => {
+                    blob.sync_data().map_err(|e| named(e, &path))?;
+                    synced += 1;
+                }
                 // Collected by sled since it was listed: nothing to keep.
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err(named(e, &path)),
@@ -169,7 +188,44 @@ impl Files {
             sync_dir(&self.dir)?;
         }
         *known = (top, blobs);
-        Ok(())
+        Ok(synced)
+    }
+
+    /// Names the blob files the syncs so far covered in [`SYNCED_BLOBS`] (through a file renamed
+    /// over it). Not synced itself: a list that does not reach the disk names fewer files.
+    fn record_synced(&self) -> io::Result<()> {
+        let known = self.known.lock().unwrap_or_else(|p| p.into_inner());
+        let mut text = String::new();
+        for name in &known.1 {
+            if let Some(name) = name.to_str() {
+                text.push_str(name);
+                text.push('\n');
+            }
+        }
+        let partial = self.dir.join(format!("{SYNCED_BLOBS}.partial"));
+        std::fs::write(&partial, text)?;
+        std::fs::rename(&partial, self.dir.join(SYNCED_BLOBS))
+    }
+}
+
+/// The blob files a clean close of the database in `dir` named as synced (none if it did not).
+fn synced_before(dir: &Path) -> BTreeSet<std::ffi::OsString> {
+    std::fs::read_to_string(dir.join(SYNCED_BLOBS))
+        .map(|text| text.lines().map(std::ffi::OsString::from).collect())
+        .unwrap_or_default()
+}
+
+impl Drop for Stable {
+    fn drop(&mut self) {
+        let Some(files) = &self.files else { return };
+        if self.lock().failed.is_some() {
+            // Nothing is known durable: the next open syncs everything.
+            let _ = std::fs::remove_file(files.dir.join(SYNCED_BLOBS));
+            return;
+        }
+        if let Err(e) = files.record_synced() {
+            tracing::debug!(dir = %files.dir.display(), error = %e, "the synced blob files are not recorded: the next open syncs them all");
+        }
     }
 }
 
@@ -331,5 +387,53 @@ mod tests {
         let known = files.known.lock().unwrap();
         assert!(!known.1.is_empty(), "the 40 KiB value is a blob file");
         assert_eq!(known.1, names(&dir.path().join("blobs")).unwrap());
+    }
+
+    #[test]
+    fn an_open_after_a_clean_close_syncs_only_the_blob_files_it_did_not_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let open = || {
+            sled::Config::new()
+                .path(dir.path())
+                .segment_size(64 << 10)
+                .open()
+                .unwrap()
+        };
+        let db = open();
+        let stable = Stable::open(dir.path()).unwrap();
+        for k in 0..3u8 {
+            db.insert([k], vec![k; 40 << 10]).unwrap();
+        }
+        db.flush().unwrap();
+        stable.sync().unwrap();
+        let blobs = names(&dir.path().join("blobs")).unwrap().len();
+        assert!(blobs >= 3, "{blobs} blob files");
+        drop(stable);
+        drop(db);
+
+        // Closed cleanly: nothing to sync again.
+        let db = open();
+        let stable = Stable::open(dir.path()).unwrap();
+        assert_eq!(stable.files.as_ref().unwrap().synced_at_open, 0);
+        // A blob written and never synced (the process dies before its commit's sync).
+        db.insert(b"late", vec![9u8; 40 << 10]).unwrap();
+        db.flush().unwrap();
+        std::mem::forget(stable);
+        drop(db);
+        let db = open();
+        let stable = Stable::open(dir.path()).unwrap();
+        assert_eq!(
+            stable.files.as_ref().unwrap().synced_at_open,
+            1,
+            "the blob the last close did not name"
+        );
+        drop(stable);
+        drop(db);
+
+        // A list that names nothing (cut short, lost): every blob file is synced.
+        std::fs::write(dir.path().join(SYNCED_BLOBS), "").unwrap();
+        let _db = open();
+        let stable = Stable::open(dir.path()).unwrap();
+        assert_eq!(stable.files.as_ref().unwrap().synced_at_open, blobs + 1);
     }
 }
