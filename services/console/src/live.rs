@@ -28,6 +28,8 @@ use crate::projection::Projections;
 pub struct Live {
     state: Arc<RwLock<Projections>>,
     version: Arc<watch::Sender<u64>>,
+    /// Set once the state rebuilt at start is in (`reset`).
+    resumed: Arc<watch::Sender<bool>>,
 }
 
 impl Default for Live {
@@ -35,6 +37,7 @@ impl Default for Live {
         Live {
             state: Arc::new(RwLock::new(Projections::default())),
             version: Arc::new(watch::channel(0).0),
+            resumed: Arc::new(watch::channel(false).0),
         }
     }
 }
@@ -63,6 +66,15 @@ impl Live {
     pub fn reset(&self, state: Projections) {
         *self.state.write().unwrap_or_else(PoisonError::into_inner) = state;
         self.version.send_modify(|v| *v += 1);
+        self.resumed.send_replace(true);
+    }
+
+    /// Resolves once the state rebuilt at start is in: before, the projections are empty, and
+    /// a page would show nothing of what the log holds.
+    pub async fn resumed(&self) {
+        let mut resumed = self.resumed.subscribe();
+        // The sender lives as long as `self`: `wait_for` cannot fail while we hold it.
+        let _ = resumed.wait_for(|done| *done).await;
     }
 
     /// Moves whenever a projection changed.

@@ -201,6 +201,7 @@ async fn the_console_publishes_nothing_and_rebuilds_the_same_tables_after_a_rest
     // held by this process): a snapshot (every 4 entries) and the log after it.
     let (bus, runtime) = open_runtime(dir.path(), "bus-2", 4).await;
     let again = arcade_console::start(&runtime).unwrap();
+    again.live.resumed().await;
     assert_eq!(view(&again.live), before);
     assert_eq!(again.live.read(Projections::events), events.len() as u64);
     again.handle.stop(Duration::from_secs(5)).await.unwrap();

@@ -133,7 +133,9 @@ fn wants(headers: &HeaderMap) -> Wants {
 }
 
 /// Serves a page in the form the client asked for; 404 (in that form) when its view is `None`.
-pub fn page(web: &Web, headers: &HeaderMap, page: Page) -> Response {
+/// A request that comes while the console is still rebuilding its state at start waits for it.
+pub async fn page(web: &Web, headers: &HeaderMap, page: Page) -> Response {
+    web.live.resumed().await;
     match wants(headers) {
         Wants::Events => {
             let runtime = web.runtime.clone();

@@ -54,4 +54,5 @@ async fn home(State(web): State<Web>, headers: HeaderMap) -> Response {
             body_class: "home",
         },
     )
+    .await
 }

@@ -110,9 +110,10 @@ async fn list(State(web): State<Web>, headers: HeaderMap) -> Response {
             body_class: "tables",
         },
     )
+    .await
 }
 
-fn one_table(
+async fn one_table(
     web: &Web,
     headers: &HeaderMap,
     table_id: String,
@@ -133,6 +134,7 @@ fn one_table(
             body_class,
         },
     )
+    .await
 }
 
 async fn table(
@@ -141,7 +143,7 @@ async fn table(
     headers: HeaderMap,
 ) -> Response {
     let title = format!("Table {table_id}");
-    one_table(&web, &headers, table_id, title, TABLE_SCRIPT, "table")
+    one_table(&web, &headers, table_id, title, TABLE_SCRIPT, "table").await
 }
 
 async fn scoreboard(
@@ -158,6 +160,7 @@ async fn scoreboard(
         SCOREBOARD_SCRIPT,
         "scoreboard",
     )
+    .await
 }
 
 async fn examples() -> Response {
