@@ -7,6 +7,9 @@
 //! 2. One node is stopped gracefully, later another is killed with SIGKILL (the queues lose
 //!    their majority and wait), then both are started again.
 //!
+//! Every fault strikes mid-stream whatever the stream's speed: the feeder holds the last 4,000
+//! items until the fault has struck.
+//!
 //! The test starts its own cluster with `ops/cluster/cluster.sh` (own node names, ports and
 //! data dir, random base port) and stops it at the end, also on failure. It runs where the
 //! broker tests run (`ARCADE_AMQP_URL` set, or `ARCADE_REQUIRE_BROKER=1`, when it fails rather
@@ -27,8 +30,12 @@ use arcade_runtime::{HostConfig, Runtime};
 use lapin::options::QueueDeclareOptions;
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
+use tokio::sync::Notify;
 
 const TOTAL: u64 = 10_000;
+/// The feeder holds the items after this one until the faults release it: whatever the speed of
+/// the stream, every fault strikes while items are still to come.
+const HELD_AFTER: u64 = 6_000;
 const PRODUCERS: [&str; 3] = ["a", "b", "c"];
 
 /// A cluster of `ops/cluster/cluster.sh`, stopped when dropped.
@@ -193,10 +200,11 @@ async fn depth(url: &str, queue: &str) -> u32 {
 }
 
 /// One run: the emitter on a connection to node 1 first, the tally to node 2 first (so it
-/// declares its queue there: its leader). `faults` runs while items flow.
+/// declares its queue there: its leader). `faults` runs while items flow: the feeder sends the
+/// first `HELD_AFTER` items, then waits for `faults` to release the rest.
 async fn stream_through(
     cluster: &Cluster,
-    faults: impl AsyncFnOnce(&Cluster, &str, &arcade_runtime::HostHandle<Tally>),
+    faults: impl AsyncFnOnce(&Cluster, &str, &arcade_runtime::HostHandle<Tally>, &Notify),
 ) {
     let suffix = broker::random();
     let mut emitter_config = broker::config(&cluster.list_from(1));
@@ -226,8 +234,13 @@ async fn stream_through(
         })
         .unwrap();
     let local = emitter.local();
+    let release = Arc::new(Notify::new());
+    let held = release.clone();
     let feeder = tokio::spawn(async move {
         for k in 0..TOTAL {
+            if k == HELD_AFTER {
+                held.notified().await;
+            }
             let emit = Emit {
                 producer: PRODUCERS[(k % 3) as usize].to_string(),
                 note: "x".repeat(64),
@@ -237,7 +250,9 @@ async fn stream_through(
             }
         }
     });
-    faults(cluster, &tally_name, &tally).await;
+    faults(cluster, &tally_name, &tally, &release).await;
+    // In case the faults did not release it (a permit left over is never taken).
+    release.notify_one();
     within("the whole stream", 240, tally.wait_for_events(TOTAL)).await;
     feeder.await.unwrap();
     let host = tally.stop(Duration::from_secs(10)).await.unwrap();
@@ -263,10 +278,11 @@ async fn node_faults_of_a_three_node_cluster_lose_nothing() {
     let cluster = Cluster::start();
 
     // 1. SIGKILL of the node hosting the tally queue's leader, mid-stream; later a restart.
-    stream_through(&cluster, async |cluster, queue, tally| {
+    stream_through(&cluster, async |cluster, queue, tally, release| {
         within("the tally to start", 90, tally.wait_for_events(2_000)).await;
         let leader = cluster.leader_of(queue);
         cluster.run(&["node-kill", &leader.to_string()]);
+        release.notify_one();
         // The stream goes on over the two others (a new leader, the clients on another node).
         within(
             "progress without the leader",
@@ -281,14 +297,16 @@ async fn node_faults_of_a_three_node_cluster_lose_nothing() {
     .await;
 
     // 2. One node stopped gracefully, then another killed: no majority until both are back.
-    stream_through(&cluster, async |cluster, queue, tally| {
+    stream_through(&cluster, async |cluster, queue, tally, release| {
         within("the tally to start", 90, tally.wait_for_events(2_000)).await;
         let leader = cluster.leader_of(queue);
         cluster.run(&["node-stop", &leader.to_string()]);
         within("progress with two nodes", 120, tally.wait_for_events(4_000)).await;
         let other = cluster.leader_of(queue);
         assert_ne!(other, leader);
+        // Mid-stream: 4,000 items are still held by the feeder, and go once the node is dead.
         cluster.run(&["node-kill", &other.to_string()]);
+        release.notify_one();
         cluster.run(&["node-start", &leader.to_string()]);
         cluster.run(&["node-start", &other.to_string()]);
     })
