@@ -79,9 +79,10 @@ pub fn publisher_of(message_type: &str) -> Option<&'static str> {
 }
 
 /// Each service user and a queue that is its own (a referee's queue is named after its table).
-pub const SERVICE_QUEUES: [(&str, &str); 4] = [
+pub const SERVICE_QUEUES: [(&str, &str); 5] = [
     ("referee", "referee.t1"),
     ("bingo", "bingo"),
     ("race-master", "race-master"),
     ("puzzle-telemetry", "puzzle-telemetry"),
+    ("console", "console"),
 ];

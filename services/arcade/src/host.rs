@@ -189,10 +189,29 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let addr = bound;
     let admin_task = crate::serve::serve_on(
         listener,
-        admin::protect(router, auth),
+        admin::protect(router, auth.clone()),
         serve_limits,
         shutdown.clone(),
     );
+    let console = match crate::services::console::hosted() {
+        Some(live) => {
+            let console_args = &args.settings.console;
+            let listener = crate::serve::bind(console_args.addr, "--console").await?;
+            let bound = listener.local_addr()?;
+            let router = crate::services::console::router(
+                &runtime,
+                live,
+                auth.clone(),
+                &operator.source,
+                bound,
+                console_args,
+            );
+            let task = crate::serve::serve_on(listener, router, serve_limits, shutdown.clone());
+            info!(console = %bound, "serving the console");
+            Some((bound, task))
+        }
+        _ => None,
+    };
     let metrics = crate::observe::serve(&runtime, &args.observe, shutdown.clone()).await?;
     if let Some((metrics_addr, _)) = &metrics {
         info!(metrics = %metrics_addr, "serving /health, /ready and /metrics");
@@ -210,6 +229,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             }
             info!(
                 admin = %addr,
+                console = %console.as_ref().map_or_else(|| "-".to_string(), |(bound, _)| bound.to_string()),
                 data = %args.data.display(),
                 transport = runtime.bus().name(),
                 services = ?names,
@@ -228,6 +248,9 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     shutdown.cancel();
     let clean = stop_all(services).await;
     let _ = admin_task.await;
+    if let Some((_, task)) = console {
+        let _ = task.await;
+    }
     if let Some((_, task)) = metrics {
         let _ = task.await;
     }

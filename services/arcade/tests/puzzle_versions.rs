@@ -17,6 +17,8 @@ use arcade_puzzle_telemetry::domain::strata::{Cell, Puzzle, Stage};
 
 fn arcade() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
+    // The console on a port of its own: tests run `arcade run` side by side.
+    command.env("ARCADE_CONSOLE_ADDR", "127.0.0.1:0");
     command
         .env_remove("ARCADE_AMQP_URL")
         .env_remove("RUST_LOG")

@@ -43,6 +43,8 @@ fn arcade() -> Command {
         .env("ARCADE_ADMIN_TOKEN", ADMIN_TOKEN)
         .env("ARCADE_BINGO_SECRET", ENV_BINGO_SECRET)
         .env("ARCADE_RACE_SEED", ENV_RACE_SEED.to_string())
+        // The console on a port of its own: tests run `arcade run` side by side.
+        .env("ARCADE_CONSOLE_ADDR", "127.0.0.1:0")
         .env_remove("ARCADE_DATA_DIR")
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT");
     command

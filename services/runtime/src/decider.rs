@@ -180,6 +180,14 @@ pub trait Service: Decider {
         Ok(())
     }
 
+    /// Whether the service's events go out on the bus (`true`, the default). A consumer whose
+    /// log only records what it saw, to rebuild its read models from (the console), returns
+    /// `false`: its events are kept in its log and never published, and its relay cursor follows
+    /// the log's durable end (no backlog).
+    fn publishes(&self) -> bool {
+        true
+    }
+
     /// Brings the world in line with the state rebuilt at start (a referee re-applies its
     /// locks), before any input is handled.
     fn resume(&self, _state: &Self::State) {}

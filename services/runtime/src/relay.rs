@@ -261,3 +261,33 @@ pub async fn run(
     store.set_cursor(RELAY_CURSOR, cursor)?;
     Ok(())
 }
+
+/// The relay of a service that publishes nothing ([`crate::Service::publishes`] is `false`): its
+/// log is its own record, so the cursor follows the durable end of the log (no backlog, `/ready`
+/// unaffected) until `stop` is cancelled or the host ends.
+pub async fn follow(
+    store: Arc<Store>,
+    counters: Arc<Counters>,
+    mut durable_end: watch::Receiver<u64>,
+    stop: CancellationToken,
+) -> Result<(), StoreError> {
+    let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
+    loop {
+        let end = *durable_end.borrow_and_update();
+        if end > cursor {
+            cursor = end;
+            store.set_cursor(RELAY_CURSOR, cursor)?;
+        }
+        counters.relay_cursor.store(cursor, Ordering::Relaxed);
+        tokio::select! {
+            changed = durable_end.changed() => if changed.is_err() { break },
+            () = stop.cancelled() => break,
+        }
+    }
+    let end = *durable_end.borrow();
+    if end > cursor {
+        store.set_cursor(RELAY_CURSOR, end)?;
+        counters.relay_cursor.store(end, Ordering::Relaxed);
+    }
+    Ok(())
+}

@@ -304,15 +304,24 @@ impl Runtime {
             bus: self.bus.clone(),
             queue_before,
         };
-        let relay = tokio::spawn(relay::run(
-            spec.name.clone(),
-            store.clone(),
-            outlet,
-            counters,
-            durable_end,
-            self.config.relay_batch,
-            relay_stop.clone(),
-        ));
+        let relay = if service.publishes() {
+            tokio::spawn(relay::run(
+                spec.name.clone(),
+                store.clone(),
+                outlet,
+                counters,
+                durable_end,
+                self.config.relay_batch,
+                relay_stop.clone(),
+            ))
+        } else {
+            tokio::spawn(relay::follow(
+                store.clone(),
+                counters,
+                durable_end,
+                relay_stop.clone(),
+            ))
+        };
         info!(service = %spec.name, queue = %spec.queue, bus = self.bus.name(), "service started");
         Ok(HostHandle {
             name: spec.name,

@@ -161,7 +161,7 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
         "Arcade demo — every service in one process on {transport}; data in {}",
         data.display()
     );
-    let running = services::start(&runtime, &[], &settings)?;
+    let running = services::start(&runtime, &services::ServiceName::GAMES, &settings)?;
     if !crate::host::wait_subscribed(&running, PATIENCE).await {
         anyhow::bail!("the services did not bind their queues on {transport} within {PATIENCE:?}");
     }

@@ -3,6 +3,7 @@
 //! the service crates themselves know nothing of each other.
 
 pub mod bingo;
+pub mod console;
 pub mod puzzle;
 pub mod race;
 pub mod referee;
@@ -22,11 +23,23 @@ pub enum ServiceName {
     RaceMaster,
     /// The puzzle telemetry service.
     PuzzleTelemetry,
+    /// The console: live pages of every game and the organiser's actions (`--console`).
+    Console,
 }
 
 impl ServiceName {
-    /// Every service, in start order.
-    pub const ALL: [ServiceName; 4] = [
+    /// Every service, in start order (`arcade run` with no names): the console first, so that
+    /// its queue is bound before the others' relays publish what their logs hold.
+    pub const ALL: [ServiceName; 5] = [
+        ServiceName::Console,
+        ServiceName::PuzzleTelemetry,
+        ServiceName::Bingo,
+        ServiceName::RaceMaster,
+        ServiceName::Referee,
+    ];
+
+    /// The game services, in start order (what `arcade demo` hosts).
+    pub const GAMES: [ServiceName; 4] = [
         ServiceName::PuzzleTelemetry,
         ServiceName::Bingo,
         ServiceName::RaceMaster,
@@ -49,6 +62,9 @@ pub struct ServiceArgs {
     /// Puzzle telemetry settings.
     #[command(flatten)]
     pub puzzle: puzzle::PuzzleArgs,
+    /// Console settings.
+    #[command(flatten)]
+    pub console: console::ConsoleArgs,
     /// The principals the services treat as the operator: the senders that may start the
     /// race, act for any team and claim for any player (the admin endpoint's `operator`, the
     /// operator's RabbitMQ user).
@@ -68,11 +84,13 @@ pub fn start(
     names: &[ServiceName],
     args: &ServiceArgs,
 ) -> anyhow::Result<Vec<Box<dyn Running>>> {
-    let names: Vec<ServiceName> = if names.is_empty() {
+    let mut names: Vec<ServiceName> = if names.is_empty() {
         ServiceName::ALL.to_vec()
     } else {
         names.to_vec()
     };
+    // The console first: its queue is bound before the others' relays publish their logs.
+    names.sort_by_key(|name| *name != ServiceName::Console);
     let operators = if args.operators.is_empty() {
         Operators::default()
     } else {
@@ -87,6 +105,7 @@ pub fn start(
                 running.extend(race::start(runtime, &args.race, &operators)?)
             }
             ServiceName::PuzzleTelemetry => running.extend(puzzle::start(runtime, &args.puzzle)?),
+            ServiceName::Console => running.extend(console::start(runtime)?),
         }
     }
     Ok(running)

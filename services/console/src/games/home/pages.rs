@@ -1,0 +1,58 @@
+//! `GET /`: the sections of the console (each registered game with a navigation entry), the
+//! services the console heard from (events, last event, how long ago), and the readiness of
+//! the services this process hosts (`/ready`'s checks: replayed, consuming, relay backlog).
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use super::projection::Services;
+use crate::web::{Page, Web, page};
+
+const SCRIPT: &str = include_str!("home.js");
+
+/// The home routes.
+pub fn routes() -> Router<Web> {
+    Router::new().route("/", get(home))
+}
+
+/// The sections to link to.
+pub fn sections() -> Value {
+    crate::games::GAMES
+        .iter()
+        .filter_map(|game| game.nav)
+        .map(|(label, path)| json!({ "label": label, "path": path }))
+        .collect()
+}
+
+async fn home(State(web): State<Web>, headers: HeaderMap) -> Response {
+    let runtime = web.runtime.clone();
+    page(
+        &web,
+        &headers,
+        Page {
+            title: "Arcade".into(),
+            view: Arc::new(move |p| {
+                let services = p.get::<Services>()?;
+                let process = arcade_runtime::health::readiness(
+                    &runtime,
+                    arcade_runtime::health::DEFAULT_MAX_BACKLOG,
+                );
+                Some(json!({
+                    "sections": sections(),
+                    "services": services.all().collect::<Vec<_>>(),
+                    "events": p.events(),
+                    "process": process,
+                }))
+            }),
+            script: SCRIPT,
+            body_class: "home",
+        },
+    )
+    .await
+}

@@ -1,0 +1,25 @@
+//! The registry: every section of the console, its projection and its routes. Adding a game's
+//! pages is its own module (`games/<game>/projection.rs`, `games/<game>/pages.rs`, its `GAME`)
+//! and one line in [`GAMES`].
+
+pub mod home;
+pub mod tables;
+
+use axum::Router;
+
+use crate::projection::Projection;
+use crate::web::Web;
+
+/// A section of the console.
+#[derive(Debug, Clone, Copy)]
+pub struct Game {
+    /// Its read model, empty (folded from the log at start).
+    pub projection: fn() -> Box<dyn Projection>,
+    /// Its pages and actions (paths of its own).
+    pub routes: fn() -> Router<Web>,
+    /// Its entry in the navigation and on the home page: label and path.
+    pub nav: Option<(&'static str, &'static str)>,
+}
+
+/// Every section, in navigation order.
+pub const GAMES: &[Game] = &[home::GAME, tables::GAME];

@@ -1,0 +1,347 @@
+//! The tables' pages and the organiser's actions on a table.
+//!
+//! - `GET /tables`: every table (score, phase, clock, ball-return locks, last goals).
+//! - `GET /tables/{tableId}`: one table, its last goals and refusals; for the operator, the
+//!   actions below.
+//! - `GET /tables/{tableId}/scoreboard`: full screen for a TV next to the table.
+//! - `POST /tables/{tableId}/games` `{"rules": {…}, "gameId"?, "players"?}` →
+//!   `table.game.start.v1` (202 `{"gameId", "messageId"}`; a game id is drawn when none is
+//!   given). The referee checks the rules: a refusal comes back as `table.game.rejected.v1`,
+//!   shown on the page with its JSON path.
+//! - `POST /tables/{tableId}/abort` `{"gameId", "reason"?}` → `table.game.abort.v1`.
+//! - `POST /tables/{tableId}/goals` `{"side", "kind"?, "player"?, "gameId"?}` →
+//!   `table.goal.report.v1`.
+//! - `GET /console/tables/examples.json`: the example rules documents to choose from.
+//!
+//! Every action needs the operator ([`crate::web::Gate`]); the payload is checked against its
+//! schema before it is sent, and a refusal names each field by its JSON pointer.
+
+use std::sync::Arc;
+
+use arcade_contracts::Message;
+use arcade_contracts::table::{TableGameAbort, TableGameStart, TableGoalReport};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Map, Value, json};
+
+use super::projection::Tables;
+use crate::web::actions::{self, Refusal, error, refuse};
+use crate::web::{Page, Web, page};
+
+/// The example rules documents (the referee's own examples), by name.
+pub const EXAMPLES: [(&str, &str); 3] = [
+    (
+        "bar",
+        include_str!("../../../../referee/examples/bar.rules.json"),
+    ),
+    (
+        "tournament",
+        include_str!("../../../../referee/examples/tournament.rules.json"),
+    ),
+    (
+        "aggressive",
+        include_str!("../../../../referee/examples/aggressive.rules.json"),
+    ),
+];
+
+const LIST_SCRIPT: &str = concat!(
+    include_str!("scripts/common.js"),
+    include_str!("scripts/list.js")
+);
+const TABLE_SCRIPT: &str = concat!(
+    include_str!("scripts/common.js"),
+    include_str!("scripts/table.js")
+);
+const SCOREBOARD_SCRIPT: &str = concat!(
+    include_str!("scripts/common.js"),
+    include_str!("scripts/scoreboard.js")
+);
+
+/// The tables' routes.
+pub fn routes() -> Router<Web> {
+    Router::new()
+        .route("/tables", get(list))
+        .route("/tables/{table_id}", get(table))
+        .route("/tables/{table_id}/scoreboard", get(scoreboard))
+        .route("/tables/{table_id}/games", post(start))
+        .route("/tables/{table_id}/abort", post(abort))
+        .route("/tables/{table_id}/goals", post(goal))
+        .route("/console/tables/examples.json", get(examples))
+}
+
+/// Whether `id` is a table id as the contract has it (1–64 of `A-Za-z0-9._-`, not starting
+/// with `.`, `_` or `-`); the error says what is wrong.
+pub fn check_table_id(id: &str) -> Result<(), String> {
+    let first_ok = id.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
+    let rest_ok = id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if (1..=64).contains(&id.len()) && first_ok && rest_ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{id:?} is not a table id: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+        ))
+    }
+}
+
+/// The view of every table.
+pub fn list_view(tables: &Tables) -> Value {
+    json!({ "tables": tables.all().collect::<Vec<_>>() })
+}
+
+/// The view of one table (`table` is null until the console has seen it).
+pub fn table_view(tables: &Tables, table_id: &str) -> Value {
+    json!({ "tableId": table_id, "table": tables.table(table_id) })
+}
+
+async fn list(State(web): State<Web>, headers: HeaderMap) -> Response {
+    page(
+        &web,
+        &headers,
+        Page {
+            title: "Tables".into(),
+            view: Arc::new(|p| p.get::<Tables>().map(list_view)),
+            script: LIST_SCRIPT,
+            body_class: "tables",
+        },
+    )
+    .await
+}
+
+async fn one_table(
+    web: &Web,
+    headers: &HeaderMap,
+    table_id: String,
+    title: String,
+    script: &'static str,
+    body_class: &'static str,
+) -> Response {
+    if let Err(why) = check_table_id(&table_id) {
+        return error(StatusCode::NOT_FOUND, why);
+    }
+    page(
+        web,
+        headers,
+        Page {
+            title,
+            view: Arc::new(move |p| p.get::<Tables>().map(|t| table_view(t, &table_id))),
+            script,
+            body_class,
+        },
+    )
+    .await
+}
+
+async fn table(
+    State(web): State<Web>,
+    Path(table_id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let title = format!("Table {table_id}");
+    one_table(&web, &headers, table_id, title, TABLE_SCRIPT, "table").await
+}
+
+async fn scoreboard(
+    State(web): State<Web>,
+    Path(table_id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let title = format!("Table {table_id}");
+    one_table(
+        &web,
+        &headers,
+        table_id,
+        title,
+        SCOREBOARD_SCRIPT,
+        "scoreboard",
+    )
+    .await
+}
+
+async fn examples() -> Response {
+    let mut all = Map::new();
+    for (name, text) in EXAMPLES {
+        // The examples are the referee's, checked by its own tests; one that does not parse
+        // is left out rather than served broken.
+        if let Ok(rules) = serde_json::from_str::<Value>(text) {
+            all.insert(name.to_string(), rules);
+        }
+    }
+    axum::Json(Value::Object(all)).into_response()
+}
+
+/// The JSON object of an action's body; the error names what is wrong and where.
+fn body_object(body: &Bytes) -> Result<Map<String, Value>, Refusal> {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(other) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the request body must be a JSON object, not {}",
+                kind_of(&other)
+            ),
+        )),
+        Err(e) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the request body is not JSON: {e} (line {}, column {})",
+                e.line(),
+                e.column()
+            ),
+        )),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Checks the request: the operator, a table id, a JSON object body.
+fn action(
+    web: &Web,
+    headers: &HeaderMap,
+    table_id: &str,
+    body: &Bytes,
+) -> Result<(String, Map<String, Value>), Refusal> {
+    let principal = web.gate.operator(headers)?;
+    check_table_id(table_id).map_err(|why| refuse(StatusCode::NOT_FOUND, why))?;
+    Ok((principal, body_object(body)?))
+}
+
+async fn start(
+    State(web): State<Web>,
+    Path(table_id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let (principal, mut body) = match action(&web, &headers, &table_id, &body) {
+        Ok(ok) => ok,
+        Err(refused) => return refused.into_response(),
+    };
+    let game_id = match body.remove("gameId") {
+        Some(Value::String(id)) if !id.trim().is_empty() => id.trim().to_string(),
+        None | Some(Value::Null) => format!("g-{}", uuid::Uuid::now_v7()),
+        Some(Value::String(_)) => format!("g-{}", uuid::Uuid::now_v7()),
+        Some(other) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("/gameId: must be a string, not {}", kind_of(&other)),
+            );
+        }
+    };
+    let mut payload = Map::new();
+    payload.insert("tableId".into(), Value::String(table_id));
+    payload.insert("gameId".into(), Value::String(game_id.clone()));
+    payload.insert("rules".into(), body.remove("rules").unwrap_or(Value::Null));
+    if let Some(players) = body.remove("players").filter(|p| !p.is_null()) {
+        payload.insert("players".into(), players);
+    }
+    if let Some(field) = body.keys().next() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!("/{field}: unknown field (expected rules, gameId, players)"),
+        );
+    }
+    actions::send(
+        &web,
+        principal,
+        TableGameStart::TYPE,
+        Value::Object(payload),
+        json!({ "gameId": game_id }),
+    )
+    .await
+}
+
+async fn abort(
+    State(web): State<Web>,
+    Path(table_id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let (principal, mut body) = match action(&web, &headers, &table_id, &body) {
+        Ok(ok) => ok,
+        Err(refused) => return refused.into_response(),
+    };
+    body.insert("tableId".into(), Value::String(table_id));
+    if body
+        .get("reason")
+        .is_some_and(|r| r.is_null() || r.as_str().is_some_and(|s| s.trim().is_empty()))
+    {
+        body.remove("reason");
+    }
+    let game_id = body.get("gameId").cloned().unwrap_or(Value::Null);
+    actions::send(
+        &web,
+        principal,
+        TableGameAbort::TYPE,
+        Value::Object(body),
+        json!({ "gameId": game_id }),
+    )
+    .await
+}
+
+async fn goal(
+    State(web): State<Web>,
+    Path(table_id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let (principal, mut body) = match action(&web, &headers, &table_id, &body) {
+        Ok(ok) => ok,
+        Err(refused) => return refused.into_response(),
+    };
+    body.insert("tableId".into(), Value::String(table_id));
+    body.entry("kind")
+        .or_insert_with(|| Value::String("goal".into()));
+    for optional in ["player", "gameId"] {
+        if body
+            .get(optional)
+            .is_some_and(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
+        {
+            body.remove(optional);
+        }
+    }
+    actions::send(
+        &web,
+        principal,
+        TableGoalReport::TYPE,
+        Value::Object(body),
+        json!({}),
+    )
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_ids_follow_the_contract() {
+        assert!(check_table_id("t1").is_ok());
+        assert!(check_table_id("bar-2.left_1").is_ok());
+        for bad in ["", "-t", "t 1", "t/1", &"x".repeat(65)] {
+            let why = check_table_id(bad).unwrap_err();
+            assert!(why.contains("is not a table id"), "{why}");
+        }
+    }
+
+    #[test]
+    fn every_example_is_a_rules_object() {
+        for (name, text) in EXAMPLES {
+            let rules: Value = serde_json::from_str(text).unwrap();
+            assert!(rules.get("conditions").is_some(), "{name}");
+        }
+    }
+}

@@ -1,0 +1,24 @@
+var lastBall = null;
+function render(view) {
+  var t = view && view.table, g = t && t.game;
+  var s = g ? g.score : { hinge: 0, lock: 0 };
+  var ibr = g ? g.ibr : { hinge: "released", lock: "released" };
+  var board = Console.fill("page",
+    h("div", { class: "board", id: "board" },
+      h("div", null, h("div", { class: "digits hinge", id: "score-hinge" }, s.hinge), h("div", { class: "label" }, "hinge")),
+      h("div", { class: "dash" }, "–"),
+      h("div", null, h("div", { class: "digits lock", id: "score-lock" }, s.lock), h("div", { class: "label" }, "lock"))),
+    h("div", { class: "board-foot" },
+      h("span", { id: "phase" }, T.phase(g ? g.phase : "default")),
+      T.clock(g, "clock"),
+      h("span", { class: ibr.hinge, "data-lock": ibr.hinge }, "hinge " + (ibr.hinge === "locked" ? "locked" : "free")),
+      h("span", { class: ibr.lock, "data-lock": ibr.lock }, "lock " + (ibr.lock === "locked" ? "locked" : "free")),
+      h("span", { id: "status" }, T.status(g))));
+  var ball = g && g.goals.length ? g.gameId + "/" + g.goals[0].ball : null;
+  if (ball && lastBall !== null && ball !== lastBall) {
+    var b = document.getElementById("board");
+    b.classList.add("flash");
+  }
+  lastBall = ball;
+  return board;
+}

@@ -1,0 +1,62 @@
+//! The Arcade console: live pages for every game, and the organiser's actions.
+//!
+//! An analytics consumer like any other service: it subscribes to the games' topics
+//! ([`service::TOPICS`]), records each event in its own log ([`observed::Observed`], never
+//! published), folds them into read models ([`projection::Projections`], one per section,
+//! snapshotted like every service's state), and serves them as pages that update live
+//! (server-sent events). Everything it shows comes from events; everything it does is a command
+//! message sent on the bus. It depends on `contracts` and the runtime only.
+//!
+//! Layout:
+//! - [`service`]: the service (decider, `Service`, `Snapshot`).
+//! - [`observed`]: the console's log record.
+//! - [`projection`]: the [`projection::Projection`] trait and the registry state.
+//! - [`live`]: the read model the pages read and the shared live-update stream.
+//! - [`web`]: the router, the page shape (HTML / JSON / live stream on one path), the layout,
+//!   the shared CSS and JS, the operator's gate for actions.
+//! - [`games`]: one module per section (`home`, `tables`; phase 2: `bingo`, `race`, `puzzle`),
+//!   each with its `projection.rs` and `pages.rs`, registered in [`games::GAMES`].
+
+pub mod games;
+pub mod live;
+pub mod observed;
+pub mod projection;
+pub mod service;
+pub mod web;
+
+use std::sync::Arc;
+
+use arcade_runtime::{HostError, HostHandle, Runtime};
+
+pub use live::{Live, LiveLimits};
+pub use service::ConsoleService;
+pub use web::{Gate, Tokens, Web};
+
+/// A started console: its service and what its pages read.
+#[derive(Debug)]
+pub struct Started {
+    /// The running service.
+    pub handle: HostHandle<ConsoleService>,
+    /// Its read model.
+    pub live: Live,
+}
+
+/// Starts the console service on `runtime` (its store `console` in the data dir, rebuilt from
+/// its snapshot and log).
+pub fn start(runtime: &Runtime) -> Result<Started, HostError> {
+    let service = ConsoleService::default();
+    let live = service.live();
+    let handle = runtime.start(service)?;
+    Ok(Started { handle, live })
+}
+
+/// The console's routes on `runtime` (commands are sent with it; streams end with its
+/// shutdown signal), reading `live`, acting behind `gate`.
+pub fn router(runtime: &Runtime, live: Live, gate: Arc<Gate>, limits: LiveLimits) -> axum::Router {
+    web::router(Web {
+        live,
+        runtime: runtime.clone(),
+        gate,
+        limits,
+    })
+}

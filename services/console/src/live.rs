@@ -1,0 +1,172 @@
+//! The read model the pages read, and the one live-update mechanism every page shares.
+//!
+//! [`Live`] holds the projections as of the last durable event and a version number that moves
+//! whenever an event changed one of them. A page's live stream ([`stream`]) is a server-sent
+//! events response: one task per client renders the page's view (a pure function of the
+//! projections) when the version moves, and sends it only if it differs from the last one sent.
+//! Views are coalesced (a client gets the latest view, never a queue of stale ones) and rendered
+//! at most every [`LiveLimits::min_interval`], so 1,000 events a second cost each client at most
+//! that many renders. A client holds at most [`LiveLimits::buffer`] frames; one that leaves them
+//! unread for [`LiveLimits::stall`] is dropped with a log line. Every stream ends when the
+//! process stops (`stop`, the runtime's shutdown signal).
+
+use std::convert::Infallible;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Duration;
+
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures::Stream;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use crate::observed::Observed;
+use crate::projection::Projections;
+
+/// The projections as of the last durable event, shared by the service and the pages.
+#[derive(Debug, Clone)]
+pub struct Live {
+    state: Arc<RwLock<Projections>>,
+    version: Arc<watch::Sender<u64>>,
+    /// Set once the state rebuilt at start is in (`reset`).
+    resumed: Arc<watch::Sender<bool>>,
+}
+
+impl Default for Live {
+    fn default() -> Self {
+        Live {
+            state: Arc::new(RwLock::new(Projections::default())),
+            version: Arc::new(watch::channel(0).0),
+            resumed: Arc::new(watch::channel(false).0),
+        }
+    }
+}
+
+impl Live {
+    /// Reads the projections.
+    pub fn read<T>(&self, read: impl FnOnce(&Projections) -> T) -> T {
+        // `apply` cannot leave a projection half-folded in a way a reader could misread more
+        // than the state before; the last state is the best answer.
+        read(&self.state.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Folds a durable event (the service's `effect`).
+    pub fn apply(&self, event: &Observed) {
+        let changed = self
+            .state
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .apply(event);
+        if changed {
+            self.version.send_modify(|v| *v += 1);
+        }
+    }
+
+    /// Replaces the projections (the state rebuilt at start).
+    pub fn reset(&self, state: Projections) {
+        *self.state.write().unwrap_or_else(PoisonError::into_inner) = state;
+        self.version.send_modify(|v| *v += 1);
+        self.resumed.send_replace(true);
+    }
+
+    /// Resolves once the state rebuilt at start is in: before, the projections are empty, and
+    /// a page would show nothing of what the log holds.
+    pub async fn resumed(&self) {
+        let mut resumed = self.resumed.subscribe();
+        // The sender lives as long as `self`: `wait_for` cannot fail while we hold it.
+        let _ = resumed.wait_for(|done| *done).await;
+    }
+
+    /// Moves whenever a projection changed.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.version.subscribe()
+    }
+}
+
+/// What one live client may cost.
+#[derive(Debug, Clone, Copy)]
+pub struct LiveLimits {
+    /// Frames held for a client beyond the socket's buffers.
+    pub buffer: usize,
+    /// Time a client may leave a frame unread before it is dropped.
+    pub stall: Duration,
+    /// Shortest time between two renders of one client's view.
+    pub min_interval: Duration,
+}
+
+impl Default for LiveLimits {
+    fn default() -> Self {
+        LiveLimits {
+            buffer: 4,
+            stall: Duration::from_secs(30),
+            min_interval: Duration::from_millis(100),
+        }
+    }
+}
+
+/// A page's view: its JSON from the projections, `None` when what it shows does not exist
+/// (a table nobody saw).
+pub type View = Arc<dyn Fn(&Projections) -> Option<Value> + Send + Sync>;
+
+/// The frame a page receives: its view and the server's time (for clocks that tick in the
+/// browser). `nowMs` is not compared: only a changed view is sent again.
+pub fn frame(view: &Value, now_ms: u64) -> Value {
+    json!({ "nowMs": now_ms, "view": view })
+}
+
+/// The server-sent events response of a page: an `update` event with the [`frame`] at once
+/// and whenever the view changes, until the client goes, stalls, or `stop` fires.
+pub fn stream(
+    live: Live,
+    view: View,
+    now_ms: impl Fn() -> u64 + Send + 'static,
+    limits: LiveLimits,
+    stop: CancellationToken,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let (tx, rx) = mpsc::channel::<Event>(limits.buffer.max(1));
+    tokio::spawn(async move {
+        let mut changes = live.changes();
+        let mut last: Option<String> = None;
+        loop {
+            changes.borrow_and_update();
+            let rendered = live
+                .read(|p| view(p))
+                .map(|v| (serde_json::to_string(&v).unwrap_or_default(), v));
+            let text = rendered.as_ref().map(|(text, _)| text.clone());
+            if text != last {
+                let data = match &rendered {
+                    Some((_, view)) => frame(view, now_ms()),
+                    None => frame(&Value::Null, now_ms()),
+                };
+                let event = Event::default().event("update").data(data.to_string());
+                tokio::select! {
+                    sent = tokio::time::timeout(limits.stall, tx.send(event)) => match sent {
+                        Ok(Ok(())) => {}
+                        // The client went away.
+                        Ok(Err(_)) => return,
+                        Err(_) => {
+                            tracing::warn!(stall = ?limits.stall, "console: a live client left its updates unread; dropped");
+                            return;
+                        }
+                    },
+                    () = stop.cancelled() => return,
+                }
+                last = text;
+            }
+            tokio::select! {
+                changed = changes.changed() => if changed.is_err() { return },
+                () = stop.cancelled() => return,
+                () = tx.closed() => return,
+            }
+            // Coalesce a burst of events into one render.
+            tokio::select! {
+                () = tokio::time::sleep(limits.min_interval) => {}
+                () = stop.cancelled() => return,
+            }
+        }
+    });
+    let events = futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|event| (Ok(event), rx))
+    });
+    Sse::new(events).keep_alive(KeepAlive::default())
+}

@@ -1,0 +1,219 @@
+//! Organiser actions: who may act, and sending the command.
+//!
+//! A page cannot send a header when it is opened, so viewing needs no token; an action is a
+//! `POST` from the page's script with `Authorization: Bearer <token>`. The browser gets the
+//! token from the operator once, through the login form of every page, and keeps it in
+//! `sessionStorage` (this tab only, gone when it closes; never in a URL, a cookie or a log).
+//! `POST /console/login` only checks it. Like the admin endpoint, an action must name this
+//! console in `Host` (its bound address, `localhost`, or a name added with `--console-host`)
+//! and, if it has an `Origin`, be of the same: a page of another site, or a rebound DNS name,
+//! gets 403 before the token is looked at.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use arcade_runtime::{SendError, SendOptions};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::Web;
+
+/// The principals this console may act for: which one a bearer token names (the admin
+/// endpoint's principals, `operator` for the operator's token).
+pub trait Tokens: Send + Sync {
+    /// The principal `token` names, if any.
+    fn principal(&self, token: &str) -> Option<String>;
+}
+
+/// The operator's principal name.
+pub const OPERATOR: &str = arcade_contracts::principal::OPERATOR;
+
+/// Who may act on this console.
+pub struct Gate {
+    tokens: Arc<dyn Tokens>,
+    hosts: Vec<String>,
+    /// Where the operator finds the token (for a 401's message; never the token).
+    token_source: String,
+}
+
+impl std::fmt::Debug for Gate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gate")
+            .field("hosts", &self.hosts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A refused request: its status and a message saying why (`{"error": …}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The status.
+    pub status: StatusCode,
+    /// Why, naming what is wrong and where.
+    pub message: String,
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// A refusal.
+pub fn refuse(status: StatusCode, message: impl Into<String>) -> Refusal {
+    Refusal {
+        status,
+        message: message.into(),
+    }
+}
+
+/// A refused request as a response.
+pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    refuse(status, message).into_response()
+}
+
+impl Gate {
+    /// A gate for a console bound to `bound`, also answering to `hosts` (names, or
+    /// `name:port`).
+    pub fn new(
+        tokens: Arc<dyn Tokens>,
+        bound: SocketAddr,
+        hosts: &[String],
+        token_source: impl Into<String>,
+    ) -> Self {
+        let port = bound.port();
+        let mut allowed = vec![bound.to_string()];
+        if bound.ip().is_loopback() || bound.ip().is_unspecified() {
+            allowed.push(format!("localhost:{port}"));
+            allowed.push(format!("127.0.0.1:{port}"));
+            allowed.push(format!("[::1]:{port}"));
+        }
+        for host in hosts {
+            allowed.push(host.clone());
+            if !host.contains(':') {
+                allowed.push(format!("{host}:{port}"));
+            }
+        }
+        Gate {
+            tokens,
+            hosts: allowed,
+            token_source: token_source.into(),
+        }
+    }
+
+    fn host_allowed(&self, host: &str) -> bool {
+        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
+    }
+
+    /// The principal of an action's request when it is the operator's; else the response that
+    /// refuses it (403 for a foreign `Host` or `Origin`, 401 without a known token, 403 for a
+    /// principal that is not the operator).
+    pub fn operator(&self, headers: &HeaderMap) -> Result<String, Refusal> {
+        match headers.get(header::HOST).and_then(|h| h.to_str().ok()) {
+            Some(host) if self.host_allowed(host) => {}
+            Some(host) => {
+                return Err(refuse(
+                    StatusCode::FORBIDDEN,
+                    format!(
+                        "Host {host:?} is not this console's ({}); add it with --console-host",
+                        self.hosts[0]
+                    ),
+                ));
+            }
+            None => {
+                return Err(refuse(
+                    StatusCode::FORBIDDEN,
+                    "the request has no Host header",
+                ));
+            }
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("");
+            let same = origin
+                .strip_prefix("http://")
+                .is_some_and(|rest| self.host_allowed(rest));
+            if !same {
+                return Err(refuse(
+                    StatusCode::FORBIDDEN,
+                    format!(
+                        "Origin {origin:?} is not this console's: cross-origin actions are refused"
+                    ),
+                ));
+            }
+        }
+        let token = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        let Some(token) = token else {
+            return Err(refuse(
+                StatusCode::UNAUTHORIZED,
+                format!(
+                    "no token: log in with the operator's token (it is in {})",
+                    self.token_source
+                ),
+            ));
+        };
+        match self.tokens.principal(token) {
+            Some(principal) if principal == OPERATOR => Ok(principal),
+            Some(principal) => Err(refuse(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "{principal} may not act here: organiser actions need the operator's token"
+                ),
+            )),
+            None => Err(refuse(
+                StatusCode::UNAUTHORIZED,
+                format!(
+                    "unknown token: the operator's token is in {}",
+                    self.token_source
+                ),
+            )),
+        }
+    }
+}
+
+/// `POST /console/login`: 204 when the bearer token is the operator's (the page then keeps
+/// it), else why not.
+pub async fn login(State(web): State<Web>, headers: HeaderMap) -> Response {
+    match web.gate.operator(&headers) {
+        Ok(_) => StatusCode::NO_CONTENT.into_response(),
+        Err(refused) => refused.into_response(),
+    }
+}
+
+/// Sends a command for `principal`, from the console; 202 with `answer` and the message id, or
+/// the error: 400 naming each field the schema refuses (its JSON pointer), 404 when nobody
+/// consumes it (the service is not running), 503 when the bus did not take it.
+pub async fn send(
+    web: &Web,
+    principal: String,
+    message_type: &str,
+    payload: Value,
+    mut answer: Value,
+) -> Response {
+    let options = SendOptions {
+        message_id: None,
+        sender: Some(principal),
+    };
+    match web
+        .runtime
+        .send_with(message_type, payload, crate::service::SERVICE_NAME, options)
+        .await
+    {
+        Ok(envelope) => {
+            if let Some(object) = answer.as_object_mut() {
+                object.insert("messageId".into(), Value::String(envelope.message_id));
+            }
+            (StatusCode::ACCEPTED, axum::Json(answer)).into_response()
+        }
+        Err(SendError::Invalid(e)) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e @ SendError::Unroutable { .. }) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e @ SendError::NotConsumed { .. }) => error(StatusCode::NOT_FOUND, e.to_string()),
+        Err(e @ SendError::Bus(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    }
+}

@@ -1,0 +1,171 @@
+//! The console's HTTP surface: what every page shares.
+//!
+//! - [`Web`]: the handlers' state (the read model, the runtime to send commands with, the gate
+//!   for actions, the live limits).
+//! - [`page`]: one handler shape for every page. The same path answers a browser with the HTML
+//!   page (its first frame embedded, so it draws without another request), `Accept:
+//!   application/json` with the frame as JSON, and `Accept: text/event-stream` (what
+//!   `EventSource` sends) with the live stream of frames ([`crate::live::stream`]).
+//! - [`actions`]: the operator's gate (token, `Host`, `Origin`) and sending a command.
+//! - [`layout`]: the HTML shell (viewport, navigation, the login form, the shared CSS and JS).
+//! - `GET /console/console.css`, `GET /console/console.js`: the shared assets, served by the
+//!   console itself (no CDN: the machine may be offline).
+
+pub mod actions;
+pub mod layout;
+
+use std::sync::Arc;
+
+use arcade_runtime::Runtime;
+use axum::Router;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::Value;
+
+use crate::live::{self, Live, LiveLimits, View};
+use crate::projection::Projections;
+
+pub use actions::{Gate, Tokens};
+
+/// What the handlers share.
+#[derive(Clone)]
+pub struct Web {
+    /// The read model.
+    pub live: Live,
+    /// The process's runtime: commands are sent with it; its clock and shutdown signal.
+    pub runtime: Runtime,
+    /// Who may act.
+    pub gate: Arc<Gate>,
+    /// What a live client may cost.
+    pub limits: LiveLimits,
+}
+
+impl std::fmt::Debug for Web {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Web").finish_non_exhaustive()
+    }
+}
+
+impl Web {
+    /// Now, on the runtime's clock.
+    pub fn now_ms(&self) -> u64 {
+        self.runtime.clock().now_ms()
+    }
+}
+
+/// Every route of the console: the shared ones and each registered game's.
+pub fn router(web: Web) -> Router {
+    let mut router = Router::new()
+        .route("/console/console.css", get(css))
+        .route("/console/console.js", get(js))
+        .route("/console/login", post(actions::login));
+    for game in crate::games::GAMES {
+        router = router.merge((game.routes)());
+    }
+    router.with_state(web)
+}
+
+const CSS: &str = include_str!("assets/console.css");
+const JS: &str = include_str!("assets/console.js");
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=300"),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn css() -> Response {
+    asset("text/css; charset=utf-8", CSS)
+}
+
+async fn js() -> Response {
+    asset("text/javascript; charset=utf-8", JS)
+}
+
+/// What a page is: its title, its view, and the script that draws a frame.
+pub struct Page {
+    /// The title (also the heading).
+    pub title: String,
+    /// The view.
+    pub view: View,
+    /// The page's script: defines `render(frame)`, called with the first frame and each update.
+    pub script: &'static str,
+    /// The `class` of `<body>` (`scoreboard` for the full-screen view).
+    pub body_class: &'static str,
+}
+
+impl std::fmt::Debug for Page {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Page")
+            .field("title", &self.title)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Which form of a page the client asked for.
+enum Wants {
+    Html,
+    Json,
+    Events,
+}
+
+fn wants(headers: &HeaderMap) -> Wants {
+    let accept = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if accept.contains("text/event-stream") {
+        Wants::Events
+    } else if accept.contains("application/json") && !accept.contains("text/html") {
+        Wants::Json
+    } else {
+        Wants::Html
+    }
+}
+
+/// Serves a page in the form the client asked for; 404 (in that form) when its view is `None`.
+/// A request that comes while the console is still rebuilding its state at start waits for it.
+pub async fn page(web: &Web, headers: &HeaderMap, page: Page) -> Response {
+    web.live.resumed().await;
+    match wants(headers) {
+        Wants::Events => {
+            let runtime = web.runtime.clone();
+            live::stream(
+                web.live.clone(),
+                page.view,
+                move || runtime.clock().now_ms(),
+                web.limits,
+                web.runtime.stopping(),
+            )
+            .into_response()
+        }
+        form => {
+            let view = web.live.read(|p: &Projections| (page.view)(p));
+            let found = view.is_some();
+            let frame = live::frame(&view.unwrap_or(Value::Null), web.now_ms());
+            let status = if found {
+                StatusCode::OK
+            } else {
+                StatusCode::NOT_FOUND
+            };
+            match form {
+                Wants::Json => (status, axum::Json(frame)).into_response(),
+                _ => (
+                    status,
+                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    layout::shell(&page.title, page.body_class, &frame, page.script),
+                )
+                    .into_response(),
+            }
+        }
+    }
+}
