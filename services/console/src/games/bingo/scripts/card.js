@@ -5,11 +5,13 @@ var PLAYER_TOKEN = "arcade.bingo-player-token";
 var pendingClaim = null;
 
 function claimToken() {
-  return Console.token() || sessionStorage.getItem(PLAYER_TOKEN) || document.getElementById("claim-token").value.trim();
+  return Console.token() || sessionStorage.getItem(PLAYER_TOKEN);
 }
 
 function claim() {
-  var typed = document.getElementById("claim-token").value.trim();
+  var input = document.getElementById("claim-token");
+  var typed = input.value.trim();
+  input.value = "";
   if (typed) sessionStorage.setItem(PLAYER_TOKEN, typed);
   var token = claimToken();
   if (!token) return Console.say("claim-message", false, "Give your player token (or log in as the operator) to claim.");

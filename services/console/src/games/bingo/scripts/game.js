@@ -84,6 +84,26 @@ function describe(a) {
   return who + ": no win" + (a.gameClosed ? " (the game is closed)" : " yet");
 }
 
+// The pool's buttons are drawn once and updated in place (a button being clicked is never
+// replaced under the pointer by a live update).
+var poolButtons = null;
+function drawPool(g, callable) {
+  if (!poolButtons || poolButtons.length !== g.pool.length) {
+    poolButtons = g.pool.map(function (s) {
+      var button = h("button", { type: "button", class: "square", "data-square": s.id,
+        onclick: function () { if (!button.disabled) callSquare(s.id); } },
+        h("small", null, s.id + " "), s.label,
+        s.verb ? h("small", { class: "muted" }, " · " + s.verb + (s.object ? " " + s.object : "")) : null);
+      return button;
+    });
+    Console.fill("pool", h("div", { class: "pool" }, poolButtons));
+  }
+  g.pool.forEach(function (s, i) {
+    poolButtons[i].classList.toggle("called", s.called);
+    poolButtons[i].disabled = !(callable && !s.called);
+  });
+}
+
 function render(view) {
   var g = view && view.game;
   current = g;
@@ -102,13 +122,7 @@ function render(view) {
       last ? [h("span", { class: "muted" }, "#" + last.callNumber + " "), last.label] : h("span", { class: "muted" }, "no square called yet")) : null);
   var operator = document.body.classList.contains("operator");
   var callable = g.tickMode === "called" && !g.closedAt;
-  Console.fill("pool", h("div", { class: "pool" }, g.pool.map(function (s) {
-    var attrs = { type: "button", class: "square" + (s.called ? " called" : ""), "data-square": s.id,
-      disabled: !(callable && operator && !s.called) };
-    if (callable) attrs.onclick = function () { callSquare(s.id); };
-    return h("button", attrs, h("small", null, s.id + " "), s.label,
-      s.verb ? h("small", { class: "muted" }, " · " + s.verb + (s.object ? " " + s.object : "")) : null);
-  })));
+  drawPool(g, callable && operator);
   Console.fill("called", g.called.length
     ? h("ol", { class: "called-list" }, g.called.map(function (c) { return h("li", { "data-square": c.squareId }, c.label); }))
     : h("p", { class: "muted" }, g.tickMode === "called" ? "Nothing called yet." : "An activity game: gestures tick the cards."));
