@@ -767,10 +767,19 @@ fn screenshots() {
             .as_array()
             .is_some_and(|b| !b.is_empty())
     });
+    // Bob's card, as he sees it (not won, not logged in: the claim with his token).
+    let bob = game["game"]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["player"] == "bob")
+        .unwrap()["serial"]
+        .as_u64()
+        .unwrap();
     let pages = [
+        ("bingo-card", format!("/bingo/friday/cards/{bob}")),
         ("bingo", "/bingo".to_string()),
         ("bingo-game", "/bingo/friday".to_string()),
-        ("bingo-card", card_path.clone()),
         ("bingo-print", "/bingo/friday/print".to_string()),
     ];
     for (width, height) in [(390, 844), (1920, 1080)] {

@@ -48,7 +48,8 @@ function render(view) {
     document.getElementById("claim-card").hidden = true;
     return;
   }
-  document.getElementById("claim-card").hidden = c.printed || !!g.closedAt;
+  // A printed card is verified by the organiser; a won card or a closed game has nothing to claim.
+  document.getElementById("claim-card").hidden = c.printed || !!g.closedAt || (!!c.win && !pendingClaim);
   Console.fill("card",
     h("div", { class: "card-head" },
       h("span", { class: "player" }, c.player || "printed card"),
@@ -91,7 +92,8 @@ Console.fill("page",
           h("button", { type: "button", class: "primary big", id: "claim-button", onclick: claim }, "Bingo!"),
           h("button", { type: "button", id: "forget-token", hidden: true, onclick: function () {
             sessionStorage.removeItem(PLAYER_TOKEN); showToken();
-          } }, "Forget my token")),
-        h("div", { id: "claim-message", class: "message" })))));
+          } }, "Forget my token"))),
+      // Outside the claim's card: the answer stays once the card has won.
+      h("div", { id: "claim-message", class: "message" }))));
 showToken();
 new MutationObserver(showToken).observe(document.body, { attributes: true, attributeFilter: ["class"] });

@@ -8,7 +8,7 @@ function gameCard(g) {
     h("div", { class: "facts" },
       h("span", null, g.cards + " cards"),
       h("span", null, g.called + " called" + (g.lastCall ? " (last: " + g.lastCall.label + ")" : "")),
-      h("span", null, g.winners + " winners"),
+      h("span", null, g.winners + (g.winners === 1 ? " winner" : " winners")),
       h("span", null, "opened " + B.when(g.openedAt))));
 }
 
