@@ -3,6 +3,7 @@ var frame0 = JSON.parse(document.getElementById("frame").textContent).view;
 var gameId = frame0.gameId, serial = frame0.serial;
 var PLAYER_TOKEN = "arcade.bingo-player-token";
 var pendingClaim = null;
+var lastView = null; // the answer may come in a live update before the POST's own answer
 
 function claimToken() {
   return Console.token() || sessionStorage.getItem(PLAYER_TOKEN);
@@ -25,6 +26,7 @@ function claim() {
       if (r.status === 202) {
         pendingClaim = data.requestId;
         Console.say("claim-message", true, "Claim sent: bingo is checking your card…");
+        render(lastView);
       } else {
         if (r.status === 401 && !Console.token()) sessionStorage.removeItem(PLAYER_TOKEN);
         Console.say("claim-message", false, (data && data.error) || ("refused: " + r.status));
@@ -41,6 +43,7 @@ function showToken() {
 }
 
 function render(view) {
+  lastView = view;
   var g = view && view.game, c = view && view.card;
   if (!g || !c) {
     Console.fill("card", h("p", { class: "muted" }, "No card " + serial + " in game " + gameId + " yet: it shows here once it is dealt."));

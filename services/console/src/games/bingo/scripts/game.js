@@ -14,6 +14,8 @@ function act(action, path, body, extra) {
     if (r.ok) {
       pending[action] = Object.assign({ requestId: r.data.requestId }, extra || {});
       say(action, true, "Sent: waiting for bingo…");
+      // The answer may have come in a live update before this one.
+      if (current) settle(current);
     } else say(action, false, B.failed(r));
     return r;
   });

@@ -1,5 +1,6 @@
 // /bingo: every game, and for the operator the form that opens one.
 var pending = null; // {requestId, gameId} of the opening sent from this page
+var lastView = null; // the answer may come in a live update before the POST's own answer
 
 function gameCard(g) {
   return h("a", { class: "card game-link", href: B.base(g.gameId), "data-game": g.gameId },
@@ -13,6 +14,7 @@ function gameCard(g) {
 }
 
 function render(view) {
+  lastView = view;
   var games = (view && view.games) || [];
   Console.fill("games", games.length ? h("div", { class: "grid" }, games.map(gameCard))
     : h("p", { class: "muted" }, "No bingo game yet."));
@@ -53,6 +55,7 @@ function openGame(e) {
     if (r.ok) {
       pending = { requestId: r.data.requestId, gameId: r.data.gameId };
       Console.say("open-message", true, "Sent: waiting for bingo to open " + r.data.gameId + "…");
+      render(lastView);
     } else Console.say("open-message", false, B.failed(r));
   });
 }
