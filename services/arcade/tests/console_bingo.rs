@@ -507,6 +507,67 @@ fn only_the_cards_player_or_the_operator_claims_it_through_the_console() {
     assert!(answer["error"].as_str().unwrap().contains("no card 999"));
 }
 
+#[test]
+fn the_bingo_pages_are_the_same_after_a_kill_and_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    // Snapshots every 3 entries: a restart loads one and folds the log after it.
+    let extra = ["--snapshot-every", "3"];
+    let first = run(data.path(), &["bingo", "console"], &extra, &[]);
+    let console = first.console.clone();
+    let game = open_game(&console, "again");
+    assert_eq!(game["game"]["pool"].as_array().map(Vec::len), Some(8));
+    for player in ["alice", "bob"] {
+        let (status, _) = act(
+            &console,
+            "/bingo/again/cards",
+            TOKEN,
+            json!({"player": player}),
+        );
+        assert_eq!(status, 202);
+    }
+    view_when(&console, "/bingo/again", "two cards", |v| {
+        v["game"]["players"]
+            .as_array()
+            .is_some_and(|p| p.len() == 2)
+    });
+    for square in 1..=8 {
+        let (status, _) = act(
+            &console,
+            "/bingo/again/calls",
+            TOKEN,
+            json!({"squareId": square}),
+        );
+        assert_eq!(status, 202);
+    }
+    let (status, _) = act(&console, "/bingo/again/cards/1/claim", TOKEN, json!({}));
+    assert_eq!(status, 202);
+    let (status, _) = act(&console, "/bingo/again/prints", TOKEN, json!({"count": 3}));
+    assert_eq!(status, 202);
+    let shown = view_when(&console, "/bingo/again", "the win and the batch", |v| {
+        v["game"]["winners"]
+            .as_array()
+            .is_some_and(|w| w.len() == 1)
+            && v["game"]["batches"]
+                .as_array()
+                .is_some_and(|b| b.len() == 1)
+    });
+    let paths = [
+        "/bingo",
+        "/bingo/again",
+        "/bingo/again/cards/1",
+        "/bingo/again/cards/2",
+    ];
+    let before: Vec<Value> = paths.iter().map(|p| view(&console, p)).collect();
+    assert_eq!(before[1], shown);
+    // SIGKILL: what the pages showed was durable, so they show it again.
+    drop(first);
+    let second = run(data.path(), &["bingo", "console"], &extra, &[]);
+    let after: Vec<Value> = paths.iter().map(|p| view(&second.console, p)).collect();
+    for ((path, before), after) in paths.iter().zip(&before).zip(&after) {
+        assert_eq!(before, after, "{path} after a kill and a restart");
+    }
+}
+
 fn broker_url() -> Option<String> {
     match std::env::var("ARCADE_AMQP_URL") {
         Ok(url) if !url.trim().is_empty() => Some(url),
