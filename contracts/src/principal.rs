@@ -6,6 +6,7 @@
 //! |------------------------|----------------------------------|
 //! | `operator`             | the operator's admin token       |
 //! | `arcade-admin`         | the operator's RabbitMQ user     |
+//! | `console`              | the console's RabbitMQ user: it acts for the operator or a player only after checking their token |
 //! | `race-team-<team>`     | a race team (its secret / user)  |
 //! | `bingo-player-<name>`  | a bingo player's app             |
 
@@ -15,8 +16,15 @@ pub const OPERATOR: &str = "operator";
 /// The operator's RabbitMQ user.
 pub const OPERATOR_BROKER_USER: &str = "arcade-admin";
 
-/// The principals a service treats as the operator unless configured otherwise.
-pub const DEFAULT_OPERATORS: [&str; 2] = [OPERATOR, OPERATOR_BROKER_USER];
+/// The console's RabbitMQ user. On RabbitMQ the broker stamps a connection's user on every
+/// message it publishes, so the commands the console sends for the operator (or for a player,
+/// a claim on their own card) carry `console`; the console sends one only after checking the
+/// operator's token (or that player's), so the services trust it as an operator.
+pub const CONSOLE_BROKER_USER: &str = "console";
+
+/// The principals a service treats as the operator unless configured otherwise
+/// (`ARCADE_OPERATOR_PRINCIPALS`).
+pub const DEFAULT_OPERATORS: [&str; 3] = [OPERATOR, OPERATOR_BROKER_USER, CONSOLE_BROKER_USER];
 
 /// Prefix of a race team's principal.
 pub const RACE_TEAM_PREFIX: &str = "race-team-";
@@ -78,6 +86,8 @@ mod tests {
         assert!(ops.may_act_for(Some("arcade-admin"), &race_team("red")));
         assert!(!ops.may_act_for(Some("race-team-blue"), &race_team("red")));
         assert!(!ops.may_act_for(None, &race_team("red")));
+        assert!(ops.contains(Some("console")), "the console's broker user");
+        assert!(!ops.contains(Some("race-team-console")));
         assert!(!Operators::new(["guest".to_string()]).contains(Some("operator")));
     }
 }

@@ -204,6 +204,42 @@ fn the_history_stream_keeps_every_event_and_only_the_operator_reads_it() {
     }
 }
 
+/// The console publishes no event and sends commands to the services whose organiser actions
+/// it offers (the referees, bingo), under its own user `console`, which the services trust as
+/// an operator principal (it checks the operator's or the player's token first): nothing else.
+#[test]
+fn the_console_sends_commands_to_the_referees_and_bingo_only() {
+    let definitions = committed_definitions().unwrap();
+    let topic = |exchange: &str| {
+        entries(&definitions, "topic_permissions")
+            .iter()
+            .find(|t| t["user"] == "console" && t["exchange"] == exchange)
+            .unwrap_or_else(|| panic!("console has no topic permission on {exchange}"))
+    };
+    assert_eq!(
+        topic("arcade.events")["write"],
+        "^$",
+        "it publishes no event"
+    );
+    let commands = regex(&topic("arcade.commands")["write"]);
+    for queue in ["referee.t1", "bingo"] {
+        assert!(commands.is_match(queue), "console may command {queue}");
+    }
+    for queue in [
+        "puzzle-telemetry",
+        "console",
+        "race.team.red",
+        "bingo.x",
+        "arcade.dead",
+    ] {
+        assert!(!commands.is_match(queue), "console may not command {queue}");
+    }
+    assert!(
+        arcade_contracts::principal::DEFAULT_OPERATORS.contains(&"console"),
+        "the services trust the console's user as an operator by default"
+    );
+}
+
 fn render(args: &[&str], passwords: bool) -> std::process::Output {
     let definitions = committed_definitions().unwrap();
     let mut command = Command::new("python3");

@@ -2,6 +2,7 @@
 //! pages is its own module (`games/<game>/projection.rs`, `games/<game>/pages.rs`, its `GAME`)
 //! and one line in [`GAMES`].
 
+pub mod bingo;
 pub mod home;
 pub mod tables;
 
@@ -22,4 +23,4 @@ pub struct Game {
 }
 
 /// Every section, in navigation order.
-pub const GAMES: &[Game] = &[home::GAME, tables::GAME];
+pub const GAMES: &[Game] = &[home::GAME, tables::GAME, bingo::GAME];
