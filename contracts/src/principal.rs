@@ -6,6 +6,7 @@
 //! |------------------------|----------------------------------|
 //! | `operator`             | the operator's admin token       |
 //! | `arcade-admin`         | the operator's RabbitMQ user     |
+//! | `console`              | the console's RabbitMQ user      |
 //! | `race-team-<team>`     | a race team (its secret / user)  |
 //! | `bingo-player-<name>`  | a bingo player's app             |
 
@@ -15,8 +16,15 @@ pub const OPERATOR: &str = "operator";
 /// The operator's RabbitMQ user.
 pub const OPERATOR_BROKER_USER: &str = "arcade-admin";
 
+/// The console's RabbitMQ user. The console checks the operator's token itself before it sends
+/// an organiser's command (`services/console`, `Gate::operator`), and on RabbitMQ a message's
+/// sender is its connection's user: so the console's user is an operator principal by default,
+/// for every service that checks the operator (the race master, bingo). It sends only what its
+/// operator-gated pages send; its broker permissions say to which queues.
+pub const CONSOLE_BROKER_USER: &str = "console";
+
 /// The principals a service treats as the operator unless configured otherwise.
-pub const DEFAULT_OPERATORS: [&str; 2] = [OPERATOR, OPERATOR_BROKER_USER];
+pub const DEFAULT_OPERATORS: [&str; 3] = [OPERATOR, OPERATOR_BROKER_USER, CONSOLE_BROKER_USER];
 
 /// Prefix of a race team's principal.
 pub const RACE_TEAM_PREFIX: &str = "race-team-";
@@ -76,6 +84,10 @@ mod tests {
         assert!(ops.may_act_for(Some("race-team-red"), &race_team("red")));
         assert!(ops.may_act_for(Some("operator"), &race_team("red")));
         assert!(ops.may_act_for(Some("arcade-admin"), &race_team("red")));
+        assert!(
+            ops.contains(Some(CONSOLE_BROKER_USER)),
+            "the console's broker user"
+        );
         assert!(!ops.may_act_for(Some("race-team-blue"), &race_team("red")));
         assert!(!ops.may_act_for(None, &race_team("red")));
         assert!(!Operators::new(["guest".to_string()]).contains(Some("operator")));

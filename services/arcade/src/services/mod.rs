@@ -67,12 +67,13 @@ pub struct ServiceArgs {
     pub console: console::ConsoleArgs,
     /// The principals the services treat as the operator: the senders that may start the
     /// race, act for any team and claim for any player (the admin endpoint's `operator`, the
-    /// operator's RabbitMQ user).
+    /// operator's RabbitMQ user, and the console's RabbitMQ user, whose commands the console
+    /// sends only for the operator's token).
     #[arg(
         long = "operator-principals",
         env = "ARCADE_OPERATOR_PRINCIPALS",
         value_delimiter = ',',
-        default_value = "operator,arcade-admin",
+        default_value = "operator,arcade-admin,console",
         value_name = "NAMES"
     )]
     pub operators: Vec<String>,
