@@ -3,6 +3,7 @@
 //! and one line in [`GAMES`].
 
 pub mod home;
+pub mod race;
 pub mod tables;
 
 use axum::Router;
@@ -22,4 +23,4 @@ pub struct Game {
 }
 
 /// Every section, in navigation order.
-pub const GAMES: &[Game] = &[home::GAME, tables::GAME];
+pub const GAMES: &[Game] = &[home::GAME, tables::GAME, race::GAME];

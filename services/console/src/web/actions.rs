@@ -111,6 +111,33 @@ impl Gate {
     /// refuses it (403 for a foreign `Host` or `Origin`, 401 without a known token, 403 for a
     /// principal that is not the operator).
     pub fn operator(&self, headers: &HeaderMap) -> Result<String, Refusal> {
+        match self.principal(headers, "the operator's token")? {
+            principal if principal == OPERATOR => Ok(principal),
+            principal => Err(refuse(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "{principal} may not act here: organiser actions need the operator's token"
+                ),
+            )),
+        }
+    }
+
+    /// The principal of an action's request when it is the operator's or `owner`'s (a
+    /// player's own card, a team's own page); else the refusal, as [`Gate::operator`]'s.
+    pub fn operator_or(&self, headers: &HeaderMap, owner: &str) -> Result<String, Refusal> {
+        let wanted = format!("the operator's token or {owner}'s");
+        match self.principal(headers, &wanted)? {
+            principal if principal == OPERATOR || principal == owner => Ok(principal),
+            principal => Err(refuse(
+                StatusCode::FORBIDDEN,
+                format!("{principal} may not act here: this needs {wanted}"),
+            )),
+        }
+    }
+
+    /// The principal a request's bearer token names, whoever it is, once its `Host` and
+    /// `Origin` are this console's; `wanted` says whose token the action takes (for a 401).
+    pub fn principal(&self, headers: &HeaderMap, wanted: &str) -> Result<String, Refusal> {
         match headers.get(header::HOST).and_then(|h| h.to_str().ok()) {
             Some(host) if self.host_allowed(host) => {}
             Some(host) => {
@@ -153,27 +180,20 @@ impl Gate {
             return Err(refuse(
                 StatusCode::UNAUTHORIZED,
                 format!(
-                    "no token: log in with the operator's token (it is in {})",
+                    "no token: log in with {wanted} (the operator's is in {})",
                     self.token_source
                 ),
             ));
         };
-        match self.tokens.principal(token) {
-            Some(principal) if principal == OPERATOR => Ok(principal),
-            Some(principal) => Err(refuse(
-                StatusCode::FORBIDDEN,
-                format!(
-                    "{principal} may not act here: organiser actions need the operator's token"
-                ),
-            )),
-            None => Err(refuse(
+        self.tokens.principal(token).ok_or_else(|| {
+            refuse(
                 StatusCode::UNAUTHORIZED,
                 format!(
-                    "unknown token: the operator's token is in {}",
+                    "unknown token: this needs {wanted} (the operator's is in {})",
                     self.token_source
                 ),
-            )),
-        }
+            )
+        })
     }
 }
 
