@@ -117,8 +117,13 @@ pub fn module(m: &ModuleChanged) -> Line {
         "module",
         Some(&m.team),
         format!(
-            "{} {change} a {} ({why}): {}P {}E {}W",
+            "{} {change} {} {} ({why}): {}P {}E {}W",
             m.car,
+            if m.module == ModuleKind::Engine {
+                "an"
+            } else {
+                "a"
+            },
             module_name(m.module),
             m.modules.pilots,
             m.modules.engines,

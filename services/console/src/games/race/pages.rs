@@ -225,8 +225,9 @@ fn wants_html(headers: &HeaderMap) -> bool {
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    !accept.contains("text/event-stream")
-        && !(accept.contains("application/json") && !accept.contains("text/html"))
+    let json = accept.contains("application/json") && !accept.contains("text/html");
+    let events = accept.contains("text/event-stream");
+    !(events || json)
 }
 
 async fn team(State(web): State<Web>, Path(team): Path<String>, headers: HeaderMap) -> Response {

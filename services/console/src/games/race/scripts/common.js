@@ -16,11 +16,21 @@ var R = {
     if (text !== undefined) el.textContent = text;
     return el;
   },
-  // A stable colour per team name.
+  // A colour per team, the same on every page: a team named after a colour gets it, any other
+  // one of the palette by its name.
+  named: { red: "#ff6b6b", blue: "#4fb3ff", green: "#47c97a", yellow: "#f2d84b", orange: "#ff9a4d",
+    purple: "#b685ff", pink: "#ff8fd0", cyan: "#36d6c3", white: "#e8edf3", grey: "#a0a8b4" },
+  palette: ["#ffb020", "#36d6c3", "#b685ff", "#ff8fd0", "#d7e05a", "#9aa7ff", "#7fe08a", "#ff9a4d"],
   color: function (team) {
-    var n = 0;
-    for (var i = 0; i < team.length; i++) n = (n * 31 + team.charCodeAt(i)) % 360;
-    return "hsl(" + n + ", 75%, 60%)";
+    var first = team.split("-")[0];
+    if (R.named[first]) return R.named[first];
+    var i = 0;
+    for (var k = 0; k < team.length; k++) i = (i * 31 + team.charCodeAt(k)) % 997;
+    return R.palette[i % R.palette.length];
+  },
+  bonus: function (kind) {
+    return { carMostFightsWon: "car with the most fights won", teamMostFightsWon: "team with the most fights won",
+      carFarthest: "car that went farthest", teamFarthest: "team that went farthest" }[kind] || kind;
   },
   teamLink: function (team) {
     return h("a", { href: "/race/teams/" + encodeURIComponent(team), class: "team", style: "color:" + R.color(team) }, team);
@@ -29,7 +39,7 @@ var R = {
     return h("a", { href: "/race/duels/" + id, "data-duel": id }, text || ("duel " + id));
   },
   cards: function (cards, cls) {
-    return h("span", { class: "cards " + (cls || "") }, (cards || []).map(function (c) { return h("span", { class: "card c" + c }, c); }));
+    return h("span", { class: "cards " + (cls || "") }, (cards || []).map(function (c) { return h("span", { class: "pc c" + c }, c); }));
   },
   // A turn's story as a list; duel lines link to the duel.
   story: function (lines) {

@@ -55,8 +55,10 @@ function render(view) {
   last = view;
   frames = view.frames;
   // A duel still running follows its newest step; a finished one opens on the deal.
-  if (first) index = view.over ? 0 : frames.length - 1;
-  else if (follow) index = frames.length - 1;
+  if (first) {
+    index = view.over ? 0 : frames.length - 1;
+    follow = !view.over;
+  } else if (follow) index = frames.length - 1;
   index = Math.min(index, frames.length - 1);
   Console.fill("page",
     h("p", null, h("a", { href: "/race" }, "◂ the race"), " · turn " + view.turn,

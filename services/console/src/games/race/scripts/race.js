@@ -10,7 +10,7 @@ function at(ring, out) {
 }
 
 function ring(view) {
-  var svg = R.svg("svg", { class: "ring", viewBox: "0 0 " + SIZE + " " + SIZE, role: "img", "aria-label": "the ring of 300 squares" });
+  var svg = R.svg("svg", { class: "ring", id: "ring", viewBox: "0 0 " + SIZE + " " + SIZE, role: "img", "aria-label": "the ring of 300 squares" });
   svg.appendChild(R.svg("circle", { class: "track", cx: C, cy: C, r: RADIUS }));
   var ticks = "", tens = "";
   for (var s = 0; s < RING; s++) {
@@ -69,7 +69,7 @@ function finishedCard(f) {
   return h("section", { class: "card", id: "finished" },
     h("h2", null, "The race is over (turn " + f.turn + ", " + (f.reason === "turns" ? "its turns played" : "time up") + ")"),
     h("ul", null, f.bonuses.map(function (b) {
-      return h("li", null, b.kind + ": " + (b.teams.length ? b.teams.join(", ") + " +" + b.points : "nobody") + " (" + b.value + ")");
+      return h("li", null, R.bonus(b.kind) + " (" + b.value + "): " + (b.teams.length ? b.teams.join(", ") + " +" + b.points + " points" : "nobody"));
     })),
     h("p", { class: "seed" }, "Seed, revealed: ", h("b", { id: "seed" }, f.seed)));
 }
