@@ -235,3 +235,41 @@ pub fn stream_shared(
     });
     Sse::new(events).keep_alive(KeepAlive::default())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn observed(n: u64) -> Observed {
+        Observed {
+            message_id: format!("m-{n}"),
+            message_type: "race.turn.started.v1".into(),
+            producer: "race-master".into(),
+            occurred_at: String::new(),
+            seen_at_ms: n,
+            payload: json!({"turn": n, "atMs": n, "joining": []}),
+        }
+    }
+
+    #[test]
+    fn clients_of_one_page_share_its_render_until_the_version_moves() {
+        let live = Live::default();
+        let view: View = Arc::new(|p: &Projections| Some(json!({ "events": p.events() })));
+        let first = live.render(Some("/race"), &view).unwrap();
+        let again = live.render(Some("/race"), &view).unwrap();
+        assert!(Arc::ptr_eq(&first, &again), "the same version: one render");
+        assert!(
+            !Arc::ptr_eq(&first, &live.render(None, &view).unwrap()),
+            "no key: a render of its own"
+        );
+        live.apply(&observed(1));
+        let moved = live.render(Some("/race"), &view).unwrap();
+        assert_eq!(&*moved, r#"{"events":1}"#);
+        assert_eq!(&*first, r#"{"events":0}"#);
+        // Many pages: the kept renders stay bounded.
+        for n in 0..(MAX_RENDERS + 10) {
+            live.render(Some(&format!("/race/duels/{n}")), &view);
+        }
+        assert!(live.renders.lock().unwrap().len() <= MAX_RENDERS);
+    }
+}
