@@ -52,13 +52,15 @@ var R = {
   standings: function (rows) {
     if (!rows || !rows.length) return h("p", { class: "muted" }, "No standings yet: they come after the first turn.");
     return h("table", { class: "list standings", id: "standings" },
-      h("thead", null, h("tr", null, ["#", "team", "points", "distance", "fights won", "$", "cars"].map(function (t) { return h("th", null, t); }))),
+      h("thead", null, h("tr", null, ["#", "team", "points", "distance", "fights won", "$", "cars"].map(function (t, i) {
+        return h("th", { class: i >= 3 && i <= 5 ? "wide" : null }, t);
+      }))),
       h("tbody", null, rows.map(function (s) {
         return h("tr", { "data-team": s.team },
           h("td", null, s.rank), h("td", null, R.teamLink(s.team)),
           h("td", { class: "points" }, s.points,
             s.bonusPoints ? h("span", { class: "muted" }, " (" + s.bonusPoints + " bonus)") : null),
-          h("td", null, s.distance), h("td", null, s.fightsWon), h("td", null, s.budget),
+          h("td", { class: "wide" }, s.distance), h("td", { class: "wide" }, s.fightsWon), h("td", { class: "wide" }, s.budget),
           h("td", null, s.carsRacing + "/" + s.cars));
       })));
   }

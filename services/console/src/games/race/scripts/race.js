@@ -41,11 +41,11 @@ function ring(view) {
 function carsTable(cars) {
   if (!cars.length) return h("p", { class: "muted" }, "No car registered yet.");
   return h("table", { class: "list", id: "cars" },
-    h("thead", null, h("tr", null, ["car", "team", "square", "modules", ""].map(function (t) { return h("th", null, t); }))),
+    h("thead", null, h("tr", null, ["car", "team", "square", "modules", ""].map(function (t, i) { return h("th", { class: i === 1 ? "wide" : null }, t); }))),
     h("tbody", null, cars.map(function (c) {
       return h("tr", { "data-car": c.car },
         h("td", null, h("span", { class: "swatch", style: "background:" + R.color(c.team) }), c.car),
-        h("td", null, R.teamLink(c.team)), h("td", null, c.square),
+        h("td", { class: "wide" }, R.teamLink(c.team)), h("td", null, c.square),
         h("td", null, c.modules.pilots + "P " + c.modules.engines + "E " + c.modules.weapons + "W"),
         h("td", { class: "muted" }, c.stopped ? "out: " + c.stopped : c.turnsToMiss ? c.turnsToMiss + " to miss" : ""));
     })));
