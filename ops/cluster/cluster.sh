@@ -14,7 +14,8 @@
 #   ops/cluster/cluster.sh node-start DIR N start node N (1-3) again, waiting until it runs
 #   ops/cluster/cluster.sh node-stop DIR N  stop node N gracefully (SIGTERM, waiting until it is gone)
 #   ops/cluster/cluster.sh node-kill DIR N  SIGKILL node N's Erlang VM
-#   ops/cluster/cluster.sh leaders DIR      "queue<TAB>leader node" of every quorum queue
+#   ops/cluster/cluster.sh leaders DIR      "queue<TAB>leader node" of every quorum queue with a leader
+#                                          (one being elected is left out)
 #   ops/cluster/cluster.sh node-of DIR NODE the number (1-3) of node name NODE
 #
 # Ports: AMQP BASE+1..BASE+3, management 10000+BASE+1..3, Erlang distribution
@@ -215,8 +216,9 @@ leaders)
             api "$n" "queues?columns=name,type,leader,node" | python3 -c '
 import json, sys
 for queue in json.load(sys.stdin):
-    if queue.get("type") == "quorum":
-        print(queue["name"], queue.get("leader") or queue.get("node"), sep="\t")'
+    leader = queue.get("leader") or queue.get("node")
+    if queue.get("type") == "quorum" and leader:
+        print(queue["name"], leader, sep="\t")'
             exit 0
         fi
     done
