@@ -393,9 +393,7 @@ fn a_race_followed_from_the_console_to_its_standings_and_a_duel_stepped_through(
     browser.type_into("#team-token", other);
     browser.click("#team-token-submit");
     browser.wait_for(
-        &format!(
-            "document.getElementById('team-message').textContent.includes('race-team-blue may not act here')"
-        ),
+        "document.getElementById('team-message').textContent.includes('race-team-blue may not act here')",
         "another team's token refused",
     );
     browser.type_into("#team-token", token);
