@@ -84,6 +84,10 @@ mod tests {
         assert!(ops.may_act_for(Some("race-team-red"), &race_team("red")));
         assert!(ops.may_act_for(Some("operator"), &race_team("red")));
         assert!(ops.may_act_for(Some("arcade-admin"), &race_team("red")));
+        assert!(
+            ops.contains(Some(CONSOLE_BROKER_USER)),
+            "the console's broker user"
+        );
         assert!(!ops.may_act_for(Some("race-team-blue"), &race_team("red")));
         assert!(!ops.may_act_for(None, &race_team("red")));
         assert!(ops.contains(Some("console")), "the console's broker user");

@@ -32,7 +32,7 @@ pub mod results;
 pub mod transcript;
 
 pub use account::{
-    BudgetGrant, BudgetGranted, CarStatus, HintPublished, StateQuery, StateReported,
+    BudgetGrant, BudgetGranted, CarStatus, HintPublish, HintPublished, StateQuery, StateReported,
 };
 pub use cars::{
     CarMoved, CarStopped, EventDrawn, EventOutcome, EventResolved, ModuleChange, ModuleChanged,

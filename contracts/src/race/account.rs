@@ -197,6 +197,31 @@ impl Message for HintPublished {
     }
 }
 
+/// `race.hint.publish.v1`: the operator publishes a hint about a hidden achievement now (the
+/// master also publishes one by itself every fifth turn). The master answers with
+/// `race.hint.published.v1` on the turn in progress, or refuses it when the race is not
+/// running (`race.command.rejected.v1`). Came after the first `race.*` v1 types.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(description = "The operator publishes a hint about a hidden achievement.")]
+pub struct HintPublish {
+    /// The achievement the hint is about; the master words the hint (the rule book's).
+    pub achievement: Achievement,
+}
+
+impl Message for HintPublish {
+    const TYPE: &'static str = "race.hint.publish.v1";
+    const KIND: MessageKind = MessageKind::Command;
+    fn example() -> Self {
+        HintPublish {
+            achievement: Achievement::Stratege,
+        }
+    }
+    fn route(&self) -> Route {
+        Route::Queue(RACE_MASTER_QUEUE.into())
+    }
+}
+
 /// The message types of this module.
 pub fn types() -> Vec<MessageType> {
     vec![
@@ -205,5 +230,6 @@ pub fn types() -> Vec<MessageType> {
         MessageType::of::<BudgetGrant>(),
         MessageType::of::<BudgetGranted>(),
         MessageType::of::<HintPublished>(),
+        MessageType::of::<HintPublish>(),
     ]
 }

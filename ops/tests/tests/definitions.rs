@@ -205,10 +205,10 @@ fn the_history_stream_keeps_every_event_and_only_the_operator_reads_it() {
 }
 
 /// The console publishes no event and sends commands to the services whose organiser actions
-/// it offers (the referees, bingo), under its own user `console`, which the services trust as
+/// it offers (the referees, bingo, the race master), under its own user `console`, which the services trust as
 /// an operator principal (it checks the operator's or the player's token first): nothing else.
 #[test]
-fn the_console_sends_commands_to_the_referees_and_bingo_only() {
+fn the_console_sends_commands_to_the_referees_bingo_and_the_race_master_only() {
     let definitions = committed_definitions().unwrap();
     let topic = |exchange: &str| {
         entries(&definitions, "topic_permissions")
@@ -222,7 +222,7 @@ fn the_console_sends_commands_to_the_referees_and_bingo_only() {
         "it publishes no event"
     );
     let commands = regex(&topic("arcade.commands")["write"]);
-    for queue in ["referee.t1", "bingo"] {
+    for queue in ["referee.t1", "bingo", "race-master"] {
         assert!(commands.is_match(queue), "console may command {queue}");
     }
     for queue in [
@@ -230,6 +230,7 @@ fn the_console_sends_commands_to_the_referees_and_bingo_only() {
         "console",
         "race.team.red",
         "bingo.x",
+        "race-master.x",
         "arcade.dead",
     ] {
         assert!(!commands.is_match(queue), "console may not command {queue}");

@@ -6,12 +6,14 @@
 //! projections) when the version moves, and sends it only if it differs from the last one sent.
 //! Views are coalesced (a client gets the latest view, never a queue of stale ones) and rendered
 //! at most every [`LiveLimits::min_interval`], so 1,000 events a second cost each client at most
-//! that many renders. A client holds at most [`LiveLimits::buffer`] frames; one that leaves them
+//! that many renders. Clients of the same page share its render ([`stream_shared`], keyed by the
+//! page): one view built and serialized per page and version, however many follow it. A client holds at most [`LiveLimits::buffer`] frames; one that leaves them
 //! unread for [`LiveLimits::stall`] is dropped with a log line. Every stream ends when the
 //! process stops (`stop`, the runtime's shutdown signal).
 
+use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -30,7 +32,19 @@ pub struct Live {
     version: Arc<watch::Sender<u64>>,
     /// Set once the state rebuilt at start is in (`reset`).
     resumed: Arc<watch::Sender<bool>>,
+    /// The latest render of each page followed live, by page key.
+    renders: Arc<Mutex<HashMap<String, Rendered>>>,
 }
+
+/// A page's view serialized, as of a version (`None`: the page shows nothing).
+#[derive(Debug, Clone)]
+struct Rendered {
+    version: u64,
+    text: Option<Arc<str>>,
+}
+
+/// Pages whose render is kept for the next client (beyond this, older renders are dropped).
+pub const MAX_RENDERS: usize = 1_024;
 
 impl Default for Live {
     fn default() -> Self {
@@ -38,6 +52,7 @@ impl Default for Live {
             state: Arc::new(RwLock::new(Projections::default())),
             version: Arc::new(watch::channel(0).0),
             resumed: Arc::new(watch::channel(false).0),
+            renders: Arc::default(),
         }
     }
 }
@@ -81,6 +96,43 @@ impl Live {
     pub fn changes(&self) -> watch::Receiver<u64> {
         self.version.subscribe()
     }
+
+    /// The view serialized as JSON; with a page `key`, the render of the current version is
+    /// shared by every client of that page. The version is read before the projections, so a
+    /// render is never older than the version it is kept under.
+    pub fn render(&self, key: Option<&str>, view: &View) -> Option<Arc<str>> {
+        let version = *self.version.borrow();
+        let renders = || self.renders.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(key) = key
+            && let Some(kept) = renders().get(key)
+            && kept.version == version
+        {
+            return kept.text.clone();
+        }
+        let text = self
+            .read(|p| view(p))
+            .map(|v| Arc::from(serde_json::to_string(&v).unwrap_or_else(|_| "null".into())));
+        if let Some(key) = key {
+            let mut renders = renders();
+            if renders.len() >= MAX_RENDERS && !renders.contains_key(key) {
+                renders.retain(|_, r| r.version == version);
+                if renders.len() >= MAX_RENDERS {
+                    renders.clear();
+                }
+            }
+            let newer = renders.get(key).is_some_and(|r| r.version > version);
+            if !newer {
+                renders.insert(
+                    key.to_string(),
+                    Rendered {
+                        version,
+                        text: text.clone(),
+                    },
+                );
+            }
+        }
+        text
+    }
 }
 
 /// What one live client may cost.
@@ -123,22 +175,35 @@ pub fn stream(
     limits: LiveLimits,
     stop: CancellationToken,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    stream_shared(live, None, view, now_ms, limits, stop)
+}
+
+/// [`stream`], sharing each render with the other clients of the page `key` (the same key must
+/// always mean the same view).
+pub fn stream_shared(
+    live: Live,
+    key: Option<String>,
+    view: View,
+    now_ms: impl Fn() -> u64 + Send + 'static,
+    limits: LiveLimits,
+    stop: CancellationToken,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let (tx, rx) = mpsc::channel::<Event>(limits.buffer.max(1));
     tokio::spawn(async move {
         let mut changes = live.changes();
-        let mut last: Option<String> = None;
+        // Nothing is sent while the page shows nothing (`None`), as before its first view.
+        let mut last: Option<Option<Arc<str>>> = Some(None);
         loop {
             changes.borrow_and_update();
-            let rendered = live
-                .read(|p| view(p))
-                .map(|v| (serde_json::to_string(&v).unwrap_or_default(), v));
-            let text = rendered.as_ref().map(|(text, _)| text.clone());
-            if text != last {
-                let data = match &rendered {
-                    Some((_, view)) => frame(view, now_ms()),
-                    None => frame(&Value::Null, now_ms()),
-                };
-                let event = Event::default().event("update").data(data.to_string());
+            let text = live.render(key.as_deref(), &view);
+            if last.as_ref() != Some(&text) {
+                // The frame of `frame()`, written around the shared text.
+                let data = format!(
+                    "{{\"nowMs\":{},\"view\":{}}}",
+                    now_ms(),
+                    text.as_deref().unwrap_or("null")
+                );
+                let event = Event::default().event("update").data(data);
                 tokio::select! {
                     sent = tokio::time::timeout(limits.stall, tx.send(event)) => match sent {
                         Ok(Ok(())) => {}
@@ -151,7 +216,7 @@ pub fn stream(
                     },
                     () = stop.cancelled() => return,
                 }
-                last = text;
+                last = Some(text);
             }
             tokio::select! {
                 changed = changes.changed() => if changed.is_err() { return },
@@ -169,4 +234,42 @@ pub fn stream(
         rx.recv().await.map(|event| (Ok(event), rx))
     });
     Sse::new(events).keep_alive(KeepAlive::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn observed(n: u64) -> Observed {
+        Observed {
+            message_id: format!("m-{n}"),
+            message_type: "race.turn.started.v1".into(),
+            producer: "race-master".into(),
+            occurred_at: String::new(),
+            seen_at_ms: n,
+            payload: json!({"turn": n, "atMs": n, "joining": []}),
+        }
+    }
+
+    #[test]
+    fn clients_of_one_page_share_its_render_until_the_version_moves() {
+        let live = Live::default();
+        let view: View = Arc::new(|p: &Projections| Some(json!({ "events": p.events() })));
+        let first = live.render(Some("/race"), &view).unwrap();
+        let again = live.render(Some("/race"), &view).unwrap();
+        assert!(Arc::ptr_eq(&first, &again), "the same version: one render");
+        assert!(
+            !Arc::ptr_eq(&first, &live.render(None, &view).unwrap()),
+            "no key: a render of its own"
+        );
+        live.apply(&observed(1));
+        let moved = live.render(Some("/race"), &view).unwrap();
+        assert_eq!(&*moved, r#"{"events":1}"#);
+        assert_eq!(&*first, r#"{"events":0}"#);
+        // Many pages: the kept renders stay bounded.
+        for n in 0..(MAX_RENDERS + 10) {
+            live.render(Some(&format!("/race/duels/{n}")), &view);
+        }
+        assert!(live.renders.lock().unwrap().len() <= MAX_RENDERS);
+    }
 }

@@ -1,14 +1,15 @@
 //! The race master as a running service: the thin shell around [`RaceMaster`] that the runtime
 //! hosts. It consumes the commands on its queue `race-master` (`race.start.v1`,
 //! `race.distribution.set.v1`, `race.car.register.v1`, `race.budget.query.v1`,
-//! `race.state.query.v1`, `race.budget.grant.v1`, `race.decision.made.v1`), publishes every fact on the topic and each question to its team's
+//! `race.state.query.v1`, `race.budget.grant.v1`, `race.hint.publish.v1`,
+//! `race.decision.made.v1`), publishes every fact on the topic and each question to its team's
 //! queue `race.team.<team>`, and is woken by the runtime's clock at [`RaceMaster::next_deadline`]
 //! (answer deadlines, turn starts, the race's end). Its state is a fold of its own log. A
 //! team's queue is declared before the team's first registration is published.
 //!
 //! Who may command it: a registration, an answer, a budget or state query for team T only
 //! from the sender `race-team-T` or an operator principal; starting the race, setting the
-//! distribution and granting budget only from an operator. Anything else is refused (dead-
+//! distribution, granting budget and publishing a hint only from an operator. Anything else is refused (dead-
 //! lettered with the reason, counted): the sender is the principal the transport vouches for
 //! (the admin endpoint's bearer token, RabbitMQ's `user_id`), never a payload field.
 
@@ -74,6 +75,7 @@ fn authorize(
         RaceMessage::StateQuery(m) => &m.team,
         RaceMessage::RaceStart(_)
         | RaceMessage::DistributionSet(_)
+        | RaceMessage::HintPublish(_)
         | RaceMessage::BudgetGrant(_) => {
             return if operators.contains(sender) {
                 Ok(())
@@ -182,5 +184,34 @@ impl Service for RaceService {
     /// Snapshots in the format of `crate::snapshot` (no seed in it: the state holds none).
     fn snapshots(&self) -> Option<arcade_runtime::Codec<RaceState>> {
         Some(arcade_runtime::Codec::of::<Self>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arcade_contracts::race::{Achievement, HintPublish};
+
+    #[test]
+    fn only_an_operator_publishes_a_hint_the_consoles_broker_user_included() {
+        let hint = RaceMessage::HintPublish(HintPublish {
+            achievement: Achievement::MadMax,
+        });
+        let operators = Operators::default();
+        for sender in ["operator", "arcade-admin", "console"] {
+            assert_eq!(
+                authorize(&operators, Some(sender), &hint),
+                Ok(()),
+                "{sender}"
+            );
+        }
+        let refused = authorize(&operators, Some("race-team-red"), &hint).unwrap_err();
+        assert!(refused.contains("race.hint.publish.v1"), "{refused}");
+        assert!(authorize(&operators, None, &hint).is_err());
+        let strict = Operators::new(["operator".to_string()]);
+        assert!(
+            authorize(&strict, Some("console"), &hint).is_err(),
+            "ARCADE_OPERATOR_PRINCIPALS without it: the console is not an operator"
+        );
     }
 }

@@ -206,6 +206,12 @@ impl Browser {
         );
     }
 
+    /// Empties the field matching `css` (before typing a value of one's own into it).
+    pub fn clear(&self, css: &str) {
+        let id = self.element(css);
+        self.call(reqwest::Method::POST, &format!("/element/{id}/clear"), None);
+    }
+
     /// Chooses the option `value` of the `<select>` matching `css`.
     pub fn select(&self, css: &str, value: &str) {
         self.click(&format!("{css} option[value=\"{value}\"]"));

@@ -4,6 +4,7 @@
 
 pub mod bingo;
 pub mod home;
+pub mod race;
 pub mod tables;
 
 use axum::Router;
@@ -23,4 +24,4 @@ pub struct Game {
 }
 
 /// Every section, in navigation order.
-pub const GAMES: &[Game] = &[home::GAME, tables::GAME, bingo::GAME];
+pub const GAMES: &[Game] = &[home::GAME, tables::GAME, bingo::GAME, race::GAME];

@@ -10,6 +10,8 @@
 //! - [`layout`]: the HTML shell (viewport, navigation, the login form, the shared CSS and JS).
 //! - `GET /console/console.css`, `GET /console/console.js`: the shared assets, served by the
 //!   console itself (no CDN: the machine may be offline).
+//! - Every request's path is known to [`page`] (a task-local set by a layer), so the live
+//!   clients of one path share its renders ([`crate::live::stream_shared`]).
 
 pub mod actions;
 pub mod layout;
@@ -18,7 +20,9 @@ use std::sync::Arc;
 
 use arcade_runtime::Runtime;
 use axum::Router;
+use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::Value;
@@ -63,7 +67,24 @@ pub fn router(web: Web) -> Router {
     for game in crate::games::GAMES {
         router = router.merge((game.routes)());
     }
-    router.with_state(web)
+    router
+        .with_state(web)
+        .layer(axum::middleware::from_fn(remember_path))
+}
+
+tokio::task_local! {
+    /// The path (and query) of the request being handled.
+    static PATH: String;
+}
+
+/// Runs the handler with its request's path at hand (for [`page`]'s shared renders).
+async fn remember_path(request: Request, next: Next) -> Response {
+    let path = request
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_default();
+    PATH.scope(path, next.run(request)).await
 }
 
 const CSS: &str = include_str!("assets/console.css");
@@ -139,8 +160,11 @@ pub async fn page(web: &Web, headers: &HeaderMap, page: Page) -> Response {
     match wants(headers) {
         Wants::Events => {
             let runtime = web.runtime.clone();
-            live::stream(
+            // A path's view is the same for every client of it: they share its renders.
+            let key = PATH.try_with(Clone::clone).ok();
+            live::stream_shared(
                 web.live.clone(),
+                key,
                 page.view,
                 move || runtime.clock().now_ms(),
                 web.limits,

@@ -94,6 +94,7 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
         | M::BudgetQuery(_)
         | M::StateQuery(_)
         | M::BudgetGrant(_)
+        | M::HintPublish(_)
         | M::DecisionMade(_) => {
             return Err(WireError(format!(
                 "{} is a command, not a fact of the race master",

@@ -2,7 +2,7 @@
 
 use arcade_contracts::race as c;
 
-use super::enums::{distribution_from, modules_from};
+use super::enums::{achievement_from, distribution_from, modules_from};
 use super::steps::answer_from;
 use super::{RaceMessage, WireError};
 use crate::domain::{Input, StartSettings};
@@ -52,6 +52,7 @@ pub fn input(message: &RaceMessage) -> Result<Input, WireError> {
             reason: m.reason.clone(),
         },
         RaceMessage::DecisionMade(m) => input_of_answer(m),
+        RaceMessage::HintPublish(m) => Input::PublishHint(achievement_from(m.achievement)),
         other => {
             return Err(WireError(format!(
                 "{} is a fact, not a command to the race master",

@@ -72,6 +72,7 @@ race_messages!(
     BudgetQuery,
     StateQuery,
     BudgetGrant,
+    HintPublish,
     StateReported,
     BudgetGranted,
     HintPublished,

@@ -165,3 +165,27 @@ fn hints_come_during_the_race_every_fifth_turn() {
     assert_eq!(all.len(), Achievement::ALL.len());
     assert!(Achievement::ALL.iter().all(|a| all.contains(a)));
 }
+
+#[test]
+fn the_operator_publishes_a_hint_with_the_turn_in_progress() {
+    let mut race = Race::new(3);
+    race.register("red", "red-1", (1, 4, 2));
+    assert_eq!(
+        race.when(Input::PublishHint(Achievement::Stratege)),
+        Err(Rejection::NotStarted),
+        "a hint comes with a turn"
+    );
+    race.start(only(EventKind::Nothing));
+    race.next_turn();
+    let turn = race.state.turn;
+    assert!(turn >= 1);
+    assert_eq!(
+        race.ok(Input::PublishHint(Achievement::Stratege)),
+        [Event::HintPublished {
+            turn,
+            achievement: Achievement::Stratege
+        }]
+    );
+    // Again, the same achievement: the organiser may repeat a hint.
+    assert_eq!(race.ok(Input::PublishHint(Achievement::Stratege)).len(), 1);
+}

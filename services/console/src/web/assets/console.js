@@ -109,7 +109,9 @@
     offset = first.nowMs - Date.now();
     render(first.view);
     tickers.forEach(function (fn) { fn(); });
-    if (!window.EventSource) return;
+    // A page that reads its stream itself (with a token: an EventSource sends no header) sets
+    // data-stream="manual" on <body>.
+    if (!window.EventSource || document.body.dataset.stream === "manual") return;
     var source = new EventSource(location.pathname);
     source.addEventListener("update", function (e) {
       var frame = JSON.parse(e.data);

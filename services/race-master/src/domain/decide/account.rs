@@ -102,6 +102,21 @@ impl Work<'_> {
         Ok(())
     }
 
+    /// The operator's hint about `achievement`, with the turn in progress (refused before the
+    /// start: a hint comes with a turn; and after the end).
+    pub fn publish_hint(&mut self, achievement: Achievement) -> Result<(), Rejection> {
+        match self.state.status {
+            Status::Running if self.state.turn > 0 => {}
+            Status::Finished => return Err(Rejection::Finished),
+            _ => return Err(Rejection::NotStarted),
+        }
+        self.emit(Event::HintPublished {
+            turn: self.state.turn,
+            achievement,
+        });
+        Ok(())
+    }
+
     /// "Picsou" for a team whose money is above $300 (credited to its first car).
     pub fn picsou(&mut self, team: usize) {
         let t = &self.state.teams[team];

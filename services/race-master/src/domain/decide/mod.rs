@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 
 use super::decision::Answer;
 use super::event::{Event, RegistrationProblem};
-use super::rules::{Distribution, Modules};
+use super::rules::{Achievement, Distribution, Modules};
 use super::state::{RaceState, Stage, Status};
 use work::Work;
 
@@ -85,6 +85,8 @@ pub enum Input {
         /// The answer.
         answer: Answer,
     },
+    /// `race.hint.publish.v1`: a hint about this achievement, now.
+    PublishHint(Achievement),
     /// Time passed (the host calls at [`RaceMaster::next_deadline`]).
     Tick,
 }
@@ -100,6 +102,7 @@ impl Input {
             Input::QueryState { .. } => "race.state.query.v1",
             Input::Grant { .. } => "race.budget.grant.v1",
             Input::Answer { .. } => "race.decision.made.v1",
+            Input::PublishHint(_) => "race.hint.publish.v1",
             Input::Tick => "tick",
         }
     }
@@ -122,6 +125,9 @@ pub enum Rejection {
     /// Anything but a budget query after the end.
     #[error("the race is over")]
     Finished,
+    /// A hint before the race started (a hint comes with a turn).
+    #[error("the race has not started: a hint comes with a turn")]
+    NotStarted,
     /// Odds that do not add up to 100.
     #[error("the odds add up to {sum}, not 100")]
     BadDistribution {
@@ -242,6 +248,7 @@ impl RaceMaster {
                 work.answer(*decision_id, team, car, answer)?;
                 work.advance();
             }
+            Input::PublishHint(achievement) => work.publish_hint(*achievement)?,
             Input::Tick => {
                 work.expire();
                 work.advance();

@@ -1,0 +1,396 @@
+//! The race's pages and the organiser's actions.
+//!
+//! - `GET /race`: the ring of 300 squares with every car on it, the standings, the turn in
+//!   progress told line by line, the past turns (each with its leader), the duels, hints,
+//!   achievements; once over, the bonuses and the seed (never before `race.finished.v1`).
+//! - `GET /race/turns/{turn}`: one kept turn's story and the standings after it.
+//! - `GET /race/duels/{duelId}`: a duel replayed step by step (hands, moves, attacks, parries,
+//!   draws; the hands once the transcript is public).
+//! - `GET /race/teams/{team}`: the team's own log. The HTML page needs no token and holds no
+//!   log; its JSON and live stream need the team's token (`race-team-<team>`, from `arcade race
+//!   team add`) or the operator's, which the page sends as `Authorization: Bearer`.
+//! - `POST /race/start` `{turns?, durationMs?, turnIntervalMs?, decisionTimeoutMs?,
+//!   distribution?}` → `race.start.v1`; `POST /race/distribution` `{distribution}` →
+//!   `race.distribution.set.v1`; `POST /race/hints` `{achievement}` → `race.hint.publish.v1`.
+//!   The operator's only; the payload is checked against its schema (a refusal names the field
+//!   by its JSON pointer) and the odds must add up to 100 before anything is sent. The master's
+//!   own refusals (`race.command.rejected.v1`) show on `/race`.
+
+use std::sync::Arc;
+
+use arcade_contracts::Message;
+use arcade_contracts::principal::race_team;
+use arcade_contracts::race::{DistributionSet, HintPublish, RaceStart};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Map, Value, json};
+
+use super::duels;
+use super::projection::Race;
+use crate::web::actions::{self, Refusal, error, refuse};
+use crate::web::{Page, Web, page};
+
+const RACE_SCRIPT: &str = concat!(
+    include_str!("scripts/common.js"),
+    include_str!("scripts/race.js")
+);
+const TURN_SCRIPT: &str = concat!(
+    include_str!("scripts/common.js"),
+    include_str!("scripts/turn.js")
+);
+const DUEL_SCRIPT: &str = concat!(
+    include_str!("scripts/common.js"),
+    include_str!("scripts/duel.js")
+);
+const TEAM_SCRIPT: &str = concat!(
+    include_str!("scripts/common.js"),
+    include_str!("scripts/team.js")
+);
+
+/// Duels listed on `/race` (the newest).
+pub const LISTED_DUELS: usize = 30;
+/// Hints, achievements and refusals listed on `/race` (the newest).
+pub const LISTED_NEWS: usize = 10;
+
+/// The achievements a hint may be about: the contract's names and the rule book's titles.
+pub const ACHIEVEMENTS: [(&str, &str); 13] = [
+    ("madMax", "Mad Max"),
+    ("rapideCommeLEclair", "Rapide comme l'éclair"),
+    ("armeJusquAuxDents", "Armé jusqu'aux dents"),
+    ("snakesOnACar", "Snakes on a car"),
+    ("asDuVolant", "As du volant"),
+    ("pacifiste", "Pacifiste"),
+    ("triSelectif", "Tri sélectif"),
+    ("pimpMyRide", "Pimp my ride"),
+    ("stratege", "Stratège"),
+    ("clicClic", "Clic Clic"),
+    ("panneDEssence", "Panne d'essence"),
+    ("ulysse31", "Ulysse 31"),
+    ("picsou", "Picsou"),
+];
+
+/// The race's routes.
+pub fn routes() -> Router<Web> {
+    Router::new()
+        .route("/race", get(race))
+        .route("/race/turns/{turn}", get(turn))
+        .route("/race/duels/{duel_id}", get(duel))
+        .route("/race/teams/{team}", get(team))
+        .route("/race/start", post(start))
+        .route("/race/distribution", post(distribution))
+        .route("/race/hints", post(hint))
+}
+
+fn newest<T: serde::Serialize>(list: &std::collections::VecDeque<T>, n: usize) -> Vec<&T> {
+    list.iter().rev().take(n).collect()
+}
+
+/// The view of `/race`.
+pub fn race_view(race: &Race) -> Value {
+    let mut cars: Vec<_> = race.cars.values().collect();
+    cars.sort_by(|a, b| b.square.cmp(&a.square).then_with(|| a.car.cmp(&b.car)));
+    let turns: Vec<Value> = race
+        .turns
+        .iter()
+        .rev()
+        .map(|t| {
+            json!({
+                "turn": t.turn,
+                "atMs": t.at_ms,
+                "lines": t.lines.len() + t.dropped as usize,
+                "leader": t.standings.as_ref().and_then(|s| s.first()).map(|s| json!({
+                    "team": s.team, "points": s.points
+                })),
+            })
+        })
+        .collect();
+    json!({
+        "status": race.status,
+        "settings": race.settings,
+        "distribution": race.distribution,
+        "turn": race.turn,
+        "phase": race.phase,
+        "cars": cars,
+        "carsDropped": race.cars_dropped,
+        "teams": race.teams.names().collect::<Vec<_>>(),
+        "standings": race.standings,
+        "turns": turns,
+        "current": race.turns.back(),
+        "finished": race.finished,
+        "hints": newest(&race.hints, LISTED_NEWS),
+        "achievements": newest(&race.achievements, LISTED_NEWS),
+        "refusals": newest(&race.refusals, LISTED_NEWS),
+        "duels": race.duels.newest(LISTED_DUELS).map(duels::summary).collect::<Vec<_>>(),
+        "achievementNames": ACHIEVEMENTS.iter().map(|(id, title)| json!({"id": id, "title": title})).collect::<Vec<_>>(),
+    })
+}
+
+/// The view of `/race/turns/{turn}` (`story` null when the turn is not kept).
+pub fn turn_view(race: &Race, turn: u32) -> Value {
+    json!({ "turn": turn, "story": race.turn(turn), "latest": race.turn })
+}
+
+/// The view of `/race/duels/{duelId}`, if the console saw the duel.
+pub fn duel_view(race: &Race, duel_id: u32) -> Option<Value> {
+    race.duels.get(duel_id).map(duels::view)
+}
+
+/// The view of a team's log: its cars, its standing, its log newest first.
+pub fn team_view(race: &Race, team: &str) -> Value {
+    let log = race.teams.team(team);
+    json!({
+        "team": team,
+        "locked": false,
+        "known": log.is_some(),
+        "status": race.status,
+        "turn": race.turn,
+        "cars": race.cars.values().filter(|c| c.team == team).collect::<Vec<_>>(),
+        "standing": race.standings.iter().find(|s| s.team == team),
+        "log": log.map(|t| t.log.iter().rev().collect::<Vec<_>>()).unwrap_or_default(),
+        "dropped": log.map_or(0, |t| t.dropped),
+    })
+}
+
+async fn race(State(web): State<Web>, headers: HeaderMap) -> Response {
+    page(
+        &web,
+        &headers,
+        Page {
+            title: "Race".into(),
+            view: Arc::new(|p| p.get::<Race>().map(race_view)),
+            script: RACE_SCRIPT,
+            body_class: "race",
+        },
+    )
+    .await
+}
+
+async fn turn(State(web): State<Web>, Path(turn): Path<String>, headers: HeaderMap) -> Response {
+    let Ok(turn) = turn.parse::<u32>() else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("{turn:?} is not a turn: a number from 1"),
+        );
+    };
+    page(
+        &web,
+        &headers,
+        Page {
+            title: format!("Race · turn {turn}"),
+            view: Arc::new(move |p| p.get::<Race>().map(|r| turn_view(r, turn))),
+            script: TURN_SCRIPT,
+            body_class: "race",
+        },
+    )
+    .await
+}
+
+async fn duel(State(web): State<Web>, Path(duel_id): Path<String>, headers: HeaderMap) -> Response {
+    let Ok(duel_id) = duel_id.parse::<u32>() else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("{duel_id:?} is not a duel id: a number from 1"),
+        );
+    };
+    page(
+        &web,
+        &headers,
+        Page {
+            title: format!("Duel {duel_id}"),
+            view: Arc::new(move |p| p.get::<Race>().and_then(|r| duel_view(r, duel_id))),
+            script: DUEL_SCRIPT,
+            body_class: "race duel",
+        },
+    )
+    .await
+}
+
+/// Whether `name` is a team name as the contract has it (`^[a-z0-9][a-z0-9-]{0,31}$`).
+pub fn valid_team(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    (1..=32).contains(&bytes.len())
+        && bytes[0] != b'-'
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+}
+
+/// Whether the client asked for the HTML page (not the JSON frame, nor the live stream).
+fn wants_html(headers: &HeaderMap) -> bool {
+    let accept = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let json = accept.contains("application/json") && !accept.contains("text/html");
+    let events = accept.contains("text/event-stream");
+    !(events || json)
+}
+
+async fn team(State(web): State<Web>, Path(team): Path<String>, headers: HeaderMap) -> Response {
+    if !valid_team(&team) {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!(
+                "{team:?} is not a team name: 1 to 32 of a-z, 0-9 and '-', not starting with '-'"
+            ),
+        );
+    }
+    let title = format!("Team {team}");
+    if wants_html(&headers) {
+        // The page itself holds no log: its script asks for it with the team's token.
+        let locked = json!({ "team": team, "locked": true });
+        return page(
+            &web,
+            &headers,
+            Page {
+                title,
+                view: Arc::new(move |_| Some(locked.clone())),
+                script: TEAM_SCRIPT,
+                body_class: "race team",
+            },
+        )
+        .await;
+    }
+    if let Err(refused) = web.gate.operator_or(&headers, &race_team(&team)) {
+        return refused.into_response();
+    }
+    page(
+        &web,
+        &headers,
+        Page {
+            title,
+            view: Arc::new(move |p| p.get::<Race>().map(|r| team_view(r, &team))),
+            script: TEAM_SCRIPT,
+            body_class: "race team",
+        },
+    )
+    .await
+}
+
+/// The JSON object of an action's body; the error names what is wrong.
+fn body_object(body: &Bytes) -> Result<Map<String, Value>, Refusal> {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(_) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            "the request body must be a JSON object",
+        )),
+        Err(e) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the request body is not JSON: {e} (line {}, column {})",
+                e.line(),
+                e.column()
+            ),
+        )),
+    }
+}
+
+/// The odds at `pointer` add up to 100, or the refusal says what they add up to.
+fn check_odds(odds: Option<&Value>, pointer: &str) -> Result<(), Refusal> {
+    let Some(Value::Object(odds)) = odds else {
+        return Ok(()); // the schema names a missing or wrong `distribution`
+    };
+    let sum: u64 = ["nothing", "pirates", "garage", "wreck", "mineField"]
+        .iter()
+        .filter_map(|k| odds.get(*k).and_then(Value::as_u64))
+        .sum();
+    if sum == 100 {
+        Ok(())
+    } else {
+        Err(refuse(
+            StatusCode::BAD_REQUEST,
+            format!("{pointer}: the odds add up to {sum}, not 100"),
+        ))
+    }
+}
+
+/// The operator's command: the gate, a JSON object, then `check`, then send it as `message_type`.
+async fn command(
+    web: &Web,
+    headers: &HeaderMap,
+    body: &Bytes,
+    message_type: &str,
+    check: impl FnOnce(&Map<String, Value>) -> Result<(), Refusal>,
+) -> Response {
+    let principal = match web.gate.operator(headers) {
+        Ok(principal) => principal,
+        Err(refused) => return refused.into_response(),
+    };
+    let mut payload = match body_object(body) {
+        Ok(payload) => payload,
+        Err(refused) => return refused.into_response(),
+    };
+    // An empty field of the form is a setting left out (its default).
+    payload.retain(|_, v| !v.is_null());
+    if let Err(refused) = check(&payload) {
+        return refused.into_response();
+    }
+    actions::send(
+        web,
+        principal,
+        message_type,
+        Value::Object(payload),
+        json!({}),
+    )
+    .await
+}
+
+async fn start(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
+    command(&web, &headers, &body, RaceStart::TYPE, |p| {
+        check_odds(p.get("distribution"), "/distribution")
+    })
+    .await
+}
+
+async fn distribution(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
+    command(&web, &headers, &body, DistributionSet::TYPE, |p| {
+        check_odds(p.get("distribution"), "/distribution")
+    })
+    .await
+}
+
+async fn hint(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
+    command(&web, &headers, &body, HintPublish::TYPE, |_| Ok(())).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn team_names_follow_the_contract() {
+        assert!(valid_team("red"));
+        assert!(valid_team("team-2"));
+        for bad in ["", "-red", "Red", "red team", "r/d", &"x".repeat(33)] {
+            assert!(!valid_team(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_odds_must_add_up_to_100() {
+        let odds =
+            json!({"nothing": 50, "pirates": 10, "garage": 10, "wreck": 15, "mineField": 15});
+        assert!(check_odds(Some(&odds), "/distribution").is_ok());
+        let odds = json!({"nothing": 50, "pirates": 10, "garage": 10, "wreck": 15, "mineField": 5});
+        let refused = check_odds(Some(&odds), "/distribution").unwrap_err();
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            refused.message,
+            "/distribution: the odds add up to 90, not 100"
+        );
+    }
+
+    #[test]
+    fn every_achievement_of_the_contract_can_be_hinted() {
+        for (id, _) in ACHIEVEMENTS {
+            let achievement: Result<arcade_contracts::race::Achievement, _> =
+                serde_json::from_value(json!(id));
+            assert!(achievement.is_ok(), "{id}");
+        }
+    }
+}
