@@ -14,9 +14,11 @@
 //! - [`live`]: the read model the pages read and the shared live-update stream.
 //! - [`web`]: the router, the page shape (HTML / JSON / live stream on one path), the layout,
 //!   the shared CSS and JS, the operator's gate for actions.
-//! - [`games`]: one module per section (`home`, `tables`; phase 2: `bingo`, `race`, `puzzle`),
+//! - [`desk`]: players' requests (Strata Relay) to the decider, and their answers.
+//! - [`games`]: one module per section (`home`, `tables`, `bingo`, `race`, `puzzle`),
 //!   each with its `projection.rs` and `pages.rs`, registered in [`games::GAMES`].
 
+pub mod desk;
 pub mod games;
 pub mod live;
 pub mod observed;
@@ -28,6 +30,7 @@ use std::sync::Arc;
 
 use arcade_runtime::{HostError, HostHandle, Runtime};
 
+pub use desk::Desk;
 pub use live::{Live, LiveLimits};
 pub use service::ConsoleService;
 pub use web::{Gate, Tokens, Web};
@@ -39,6 +42,8 @@ pub struct Started {
     pub handle: HostHandle<ConsoleService>,
     /// Its read model.
     pub live: Live,
+    /// Where its pages hand players' requests.
+    pub desk: Desk,
 }
 
 /// Starts the console service on `runtime` (its store `console` in the data dir, rebuilt from
@@ -46,15 +51,24 @@ pub struct Started {
 pub fn start(runtime: &Runtime) -> Result<Started, HostError> {
     let service = ConsoleService::default();
     let live = service.live();
+    let desk = service.desk();
     let handle = runtime.start(service)?;
-    Ok(Started { handle, live })
+    desk.connect(handle.local());
+    Ok(Started { handle, live, desk })
 }
 
 /// The console's routes on `runtime` (commands are sent with it; streams end with its
-/// shutdown signal), reading `live`, acting behind `gate`.
-pub fn router(runtime: &Runtime, live: Live, gate: Arc<Gate>, limits: LiveLimits) -> axum::Router {
+/// shutdown signal), reading `live`, handing players' requests to `desk`, acting behind `gate`.
+pub fn router(
+    runtime: &Runtime,
+    live: Live,
+    desk: Desk,
+    gate: Arc<Gate>,
+    limits: LiveLimits,
+) -> axum::Router {
     web::router(Web {
         live,
+        desk,
         runtime: runtime.clone(),
         gate,
         limits,

@@ -7,14 +7,16 @@
 //! then folded from each event once it is durable (`effect`), so a page never shows an event
 //! the console could lose in a crash.
 
-use std::convert::Infallible;
-
-use arcade_contracts::{Envelope, Route};
+use arcade_contracts::game::GameSessionCompletedV2;
+use arcade_contracts::{Envelope, Message, Route};
 use arcade_runtime::{
     Codec, Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, Snapshot,
-    SnapshotError,
+    SnapshotError, payload_of,
 };
 
+use crate::desk::Desk;
+use crate::games::puzzle::play::{self, COMPLETED, PlayCommand, PlayRefused};
+use crate::games::puzzle::projection::Puzzle;
 use crate::live::Live;
 use crate::observed::{OBSERVED_TYPE, Observed};
 use crate::projection::Projections;
@@ -29,11 +31,22 @@ pub const TOPICS: [&str; 5] = ["table.#", "bingo.#", "race.#", "puzzle.#", "game
 /// The console's snapshot format version (a frame of per-projection sections).
 pub const SNAPSHOT_VERSION: u32 = 1;
 
+/// What the console decides on: an event seen on the bus, or a player's request (a local
+/// input from its pages).
+#[derive(Debug, Clone)]
+pub enum ConsoleInput {
+    /// An event of the games' topics.
+    Observed(Observed),
+    /// A Strata Relay player's request.
+    Play(PlayCommand),
+}
+
 /// The console service.
 #[derive(Debug, Clone)]
 pub struct ConsoleService {
     name: String,
     live: Live,
+    desk: Desk,
 }
 
 impl Default for ConsoleService {
@@ -48,7 +61,13 @@ impl ConsoleService {
         ConsoleService {
             name: name.into(),
             live: Live::default(),
+            desk: Desk::default(),
         }
+    }
+
+    /// Where its pages hand players' requests (connected once the service runs).
+    pub fn desk(&self) -> Desk {
+        self.desk.clone()
     }
 
     /// The read model its pages read (take it before the runtime starts the service).
@@ -59,15 +78,21 @@ impl ConsoleService {
 
 impl Decider for ConsoleService {
     type State = Projections;
-    type Input = Observed;
+    type Input = ConsoleInput;
     type Event = Observed;
-    type Rejection = Infallible;
+    type Rejection = PlayRefused;
 
-    fn decide(&self, _state: &Projections, input: &Observed, ctx: &Context) -> Decided<Self> {
-        Ok(vec![Observed {
-            seen_at_ms: ctx.now_ms,
-            ..input.clone()
-        }])
+    fn decide(&self, state: &Projections, input: &ConsoleInput, ctx: &Context) -> Decided<Self> {
+        match input {
+            ConsoleInput::Observed(observed) => Ok(vec![Observed {
+                seen_at_ms: ctx.now_ms,
+                ..observed.clone()
+            }]),
+            ConsoleInput::Play(command) => match state.get::<Puzzle>() {
+                Some(puzzle) => puzzle.plays.decide(command, ctx.now_ms),
+                None => Err(PlayRefused::Unknown(String::new())),
+            },
+        }
     }
 
     fn evolve(state: &mut Projections, event: &Observed) {
@@ -84,11 +109,28 @@ impl Service for ConsoleService {
         }
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<Observed>, String> {
-        Ok(Decoded::Input(Observed::of(message, 0)))
+    fn input(&self, message: &Envelope) -> Result<Decoded<ConsoleInput>, String> {
+        Ok(Decoded::Input(ConsoleInput::Observed(Observed::of(
+            message, 0,
+        ))))
+    }
+
+    fn refusal(&self, input: &ConsoleInput, rejection: &PlayRefused) -> Vec<Observed> {
+        match input {
+            ConsoleInput::Play(command) => vec![play::refused(command, rejection, 0)],
+            ConsoleInput::Observed(_) => Vec::new(),
+        }
     }
 
     fn encode(&self, event: &Observed) -> Outbound {
+        if event.message_type == COMPLETED {
+            // A finished session played here: the contract message itself, published.
+            return Outbound {
+                message_type: GameSessionCompletedV2::TYPE,
+                payload: event.payload.clone(),
+                route: Route::Topic,
+            };
+        }
         Outbound {
             message_type: OBSERVED_TYPE,
             payload: event.to_record(),
@@ -97,21 +139,32 @@ impl Service for ConsoleService {
     }
 
     fn decode(&self, envelope: &Envelope) -> Result<Observed, String> {
+        if envelope.message_type == GameSessionCompletedV2::TYPE {
+            return payload_of::<GameSessionCompletedV2>(envelope).map(|s| play::completed(&s));
+        }
         if envelope.message_type != OBSERVED_TYPE {
             return Err(format!(
-                "expected {OBSERVED_TYPE} in the console's log, found {}",
+                "expected {OBSERVED_TYPE} or {} in the console's log, found {}",
+                GameSessionCompletedV2::TYPE,
                 envelope.message_type
             ));
         }
         Observed::from_record(&envelope.payload)
     }
 
+    /// The relay runs, but publishes only the sessions played here
+    /// (`game.session.completed.v2`): everything else in the log is the console's own record.
     fn publishes(&self) -> bool {
-        false
+        true
+    }
+
+    fn publishes_event(&self, envelope: &Envelope) -> bool {
+        envelope.message_type == GameSessionCompletedV2::TYPE
     }
 
     fn effect(&self, _state: &Projections, event: &Observed) {
         self.live.apply(event);
+        self.desk.answer(event);
     }
 
     fn snapshots(&self) -> Option<Codec<Projections>> {

@@ -170,6 +170,7 @@ async fn twenty_live_clients_see_each_turn_within_a_second_at_1000_events_a_seco
     let router = arcade_console::router(
         &runtime,
         started.live.clone(),
+        started.desk.clone(),
         Arc::new(gate),
         LiveLimits::default(),
     );

@@ -188,6 +188,15 @@ pub trait Service: Decider {
         true
     }
 
+    /// Whether this event of the log goes out, for a service that [`Service::publishes`]
+    /// (`true`, the default: all of them). A service whose log mixes its own records with a
+    /// few contract events (the console: what it saw, and the puzzle sessions played on it)
+    /// publishes only those; the relay passes over the others, its cursor moving past them in
+    /// order, so a published event still goes out once, in log order, across restarts.
+    fn publishes_event(&self, _envelope: &Envelope) -> bool {
+        true
+    }
+
     /// Brings the world in line with the state rebuilt at start (a referee re-applies its
     /// locks), before any input is handled.
     fn resume(&self, _state: &Self::State) {}

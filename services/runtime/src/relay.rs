@@ -41,12 +41,18 @@ pub fn publication(record: &LogRecord) -> Publication {
 /// The queue an event of the log needs before it goes out ([`crate::Service::queue_before`]).
 pub type QueueBefore = Arc<dyn Fn(&Envelope) -> Option<SubscriptionSpec> + Send + Sync>;
 
+/// Whether an event of the log goes out ([`crate::Service::publishes_event`]); one that does
+/// not is passed over, the cursor moving past it in order.
+pub type PublishesEvent = Arc<dyn Fn(&Envelope) -> bool + Send + Sync>;
+
 /// Where the relay publishes: the bus, and the queues some events need first.
 pub struct Outlet {
     /// The bus.
     pub bus: Arc<dyn Bus>,
     /// The queue an event needs declared before it goes out.
     pub queue_before: QueueBefore,
+    /// Which events of the log go out (all, for most services).
+    pub publishes: PublishesEvent,
 }
 
 impl std::fmt::Debug for Outlet {
@@ -138,7 +144,11 @@ pub async fn run(
     batch: usize,
     stop: CancellationToken,
 ) -> Result<(), StoreError> {
-    let Outlet { bus, queue_before } = outlet;
+    let Outlet {
+        bus,
+        queue_before,
+        publishes,
+    } = outlet;
     let mut declared = HashSet::new();
     let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
     counters.relay_cursor.store(cursor, Ordering::Relaxed);
@@ -158,6 +168,20 @@ pub async fn run(
             let Some(&(last, _)) = records.last() else {
                 break;
             };
+            let mut records = records;
+            records.retain(|(_, r)| publishes(&r.envelope));
+            if records.is_empty() {
+                // Nothing of this stretch goes out: the cursor passes it once those before it
+                // are confirmed, in order.
+                in_flight.push_back(InFlight {
+                    end: last + 1,
+                    count: 0,
+                    sent: Vec::new(),
+                    confirms: Box::pin(std::future::ready(Ok(Published::default()))),
+                    _spans: Vec::new(),
+                });
+                continue;
+            }
             let (publications, spans): (Vec<Publication>, Vec<tracing::Span>) = records
                 .iter()
                 .map(|(_, r)| traced_publication(r, &name, bus.as_ref()))

@@ -300,9 +300,14 @@ impl Runtime {
             let service = service.clone();
             Arc::new(move |envelope| service.queue_before(envelope))
         };
+        let publishes: relay::PublishesEvent = {
+            let service = service.clone();
+            Arc::new(move |envelope| service.publishes_event(envelope))
+        };
         let outlet = relay::Outlet {
             bus: self.bus.clone(),
             queue_before,
+            publishes,
         };
         let relay = if service.publishes() {
             tokio::spawn(relay::run(

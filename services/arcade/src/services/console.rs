@@ -11,7 +11,7 @@
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use arcade_console::{Gate, Live, LiveLimits, Tokens};
+use arcade_console::{Desk, Gate, Live, LiveLimits, Tokens};
 use arcade_runtime::{Running, Runtime};
 use clap::Args;
 
@@ -61,11 +61,12 @@ impl Default for ConsoleArgs {
     }
 }
 
-/// The read model of the console this process hosts; `start` sets it.
-static HOSTED: Mutex<Option<Live>> = Mutex::new(None);
+/// The read model of the console this process hosts, and its players' desk; `start` sets
+/// them.
+static HOSTED: Mutex<Option<(Live, Desk)>> = Mutex::new(None);
 
-/// The console's read model, when this process hosts it.
-pub fn hosted() -> Option<Live> {
+/// The console's read model and players' desk, when this process hosts it.
+pub fn hosted() -> Option<(Live, Desk)> {
     HOSTED
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -75,7 +76,7 @@ pub fn hosted() -> Option<Live> {
 /// Starts the console service.
 pub fn start(runtime: &Runtime) -> anyhow::Result<Vec<Box<dyn Running>>> {
     let started = arcade_console::start(runtime)?;
-    *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some(started.live);
+    *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some((started.live, started.desk));
     Ok(vec![Box::new(started.handle)])
 }
 
@@ -88,10 +89,11 @@ impl Tokens for AuthTokens {
     }
 }
 
-/// The console's router for a listener bound to `bound`, reading `live`.
+/// The console's router for a listener bound to `bound`, reading `live`, handing players'
+/// requests to `desk`.
 pub fn router(
     runtime: &Runtime,
-    live: Live,
+    (live, desk): (Live, Desk),
     auth: Arc<Auth>,
     token_source: &str,
     bound: SocketAddr,
@@ -102,6 +104,6 @@ pub fn router(
         stall: std::time::Duration::from_secs(args.stall.max(1)),
         ..LiveLimits::default()
     };
-    arcade_console::router(runtime, live, Arc::new(gate), limits)
+    arcade_console::router(runtime, live, desk, Arc::new(gate), limits)
         .layer(axum::extract::DefaultBodyLimit::max(256 * 1024))
 }

@@ -4,6 +4,7 @@
 
 pub mod bingo;
 pub mod home;
+pub mod puzzle;
 pub mod race;
 pub mod tables;
 
@@ -24,4 +25,10 @@ pub struct Game {
 }
 
 /// Every section, in navigation order.
-pub const GAMES: &[Game] = &[home::GAME, tables::GAME, bingo::GAME, race::GAME];
+pub const GAMES: &[Game] = &[
+    home::GAME,
+    tables::GAME,
+    bingo::GAME,
+    race::GAME,
+    puzzle::GAME,
+];

@@ -135,9 +135,10 @@ impl Gate {
         }
     }
 
-    /// The principal a request's bearer token names, whoever it is, once its `Host` and
-    /// `Origin` are this console's; `wanted` says whose token the action takes (for a 401).
-    pub fn principal(&self, headers: &HeaderMap, wanted: &str) -> Result<String, Refusal> {
+    /// Whether a request comes from this console's own pages: its `Host` names this console
+    /// and its `Origin`, if any, is the same (403 otherwise). What a public request (a player's
+    /// pulse) needs, and every action before its token is looked at.
+    pub fn same_site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
         match headers.get(header::HOST).and_then(|h| h.to_str().ok()) {
             Some(host) if self.host_allowed(host) => {}
             Some(host) => {
@@ -170,6 +171,13 @@ impl Gate {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// The principal a request's bearer token names, whoever it is, once its `Host` and
+    /// `Origin` are this console's; `wanted` says whose token the action takes (for a 401).
+    pub fn principal(&self, headers: &HeaderMap, wanted: &str) -> Result<String, Refusal> {
+        self.same_site(headers)?;
         let token = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())

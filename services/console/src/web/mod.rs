@@ -37,6 +37,8 @@ pub use actions::{Gate, Tokens};
 pub struct Web {
     /// The read model.
     pub live: Live,
+    /// Where players' requests go (Strata Relay played on the console).
+    pub desk: crate::desk::Desk,
     /// The process's runtime: commands are sent with it; its clock and shutdown signal.
     pub runtime: Runtime,
     /// Who may act.

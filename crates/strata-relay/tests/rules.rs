@@ -1,7 +1,7 @@
 //! The source's rule suite rebuilt: bounds, determinism, height limits, locality and terminal
 //! states of the pulse rule and the signal (the generator has its own file).
 
-use arcade_puzzle_telemetry::domain::strata::{
+use arcade_strata_relay::{
     CELLS, Cell, Layout, LayoutError, PulseRefused, Puzzle, Stage, State, physical_height,
 };
 use proptest::prelude::*;

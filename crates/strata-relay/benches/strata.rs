@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use arcade_puzzle_telemetry::domain::strata::{Cell, Puzzle, Stage};
+use arcade_strata_relay::{Cell, Puzzle, Stage};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn generation(c: &mut Criterion) {

@@ -1,7 +1,7 @@
 //! The generator: stage structure, witness replay through the public pulse rule, and the
 //! source's stress test (5,000 puzzles across the five stages).
 
-use arcade_puzzle_telemetry::domain::strata::{CELLS, Cell, CellSet, Puzzle, Stage, State};
+use arcade_strata_relay::{CELLS, Cell, CellSet, Puzzle, Stage, State};
 
 fn neighbours(cell: Cell) -> Vec<Cell> {
     let (x, y) = (cell.x as i32, cell.y as i32);

@@ -1,4 +1,5 @@
-//! Strata Relay's rules: the 5 × 5 heightfield, the pulse, the signal and the constructive
+//! Strata Relay's rules (`arcade-strata-relay`, shared by the puzzle telemetry and the console):
+//! the 5 × 5 heightfield, the pulse, the signal and the constructive
 //! generator. Pure and deterministic: no clock, no global randomness, no allocation on the
 //! hot paths.
 //!

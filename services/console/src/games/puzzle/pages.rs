@@ -1,0 +1,264 @@
+//! The puzzle's pages and the players' requests.
+//!
+//! - `GET /puzzle`: the telemetry's per-stage statistics (win rate, turns against the move
+//!   limit, durations, verified and flagged sessions), today's sessions per stage, the trends
+//!   (win rate per stage per hour and per day) and the newest sessions; live.
+//! - `GET /puzzle/play`: a new board from a seed (empty: one drawn by the server) and a stage,
+//!   and the games finished here lately.
+//! - `GET /puzzle/play/{gameId}`: the board (heights, stone, anchors, charged cells), moves
+//!   left and made, won or failed; a pulse by a click or a tap on a cell.
+//! - `POST /puzzle/play` `{seed?, stage}` → 201 `{gameId, path}`; `POST
+//!   /puzzle/play/{gameId}/pulses` `{x, y}` → 200 `{game}` (the board after it). The rules run
+//!   in the console's decider (`arcade-strata-relay`); a refusal is 400 naming the field (or
+//!   the cell), 404 for an unknown game, 409 for a game that is over. Playing is public (no
+//!   token: players are not organisers; DESIGN, "Faces"), but like every action it must come
+//!   from the console's own pages (`Host`, `Origin`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+
+use super::play::{MAX_GAME_ID, PlayCommand};
+use super::projection::Puzzle;
+use crate::desk::DeskError;
+use crate::web::actions::error;
+use crate::web::{Page, Web, page};
+
+const CHARTS_SCRIPT: &str = include_str!("scripts/charts.js");
+const NEW_SCRIPT: &str = include_str!("scripts/new.js");
+const BOARD_SCRIPT: &str = include_str!("scripts/board.js");
+
+/// How long a request waits for the decider's durable answer.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(10);
+/// Seeds the server draws are in `1..SEED_RANGE` (short enough to read out and type again).
+pub const SEED_RANGE: i64 = 1_000_000_000;
+/// Games finished here listed on `/puzzle/play`.
+pub const LISTED_GAMES: usize = 10;
+
+/// The puzzle routes.
+pub fn routes() -> Router<Web> {
+    Router::new()
+        .route("/puzzle", get(charts))
+        .route("/puzzle/play", get(new_board).post(start))
+        .route("/puzzle/play/{game_id}", get(board))
+        .route("/puzzle/play/{game_id}/pulses", post(pulse))
+}
+
+async fn charts(State(web): State<Web>, headers: HeaderMap) -> Response {
+    page(
+        &web,
+        &headers,
+        Page {
+            title: "Strata Relay statistics".into(),
+            view: Arc::new(|p| {
+                let puzzle = p.get::<Puzzle>()?;
+                let mut view = puzzle.charts.view();
+                view["played"] = json!(puzzle.plays.recent(LISTED_GAMES));
+                Some(view)
+            }),
+            script: CHARTS_SCRIPT,
+            body_class: "puzzle",
+        },
+    )
+    .await
+}
+
+async fn new_board(State(web): State<Web>, headers: HeaderMap) -> Response {
+    page(
+        &web,
+        &headers,
+        Page {
+            title: "Play Strata Relay".into(),
+            view: Arc::new(|p| {
+                let puzzle = p.get::<Puzzle>()?;
+                Some(json!({ "played": puzzle.plays.recent(LISTED_GAMES) }))
+            }),
+            script: NEW_SCRIPT,
+            body_class: "puzzle",
+        },
+    )
+    .await
+}
+
+async fn board(
+    State(web): State<Web>,
+    Path(game_id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    page(
+        &web,
+        &headers,
+        Page {
+            title: "Strata Relay".into(),
+            view: Arc::new(move |p| Some(p.get::<Puzzle>()?.plays.get(&game_id)?.view())),
+            script: BOARD_SCRIPT,
+            body_class: "puzzle",
+        },
+    )
+    .await
+}
+
+/// A JSON object body, or the 400 that says what is wrong with it.
+fn object(body: &Bytes) -> Result<serde_json::Map<String, Value>, Response> {
+    let text = if body.is_empty() { b"{}".as_slice() } else { body };
+    match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(error(
+            StatusCode::BAD_REQUEST,
+            "the body must be a JSON object",
+        )),
+        Err(e) => Err(error(
+            StatusCode::BAD_REQUEST,
+            format!("the body is not JSON: {e}"),
+        )),
+    }
+}
+
+/// An integer field given as a number or as text (a form's input); `Ok(None)` when absent,
+/// null or empty.
+fn integer(map: &serde_json::Map<String, Value>, field: &str) -> Result<Option<i64>, String> {
+    match map.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| format!("/{field}: {n} is not an integer")),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<i64>()
+            .map(Some)
+            .map_err(|_| format!("/{field}: {s:?} is not an integer")),
+        Some(other) => Err(format!(
+            "/{field}: expected an integer, found {}",
+            kind(other)
+        )),
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The answer to a request the desk could not carry out.
+fn refused(e: DeskError) -> Response {
+    let status = match &e {
+        DeskError::Refused { code, .. } => match code.as_str() {
+            "unknown" => StatusCode::NOT_FOUND,
+            "finished" | "exists" => StatusCode::CONFLICT,
+            _ => StatusCode::BAD_REQUEST,
+        },
+        DeskError::Busy => StatusCode::TOO_MANY_REQUESTS,
+        DeskError::NotRunning | DeskError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
+    };
+    error(status, e.to_string())
+}
+
+/// `POST /puzzle/play` `{seed?, stage}`: a new board; 201 `{gameId, path, seed, stage}`.
+async fn start(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
+    if let Err(refusal) = web.gate.same_site(&headers) {
+        return refusal.into_response();
+    }
+    let map = match object(&body) {
+        Ok(map) => map,
+        Err(response) => return response,
+    };
+    let stage = match integer(&map, "stage") {
+        Ok(Some(stage)) => stage,
+        Ok(None) => return error(StatusCode::BAD_REQUEST, "/stage: a stage (1 to 5) is needed"),
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    if !(1..=5).contains(&stage) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!("/stage: {stage} is out of range: a stage is 1 to 5"),
+        );
+    }
+    let seed = match integer(&map, "seed") {
+        // The shell draws a seed (the domain takes it as a value).
+        Ok(None) => rand::random_range(1..SEED_RANGE),
+        Ok(Some(seed)) => seed,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    let game_id = format!("console-{}", uuid::Uuid::now_v7().simple());
+    debug_assert!(game_id.len() <= MAX_GAME_ID);
+    let command = PlayCommand::Start {
+        request: uuid::Uuid::now_v7().to_string(),
+        game_id: game_id.clone(),
+        seed,
+        stage,
+    };
+    match web.desk.ask(command, ANSWER_WITHIN).await {
+        Ok(()) => (
+            StatusCode::CREATED,
+            axum::Json(json!({
+                "gameId": game_id,
+                "path": format!("/puzzle/play/{game_id}"),
+                "seed": seed,
+                "stage": stage,
+            })),
+        )
+            .into_response(),
+        Err(e) => refused(e),
+    }
+}
+
+/// `POST /puzzle/play/{gameId}/pulses` `{x, y}`: a pulse; 200 `{game}` (the board after it).
+async fn pulse(
+    State(web): State<Web>,
+    Path(game_id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if let Err(refusal) = web.gate.same_site(&headers) {
+        return refusal.into_response();
+    }
+    let map = match object(&body) {
+        Ok(map) => map,
+        Err(response) => return response,
+    };
+    let mut cell = [0i64; 2];
+    for (i, field) in ["x", "y"].into_iter().enumerate() {
+        cell[i] = match integer(&map, field) {
+            Ok(Some(v)) => v,
+            Ok(None) => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    format!("/{field}: the cell's {field} (0 to 4) is needed"),
+                );
+            }
+            Err(e) => return error(StatusCode::BAD_REQUEST, e),
+        };
+    }
+    let command = PlayCommand::Pulse {
+        request: uuid::Uuid::now_v7().to_string(),
+        game_id: game_id.clone(),
+        x: cell[0],
+        y: cell[1],
+    };
+    match web.desk.ask(command, ANSWER_WITHIN).await {
+        Ok(()) => {
+            let game = web.live.read(|p| {
+                p.get::<Puzzle>()
+                    .and_then(|puzzle| puzzle.plays.get(&game_id))
+                    .map(|play| play.view())
+            });
+            axum::Json(json!({ "game": game })).into_response()
+        }
+        Err(e) => refused(e),
+    }
+}
