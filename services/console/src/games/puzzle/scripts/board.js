@@ -3,8 +3,13 @@
 // the server, whose answer (and the live stream) redraws the board.
 var h = Console.h;
 var busy = false;
+var drawn = null; // the last game drawn, as JSON: the same game is not drawn again
+
 var COLOURS = ["#5b6b8c", "#e0b341", "#b35c44"]; // level 0 low, 1 resonant, 2 high
 function render(game) {
+  var json = JSON.stringify(game);
+  if (json === drawn) return;
+  drawn = json;
   if (!game) {
     Console.fill("page", h("p", { class: "message error" }, "No such game on this console."),
       h("p", null, h("a", { href: "/puzzle/play" }, "Start a new board")));
