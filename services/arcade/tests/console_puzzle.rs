@@ -87,10 +87,7 @@ fn play_witness(browser: &Browser, console: &str, puzzle: &Puzzle) -> String {
     browser.type_into("#seed", &puzzle.seed().to_string());
     browser.select("#stage", &puzzle.stage().number().to_string());
     browser.click("#start");
-    browser.wait_for(
-        "document.getElementById('board') !== null",
-        "the new board",
-    );
+    browser.wait_for("document.getElementById('board') !== null", "the new board");
     let path = browser.eval("return location.pathname", json!([]));
     let game_id = path
         .as_str()
@@ -98,10 +95,7 @@ fn play_witness(browser: &Browser, console: &str, puzzle: &Puzzle) -> String {
         .expect("the board's own path")
         .to_string();
     assert_eq!(browser.text("#seed"), puzzle.seed().to_string());
-    assert_eq!(
-        browser.text("#moves-left"),
-        puzzle.move_limit().to_string()
-    );
+    assert_eq!(browser.text("#moves-left"), puzzle.move_limit().to_string());
     assert_eq!(browser.text("#status"), "Playing");
     for (i, cell) in puzzle.witness().enumerate() {
         browser.click(&format!("#cell-{}-{}", cell.x, cell.y));
@@ -182,7 +176,10 @@ fn a_strata_relay_board_played_to_a_win_by_clicking_shows_in_the_statistics() {
         "the session among the newest, live",
     );
     let row = browser.text(&format!("#recent tr[data-game=\"{game_id}\"]"));
-    assert!(row.contains("won") && row.contains("moves replayed"), "{row}");
+    assert!(
+        row.contains("won") && row.contains("moves replayed"),
+        "{row}"
+    );
     browser.wait_for(
         "document.querySelector('#stages tr[data-stage=\"2\"] .won') !== null && document.querySelector('#stages tr[data-stage=\"2\"] .won').textContent === '1'",
         "the win counted in stage 2's statistics",
@@ -208,7 +205,10 @@ fn a_strata_relay_board_played_to_a_win_by_clicking_shows_in_the_statistics() {
         json!([]),
     );
     assert_eq!(answer[0], 400, "{answer}");
-    assert!(answer[1].as_str().unwrap_or("").contains("/seed"), "{answer}");
+    assert!(
+        answer[1].as_str().unwrap_or("").contains("/seed"),
+        "{answer}"
+    );
 }
 
 #[test]
@@ -242,11 +242,15 @@ fn puzzle_screenshots() {
             .json()
             .unwrap();
         let stats = &frame["view"]["stats"];
-        let counted = stats["sessions"].as_u64().unwrap_or(0) + stats["flagged"].as_u64().unwrap_or(0);
+        let counted =
+            stats["sessions"].as_u64().unwrap_or(0) + stats["flagged"].as_u64().unwrap_or(0);
         if counted == 301 {
             break;
         }
-        assert!(std::time::Instant::now() < deadline, "{counted} of 301 sessions counted");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{counted} of 301 sessions counted"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     // A board in progress, two pulses in.

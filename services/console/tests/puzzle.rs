@@ -10,8 +10,8 @@ use std::time::Duration;
 use arcade_console::games::puzzle::charts::Charts;
 use arcade_console::observed::Observed;
 use arcade_console::{Gate, LiveLimits, Tokens};
-use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::bus::Consumer;
+use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::{Bus, Runtime, SubscriptionSpec};
 use arcade_strata_relay::{Puzzle, Stage};
 use axum::body::Body;
@@ -67,7 +67,10 @@ async fn call(
     let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
         .await
         .unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 async fn get_json(router: &axum::Router, path: &str) -> (StatusCode, Value) {
@@ -112,7 +115,10 @@ async fn a_board_is_played_to_a_win_refusals_name_what_is_wrong_and_the_session_
         .await
         .unwrap();
     let mut others = bus
-        .subscribe(&SubscriptionSpec::durable("others", vec!["console.#".into()]))
+        .subscribe(&SubscriptionSpec::durable(
+            "others",
+            vec!["console.#".into()],
+        ))
         .await
         .unwrap();
     let started = arcade_console::start(&runtime).unwrap();
@@ -121,16 +127,25 @@ async fn a_board_is_played_to_a_win_refusals_name_what_is_wrong_and_the_session_
     // Bad requests: each names its field.
     let (status, answer) = post(&app, "/puzzle/play", json!({"seed": "abc", "stage": 1})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&answer).contains("/seed") && error(&answer).contains("\"abc\""), "{answer}");
+    assert!(
+        error(&answer).contains("/seed") && error(&answer).contains("\"abc\""),
+        "{answer}"
+    );
     let (status, answer) = post(&app, "/puzzle/play", json!({"seed": 7, "stage": 9})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&answer).contains("/stage: 9 is out of range"), "{answer}");
+    assert!(
+        error(&answer).contains("/stage: 9 is out of range"),
+        "{answer}"
+    );
     let (status, answer) = post(&app, "/puzzle/play", json!({"seed": 7})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(error(&answer).contains("/stage"), "{answer}");
     let (status, answer) = post(&app, "/puzzle/play", json!({"seed": 1.5, "stage": 1})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&answer).contains("/seed: 1.5 is not an integer"), "{answer}");
+    assert!(
+        error(&answer).contains("/seed: 1.5 is not an integer"),
+        "{answer}"
+    );
     // Another site's page may not play here.
     let (status, _) = call(
         &app,
@@ -159,7 +174,10 @@ async fn a_board_is_played_to_a_win_refusals_name_what_is_wrong_and_the_session_
     // Refused pulses change nothing.
     let (status, answer) = post(&app, &pulses, json!({"x": 5, "y": 0})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(error(&answer).contains("[5, 0] is outside the board"), "{answer}");
+    assert!(
+        error(&answer).contains("[5, 0] is outside the board"),
+        "{answer}"
+    );
     let source = puzzle.start().source();
     let (status, answer) = post(&app, &pulses, json!({"x": source.x, "y": source.y})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -230,7 +248,10 @@ async fn a_board_is_played_to_a_win_refusals_name_what_is_wrong_and_the_session_
     again.live.resumed().await;
     let app = router(&runtime, &again);
     let (_, frame) = get_json(&app, &path).await;
-    assert_eq!(frame["view"]["status"], "won", "the game rebuilt from the log");
+    assert_eq!(
+        frame["view"]["status"], "won",
+        "the game rebuilt from the log"
+    );
     let (status, _) = post(&app, &pulses, json!({"x": first.x, "y": first.y})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     if let Ok(Ok(d)) = tokio::time::timeout(Duration::from_secs(2), spy.next()).await {
@@ -299,9 +320,17 @@ async fn a_session_finished_as_the_console_stops_goes_out_once_across_the_restar
     }
     let mut expected = ids.clone();
     expected.sort();
-    assert_eq!(seen.keys().cloned().collect::<Vec<_>>(), expected, "every session went out");
+    assert_eq!(
+        seen.keys().cloned().collect::<Vec<_>>(),
+        expected,
+        "every session went out"
+    );
     for (game, ids) in &seen {
-        assert_eq!(ids.len(), 1, "{game} went out under one message id: {ids:?}");
+        assert_eq!(
+            ids.len(),
+            1,
+            "{game} went out under one message id: {ids:?}"
+        );
     }
     assert!(deliveries <= 2 * expected.len(), "{deliveries} deliveries");
     last.handle.stop(Duration::from_secs(5)).await.unwrap();
@@ -352,7 +381,10 @@ fn the_trends_count_sessions_and_wins_per_stage_per_hour_and_per_day_within_thei
     assert_eq!(days.len(), 1);
     assert_eq!(days[0]["startMs"], 100 * day);
     assert_eq!(days[0]["stages"][0], json!([2, 1, 1]));
-    assert_eq!(view["recent"][0]["gameId"], "d", "newest first, as they came");
+    assert_eq!(
+        view["recent"][0]["gameId"], "d",
+        "newest first, as they came"
+    );
     assert_eq!(view["recent"][0]["flagged"], "turnsAboveLimit");
 
     // Three days later: the hours of the first day fall out of the 48 h kept; the days stay.

@@ -75,9 +75,11 @@ impl Charts {
             "puzzle.session.flagged.v1" => match event.payload_as::<SessionFlagged>() {
                 Ok(s) => {
                     self.count(s.stage, s.flagged_at_ms, |c| c.flagged += 1);
-                    self.list(json!({"gameId": s.game_id, "stage": s.stage, "outcome": s.outcome,
+                    self.list(
+                        json!({"gameId": s.game_id, "stage": s.stage, "outcome": s.outcome,
                         "turns": s.turns, "flagged": s.reason, "detail": s.detail,
-                        "version": s.source_version, "atMs": s.flagged_at_ms}));
+                        "version": s.source_version, "atMs": s.flagged_at_ms}),
+                    );
                     true
                 }
                 Err(_) => false,

@@ -107,7 +107,11 @@ async fn board(
 
 /// A JSON object body, or the 400 that says what is wrong with it.
 fn object(body: &Bytes) -> Result<serde_json::Map<String, Value>, Response> {
-    let text = if body.is_empty() { b"{}".as_slice() } else { body };
+    let text = if body.is_empty() {
+        b"{}".as_slice()
+    } else {
+        body
+    };
     match serde_json::from_slice::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(error(
@@ -179,7 +183,12 @@ async fn start(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Respo
     };
     let stage = match integer(&map, "stage") {
         Ok(Some(stage)) => stage,
-        Ok(None) => return error(StatusCode::BAD_REQUEST, "/stage: a stage (1 to 5) is needed"),
+        Ok(None) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "/stage: a stage (1 to 5) is needed",
+            );
+        }
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
     if !(1..=5).contains(&stage) {
