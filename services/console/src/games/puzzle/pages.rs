@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 use super::play::{MAX_GAME_ID, PlayCommand};
 use super::projection::Puzzle;
 use crate::desk::DeskError;
-use crate::web::actions::error;
+use crate::web::actions::{Refusal, error, refuse};
 use crate::web::{Page, Web, page};
 
 const CHARTS_SCRIPT: &str = include_str!("scripts/charts.js");
@@ -106,7 +106,7 @@ async fn board(
 }
 
 /// A JSON object body, or the 400 that says what is wrong with it.
-fn object(body: &Bytes) -> Result<serde_json::Map<String, Value>, Response> {
+fn object(body: &Bytes) -> Result<serde_json::Map<String, Value>, Refusal> {
     let text = if body.is_empty() {
         b"{}".as_slice()
     } else {
@@ -114,11 +114,11 @@ fn object(body: &Bytes) -> Result<serde_json::Map<String, Value>, Response> {
     };
     match serde_json::from_slice::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(error(
+        Ok(_) => Err(refuse(
             StatusCode::BAD_REQUEST,
             "the body must be a JSON object",
         )),
-        Err(e) => Err(error(
+        Err(e) => Err(refuse(
             StatusCode::BAD_REQUEST,
             format!("the body is not JSON: {e}"),
         )),
@@ -179,7 +179,7 @@ async fn start(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Respo
     }
     let map = match object(&body) {
         Ok(map) => map,
-        Err(response) => return response,
+        Err(refusal) => return refusal.into_response(),
     };
     let stage = match integer(&map, "stage") {
         Ok(Some(stage)) => stage,
@@ -238,7 +238,7 @@ async fn pulse(
     }
     let map = match object(&body) {
         Ok(map) => map,
-        Err(response) => return response,
+        Err(refusal) => return refusal.into_response(),
     };
     let mut cell = [0i64; 2];
     for (i, field) in ["x", "y"].into_iter().enumerate() {
