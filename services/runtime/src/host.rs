@@ -371,8 +371,16 @@ impl<S: Service> Host<S> {
             return;
         };
         let store = self.store.clone();
+        let counters = self.counters.clone();
         self.snapshots.writing = Some(tokio::task::spawn_blocking(move || {
-            store.write_snapshot(seq, frame).map(|()| (seq, taken_ms))
+            store.write_snapshot(seq, frame)?;
+            // Recorded as soon as it is written, not when the host next looks: an idle service
+            // would otherwise report its previous snapshot until its next batch.
+            counters.snapshot_seq.store(seq, Ordering::Relaxed);
+            counters
+                .snapshot_taken_ms
+                .store(taken_ms, Ordering::Relaxed);
+            Ok((seq, taken_ms))
         }));
     }
 
@@ -382,11 +390,8 @@ impl<S: Service> Host<S> {
             return;
         };
         match writing.await {
-            Ok(Ok((seq, taken_ms))) => {
-                self.counters.snapshot_seq.store(seq, Ordering::Relaxed);
-                self.counters
-                    .snapshot_taken_ms
-                    .store(taken_ms, Ordering::Relaxed);
+            Ok(Ok((seq, _taken_ms))) => {
+                debug!(service = %self.spec.name, seq, "snapshot written");
             }
             Ok(Err(error)) => {
                 warn!(service = %self.spec.name, %error, "snapshot not written; the next one will be tried");
