@@ -162,7 +162,10 @@ async fn a_restart_restores_the_newest_snapshot_and_replays_only_the_tail() {
     let store = Arc::new(Store::open(&dir.path().join("tally")).unwrap());
     let seqs = snapshot_seqs(&store);
     assert_eq!(seqs.len(), 2, "the newest two are kept: {seqs:?}");
-    assert!(seqs[0] > seqs[1] && seqs[0] >= 1_300, "{seqs:?}");
+    // The newest was taken in the second run (its first ≥ 100 new entries make one due). Which
+    // of its entries it covers depends on the machine: snapshots are spaced by at least 20
+    // times their encoding cost, so on a loaded machine the last batches may come too soon.
+    assert!(seqs[0] > seqs[1] && seqs[0] > 1_000, "{seqs:?}");
     let (restored, counters) = open_tally(&store, every(100));
     assert_eq!(counters.snapshot_seq.load(Ordering::Relaxed), seqs[0]);
     assert!(counters.snapshot_taken_ms.load(Ordering::Relaxed) > 0);
