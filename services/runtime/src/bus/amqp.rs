@@ -14,6 +14,9 @@
 //!   consumer that goes away closes its channel, so what it held goes back to the queue.
 //! - Dead letters: a copy with the reason in a header is published (confirmed) to the dead
 //!   letter exchange, then the original is acked.
+//! - Partitions: a subscription of a partition instance ([`SubscriptionSpec::partition`]) first
+//!   declares its service's consistent-hash exchange, its bindings and every partition's queue
+//!   (`declare_partitions`; see [`super::partition`]).
 //! - Reconnection: the bus connects lazily and again after any loss, no more often than a
 //!   capped, jittered exponential backoff allows. A bus created while the broker is away works:
 //!   its calls fail as `Unavailable` (the runtime's relay and receiver retry) until it appears.
