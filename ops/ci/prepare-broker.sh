@@ -2,7 +2,8 @@
 # What the broker tests need from the local RabbitMQ before they run (called by .ci/run once the
 # node answers a ping). Idempotent, and leaves guest's access to the default vhost alone:
 #  - enables the management API (the security test loads ops/rabbitmq/definitions.json through
-#    it; the runbook's rabbitmqadmin uses it) and the shovel (the runbook's dead-letter replay);
+#    it; the runbook's rabbitmqadmin uses it), the shovel (the runbook's dead-letter replay) and
+#    the consistent-hash exchange (partitioned services: `arcade run bingo --partition K/N`);
 #  - waits until the management API answers;
 #  - removes what an interrupted security test left behind (vhosts and users named arcade-sec-*);
 #  - makes sure python3 with PyYAML is there: the security test renders the definitions with
@@ -25,7 +26,7 @@ MANAGEMENT_URL="${ARCADE_RABBITMQ_MANAGEMENT_URL:-http://127.0.0.1:15672}"
 MANAGEMENT_USER="${ARCADE_RABBITMQ_MANAGEMENT_USER:-guest}"
 MANAGEMENT_PASSWORD="${ARCADE_RABBITMQ_MANAGEMENT_PASSWORD:-guest}"
 
-wanted=(rabbitmq_management rabbitmq_shovel rabbitmq_shovel_management)
+wanted=(rabbitmq_management rabbitmq_shovel rabbitmq_shovel_management rabbitmq_consistent_hash_exchange)
 missing=()
 enabled="$(rabbitmq-plugins list -e -m 2>/dev/null || true)"
 for plugin in "${wanted[@]}"; do

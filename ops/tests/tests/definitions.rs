@@ -138,6 +138,55 @@ fn each_service_reads_only_its_own_queue() {
     }
 }
 
+/// A partitioned service's instances (`arcade run bingo --partition K/N`) declare, bind and
+/// consume their partition queues `S.pK` and their consistent-hash exchange `S.partitions`,
+/// bind it to the commands sent to `S`, and bind their own queue to the commands sent to it:
+/// their service's partitions, nobody else's.
+#[test]
+fn partition_instances_may_use_their_own_service_partitions_only() {
+    let definitions = committed_definitions().unwrap();
+    let services = ["bingo", "puzzle-telemetry"];
+    for user in services {
+        let permission = permission(&definitions, user);
+        let own = [
+            format!("{user}.p0"),
+            format!("{user}.p1"),
+            format!("{user}.p12"),
+            format!("{user}.partitions"),
+        ];
+        for access in ["configure", "write", "read"] {
+            let allowed = regex(&permission[access]);
+            for name in &own {
+                assert!(allowed.is_match(name), "{user} may not {access} {name}");
+            }
+            let other = services.iter().find(|s| **s != user).unwrap();
+            for name in [
+                format!("{other}.p0"),
+                format!("{other}.partitions"),
+                format!("{user}.px"),
+                format!("{user}.p0.x"),
+                format!("{user}.partitions.x"),
+                "race-master.p0".to_string(),
+            ] {
+                assert!(!allowed.is_match(&name), "{user} may {access} {name}");
+            }
+        }
+        let commands = entries(&definitions, "topic_permissions")
+            .iter()
+            .find(|t| t["user"] == user && t["exchange"] == "arcade.commands")
+            .unwrap_or_else(|| panic!("{user} has no topic permission on arcade.commands"));
+        let read = regex(&commands["read"]);
+        for key in [user.to_string(), format!("{user}.p0"), format!("{user}.p7")] {
+            assert!(
+                read.is_match(&key),
+                "{user} may not bind {key} on the commands"
+            );
+        }
+        assert!(!read.is_match(&format!("{user}.partitions")));
+        assert_eq!(commands["write"], "^$", "{user} sends no commands");
+    }
+}
+
 #[test]
 fn service_queues_dead_letter_to_arcade_dead() {
     let definitions = committed_definitions().unwrap();

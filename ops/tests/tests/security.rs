@@ -420,3 +420,64 @@ async fn a_team_user_reaches_the_race_master_only_and_plants_no_dead_letter() {
     })
     .await;
 }
+
+/// A partition instance (`arcade run bingo --partition K/N`) connects as its service's user and
+/// declares its service's partitions with the transport's own code — the consistent-hash
+/// exchange, its bindings from the events and commands exchanges, every partition queue bound to
+/// it — and the broker lets it; another service's partitions it may not declare.
+#[tokio::test]
+async fn partition_instances_declare_their_own_partitions_and_no_one_elses() {
+    use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
+    use arcade_runtime::bus::partition::{Partition, Partitioned};
+    use arcade_runtime::{Bus, SubscriptionSpec};
+
+    let name = "partition_instances_declare_their_own_partitions";
+    let Some(broker) = Broker::for_test(name) else {
+        return;
+    };
+    if !python_for_test(name, &[]) {
+        return;
+    }
+    let spec = |service: &str, k: u32, shared: &[&str], keyed: &[&str]| {
+        let partition = Partition::new(k, 2).unwrap();
+        let mut spec = SubscriptionSpec::durable(
+            partition.instance(service),
+            shared.iter().map(|b| b.to_string()).collect(),
+        );
+        spec.partition = Some(Partitioned {
+            service: service.to_string(),
+            partition,
+            keyed: keyed.iter().map(|b| b.to_string()).collect(),
+        });
+        spec
+    };
+    Deployment::with(&broker, &[], async |deployment| {
+        let sessions = ["game.session.completed.v1", "game.session.completed.v2"];
+        let activity = ["activity.recorded.v1", "activity.undone.v1"];
+        for (user, shared, keyed, other) in [
+            ("bingo", &activity[..], &[][..], "puzzle-telemetry"),
+            ("puzzle-telemetry", &[][..], &sessions[..], "bingo"),
+        ] {
+            let mut config = AmqpConfig::new(deployment.amqp_url(user).unwrap());
+            config.history = None;
+            let bus = AmqpBus::new(config).unwrap();
+            bus.connect_now().await.unwrap();
+            for k in 0..2 {
+                bus.declare(&spec(user, k, shared, keyed))
+                    .await
+                    .unwrap_or_else(|e| panic!("{user} declaring partition {k}/2: {e}"));
+            }
+            let refused = bus
+                .declare(&spec(other, 0, &[], &[]))
+                .await
+                .expect_err("another service's partitions");
+            let text = refused.to_string();
+            assert!(
+                text.contains("ACCESS_REFUSED") && text.contains(other),
+                "{user} declaring {other}'s partitions: {text}"
+            );
+            bus.close().await;
+        }
+    })
+    .await;
+}

@@ -169,6 +169,12 @@ pub struct RunArgs {
         value_name = "DIR"
     )]
     pub data: PathBuf,
+    /// Run as instance K of N of a partitioned service (`bingo` or `puzzle-telemetry`, alone
+    /// in this process, on RabbitMQ): the instance owns the games the broker's consistent-hash
+    /// exchange hashes to it, with its own log in DATA/SERVICE.pK and its own queue SERVICE.pK.
+    /// N must stay the same while games run (ops/RUNBOOK.md).
+    #[arg(long = "partition", env = "ARCADE_PARTITION", value_name = "K/N")]
+    pub partition: Option<arcade_runtime::bus::partition::Partition>,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
@@ -195,6 +201,41 @@ pub struct RunArgs {
     /// State snapshots.
     #[command(flatten)]
     pub snapshots: SnapshotArgs,
+}
+
+impl RunArgs {
+    /// The partition to run as, if any, once it is checked against the rest: `--partition`
+    /// needs RabbitMQ and exactly one partitionable service.
+    pub fn partition(&self) -> anyhow::Result<Option<arcade_runtime::bus::partition::Partition>> {
+        use crate::services::ServiceName;
+        let Some(partition) = self.partition else {
+            return Ok(None);
+        };
+        if self.connection.amqp.is_none() {
+            anyhow::bail!(
+                "--partition / ARCADE_PARTITION {partition}: partitions need RabbitMQ (--amqp): the embedded bus runs one instance of each service"
+            );
+        }
+        match self.services.as_slice() {
+            [ServiceName::Bingo | ServiceName::PuzzleTelemetry] => Ok(Some(partition)),
+            _ => anyhow::bail!(
+                "--partition / ARCADE_PARTITION {partition}: a partition instance hosts exactly one service, bingo or puzzle-telemetry (`arcade run bingo --partition {partition}`); this run hosts {}",
+                if self.services.is_empty() {
+                    "every service".to_string()
+                } else {
+                    self.services
+                        .iter()
+                        .map(|s| {
+                            clap::ValueEnum::to_possible_value(s)
+                                .map(|v| v.get_name().to_string())
+                                .unwrap_or_default()
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ),
+        }
+    }
 }
 
 /// When each hosted service snapshots its state, so that a restart replays only the log after
@@ -330,4 +371,81 @@ pub struct TypesArgs {
     /// Print this type's example payload.
     #[arg(long, value_name = "TYPE")]
     pub example: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn run(args: &[&str]) -> Result<RunArgs, clap::Error> {
+        let cli = Cli::try_parse_from(["arcade", "run"].iter().chain(args))?;
+        match cli.command {
+            Command::Run(run) => Ok(*run),
+            other => panic!("not a run: {other:?}"),
+        }
+    }
+
+    const AMQP: [&str; 2] = ["--amqp", "amqp://guest:guest@127.0.0.1:5672/%2f"];
+
+    #[test]
+    fn a_partition_is_k_of_n() {
+        let args = run(&["bingo", "--partition", "1/2", AMQP[0], AMQP[1]]).unwrap();
+        let partition = args.partition().unwrap().unwrap();
+        assert_eq!((partition.index(), partition.count()), (1, 2));
+        let args = run(&["puzzle-telemetry", "--partition", "0/1", AMQP[0], AMQP[1]]).unwrap();
+        assert_eq!(args.partition().unwrap().unwrap().count(), 1);
+        let args = run(&["bingo", AMQP[0], AMQP[1]]).unwrap();
+        assert_eq!(args.partition().unwrap(), None);
+    }
+
+    #[test]
+    fn a_bad_partition_is_a_clap_error_naming_the_flag() {
+        for (value, why) in [
+            ("2/2", "K must be less than N"),
+            ("3/2", "K must be less than N"),
+            ("0/0", "N must be at least 1"),
+            ("two", "expected K/N"),
+        ] {
+            let error = run(&["bingo", "--partition", value]).unwrap_err();
+            assert_eq!(error.kind(), clap::error::ErrorKind::ValueValidation);
+            let text = error.to_string();
+            assert!(
+                text.contains("--partition <K/N>") && text.contains(why),
+                "{value}: {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn partitions_are_refused_on_the_embedded_bus() {
+        let args = run(&["bingo", "--partition", "0/2"]).unwrap();
+        let error = args.partition().unwrap_err().to_string();
+        assert!(
+            error.contains("--partition") && error.contains("partitions need RabbitMQ (--amqp)"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn partitions_are_refused_with_other_services_than_one_partitionable() {
+        for services in [
+            &[][..],
+            &["referee"][..],
+            &["race-master"][..],
+            &["console"][..],
+            &["bingo", "puzzle-telemetry"][..],
+            &["bingo", "console"][..],
+        ] {
+            let mut args: Vec<&str> = services.to_vec();
+            args.extend(["--partition", "0/2", AMQP[0], AMQP[1]]);
+            let error = run(&args).unwrap().partition().unwrap_err().to_string();
+            assert!(
+                error.contains("--partition")
+                    && error.contains("exactly one service, bingo or puzzle-telemetry"),
+                "{services:?}: {error}"
+            );
+        }
+    }
 }

@@ -120,6 +120,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Listening from the start: a SIGTERM while the services start stops them cleanly too.
     let stop_signal = arcade_runtime::shutdown::signal();
     tokio::pin!(stop_signal);
+    let partition = args.partition()?;
     prepare_data_dir(&args.data)?;
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &args.connection.amqp {
         Some(url) => {
@@ -156,6 +157,10 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         snapshots: args.snapshots.policy(),
         ..arcade_runtime::HostConfig::default()
     });
+    let runtime = match partition {
+        Some(partition) => runtime.with_partition(partition),
+        None => runtime,
+    };
     let services = crate::services::start(&runtime, &args.services, &args.settings)?;
     let names: Vec<String> = services.iter().map(|s| s.name().to_string()).collect();
     let shutdown = CancellationToken::new();

@@ -119,6 +119,12 @@ impl Service for BingoService {
         }
     }
 
+    /// The activity events tick cards in every game: each partition gets them all (as it gets
+    /// the mapped types its [`Binder`] binds to its own queue). Its commands are per game.
+    fn shared_bindings(&self) -> Vec<String> {
+        base_bindings()
+    }
+
     fn input(&self, message: &Envelope) -> Result<Decoded<Input>, String> {
         if message.message_type.starts_with("bingo.")
             && !crate::consumed_types().contains(&message.message_type.as_str())
@@ -245,6 +251,7 @@ async fn bind_loop(
             bindings: new.clone(),
             durable: true,
             prefetch: 1,
+            partition: None,
         };
         let mut backoff = Backoff::default();
         loop {

@@ -115,6 +115,14 @@ pub trait Service: Decider {
     /// Name, queue and bindings.
     fn spec(&self) -> ServiceSpec;
 
+    /// Of its bindings, the patterns whose messages are not about one game and that every
+    /// partition of the service must get when it runs partitioned (`--partition K/N`): bound
+    /// to each partition's own queue. Its other bindings are routed to one partition by the
+    /// partition key (the payload's `gameId`). Default: none (every binding is per game).
+    fn shared_bindings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// A valid incoming message as an input. `Err(reason)` dead-letters it.
     fn input(&self, message: &Envelope) -> Result<Decoded<Self::Input>, String>;
 

@@ -39,6 +39,14 @@ pub enum HostError {
         #[source]
         source: StoreError,
     },
+    /// It cannot run as a partition instance here (the transport has no partitions).
+    #[error("{service}: {reason}")]
+    Partition {
+        /// The service.
+        service: String,
+        /// Why.
+        reason: String,
+    },
     /// An event of its own log no longer decodes: the state cannot be rebuilt.
     #[error("{service}: cannot replay log entry {seq}: {reason}")]
     Replay {
@@ -221,6 +229,13 @@ impl<S: Service> Host<S> {
             system: telemetry::spans::messaging_system(bus.name()),
             exchange: bus.events_exchange().to_string(),
         };
+        self
+    }
+
+    /// Runs as the instance `spec` names instead of the service's own spec (a partition,
+    /// `S.pK`): the producer name of its events and the name in its logs.
+    pub fn with_spec(mut self, spec: ServiceSpec) -> Self {
+        self.spec = spec;
         self
     }
 

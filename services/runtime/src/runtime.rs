@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
 
 use crate::backoff::Backoff;
+use crate::bus::partition::{Partition, Partitioned};
 use crate::bus::{Bus, BusError, Delivery, Destination, Publication, SubscriptionSpec};
 use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Metrics;
@@ -66,6 +67,7 @@ pub struct Runtime {
     stopping: CancellationToken,
     dedupe_window: Duration,
     sender: Option<String>,
+    partition: Option<Partition>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -100,6 +102,7 @@ impl Runtime {
             stopping: CancellationToken::new(),
             dedupe_window: crate::store::DEFAULT_DEDUPE_WINDOW,
             sender: None,
+            partition: None,
         }
     }
 
@@ -126,6 +129,29 @@ impl Runtime {
     pub fn with_sender(mut self, sender: impl Into<String>) -> Self {
         self.sender = Some(sender.into());
         self
+    }
+
+    /// Runs the services it starts as instance `partition` of their partitioned selves
+    /// (`--partition K/N`): service S becomes `S.pK` (its data dir, producer name and queue)
+    /// and consumes its share of the games (see [`crate::bus::partition`]). Needs a transport
+    /// that routes partitions ([`Bus::partitions`]): [`Runtime::start`] refuses otherwise.
+    pub fn with_partition(mut self, partition: Partition) -> Self {
+        self.partition = Some(partition);
+        self
+    }
+
+    /// The partition its services run as, if any.
+    pub fn partition(&self) -> Option<Partition> {
+        self.partition
+    }
+
+    /// The instance name and queue of service `name` here: `name`, or `name.pK` when the
+    /// runtime runs partition K ([`Runtime::with_partition`]).
+    pub fn instance_name(&self, name: &str) -> String {
+        match self.partition {
+            Some(partition) => partition.instance(name),
+            None => name.to_string(),
+        }
     }
 
     /// Uses another clock (tests start it at a fixed time).
@@ -231,7 +257,36 @@ impl Runtime {
     /// Opens a service's store, replays its log, and starts consuming, deciding and relaying.
     pub fn start<S: Service>(&self, service: S) -> Result<HostHandle<S>, HostError> {
         let service = Arc::new(service);
-        let spec = service.spec();
+        let mut spec = service.spec();
+        let mut bindings = spec.bindings.clone();
+        let mut partitioned = None;
+        if let Some(partition) = self.partition {
+            if !self.bus.partitions() {
+                return Err(HostError::Partition {
+                    service: spec.name,
+                    reason: format!(
+                        "partitions need RabbitMQ (--amqp): the {} bus cannot route them",
+                        self.bus.name()
+                    ),
+                });
+            }
+            // Per-game patterns go through the service's consistent-hash exchange; the shared
+            // ones straight to this instance's queue.
+            let shared = service.shared_bindings();
+            let (direct, keyed): (Vec<String>, Vec<String>) = spec
+                .bindings
+                .iter()
+                .cloned()
+                .partition(|b| shared.contains(b));
+            bindings = direct;
+            partitioned = Some(Partitioned {
+                service: spec.queue.clone(),
+                partition,
+                keyed,
+            });
+            spec.name = partition.instance(&spec.name);
+            spec.queue = partition.instance(&spec.queue);
+        }
         let store = self
             .open_store(&spec.name)
             .map_err(|source| HostError::Store {
@@ -248,7 +303,8 @@ impl Runtime {
             self.clock,
             self.config,
         )?
-        .with_bus(self.bus.as_ref());
+        .with_bus(self.bus.as_ref())
+        .with_spec(spec.clone());
         counters
             .replayed
             .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -260,9 +316,10 @@ impl Runtime {
         let (local_tx, local_rx) = mpsc::channel(1024);
         let subscription = SubscriptionSpec {
             queue: spec.queue.clone(),
-            bindings: spec.bindings.clone(),
+            bindings,
             durable: true,
             prefetch: self.config.prefetch,
+            partition: partitioned,
         };
         // Where the transport can, the queue exists once `start` returns: a command sent right
         // after is routed (RabbitMQ declares it when the receiver subscribes; see `subscribed`).
@@ -661,5 +718,29 @@ async fn prune_inbox(
             }
             Err(error) => warn!(%error, "cannot prune the inbox; trying again later"),
         }
+    }
+}
+
+#[cfg(all(test, feature = "testkit"))]
+mod tests {
+    use super::*;
+    use crate::bus::embedded::EmbeddedBus;
+    use crate::testkit::Emitter;
+
+    #[tokio::test]
+    async fn a_partition_is_refused_on_a_bus_that_cannot_route_partitions() {
+        let bus = EmbeddedBus::temporary().unwrap();
+        let runtime = Runtime::new(Arc::new(bus)).with_partition(Partition::new(1, 2).unwrap());
+        assert_eq!(runtime.instance_name("emitter"), "emitter.p1");
+        let error = runtime
+            .start(Emitter {
+                name: "emitter".into(),
+            })
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            "emitter: partitions need RabbitMQ (--amqp): the embedded bus cannot route them"
+        );
     }
 }

@@ -13,6 +13,10 @@ pub const HEADER_DEAD_REASON: &str = "x-arcade-dead-reason";
 pub const HEADER_DEAD_QUEUE: &str = "x-arcade-dead-queue";
 /// Header carrying the routing key a dead letter was first published with.
 pub const HEADER_DEAD_ROUTING_KEY: &str = "x-arcade-dead-routing-key";
+/// Header carrying the partition key: the payload's top-level `gameId`, which a partitioned
+/// service's consistent-hash exchange hashes (see [`crate::bus::partition`]). A message without
+/// it hashes as if its key were absent: every such message goes to one and the same partition.
+pub const HEADER_PARTITION_KEY: &str = "x-arcade-partition-key";
 
 /// A message as it travels: properties, headers and the body bytes, all optional but the body,
 /// because producers outside Arcade (a plain AMQP client, Symfony Messenger) send less.
@@ -44,7 +48,9 @@ pub struct WireMessage {
 }
 
 impl WireMessage {
-    /// The wire form of an envelope produced by Arcade.
+    /// The wire form of an envelope produced by Arcade. A payload with a top-level string
+    /// `gameId` (the contracts' convention for whatever is about one game) carries it in the
+    /// [`HEADER_PARTITION_KEY`] header: one lookup in the parsed payload, no extra parsing.
     pub fn from_envelope(envelope: &Envelope, traceparent: Option<String>) -> Self {
         let timestamp = chrono::DateTime::parse_from_rfc3339(&envelope.occurred_at)
             .ok()
@@ -59,9 +65,16 @@ impl WireMessage {
             timestamp,
             occurred_at: Some(envelope.occurred_at.clone()),
             traceparent,
-            headers: BTreeMap::new(),
+            headers: partition_key(&envelope.payload)
+                .map(|key| BTreeMap::from([(HEADER_PARTITION_KEY.to_string(), key.to_string())]))
+                .unwrap_or_default(),
             body: serde_json::to_vec(&envelope.payload).unwrap_or_default(),
         }
+    }
+
+    /// The partition key it carries, if any.
+    pub fn partition_key(&self) -> Option<&str> {
+        self.headers.get(HEADER_PARTITION_KEY).map(String::as_str)
     }
 
     /// The routing key a topic publication of this message uses: its type.
@@ -72,5 +85,59 @@ impl WireMessage {
     /// The reason it was dead-lettered, if it is a dead letter.
     pub fn dead_reason(&self) -> Option<&str> {
         self.headers.get(HEADER_DEAD_REASON).map(String::as_str)
+    }
+}
+
+/// The partition key of a payload: its top-level `gameId`, when that is a string.
+fn partition_key(payload: &serde_json::Value) -> Option<&str> {
+    payload.get("gameId").and_then(serde_json::Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn envelope(payload: serde_json::Value) -> Envelope {
+        Envelope {
+            message_id: "m-1".into(),
+            correlation_id: "m-1".into(),
+            causation_id: None,
+            message_type: "bingo.square.call.v1".into(),
+            producer: "test".into(),
+            sender: None,
+            occurred_at: "2026-12-03T12:00:00.000Z".into(),
+            payload,
+        }
+    }
+
+    #[test]
+    fn the_partition_key_header_is_the_payloads_game_id() {
+        let message = WireMessage::from_envelope(
+            &envelope(json!({"requestId": "r", "gameId": "quiz-7", "squareId": 3})),
+            None,
+        );
+        assert_eq!(message.partition_key(), Some("quiz-7"));
+        assert_eq!(
+            message
+                .headers
+                .get(HEADER_PARTITION_KEY)
+                .map(String::as_str),
+            Some("quiz-7")
+        );
+    }
+
+    #[test]
+    fn no_string_game_id_no_header() {
+        for payload in [
+            json!({"entryId": "e-1", "member": "ada", "verb": "talk.hello"}),
+            json!({"gameId": 7}),
+            json!({"game": {"gameId": "nested"}}),
+        ] {
+            let message = WireMessage::from_envelope(&envelope(payload.clone()), None);
+            assert!(message.headers.is_empty(), "{payload}");
+            assert_eq!(message.partition_key(), None);
+        }
     }
 }

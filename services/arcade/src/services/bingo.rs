@@ -58,7 +58,8 @@ pub fn start(
     operators: &arcade_contracts::principal::Operators,
 ) -> anyhow::Result<Vec<Box<dyn Running>>> {
     let secret = args.secret()?;
-    let (binder, _bound) = Binder::spawn(runtime.bus().clone(), QUEUE);
+    // A partition binds the mapped types to its own queue: every partition gets them.
+    let (binder, _bound) = Binder::spawn(runtime.bus().clone(), &runtime.instance_name(QUEUE));
     let service = BingoService::new(&secret)
         .with_binder(binder)
         .with_operators(operators.clone());

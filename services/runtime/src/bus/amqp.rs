@@ -14,6 +14,9 @@
 //!   consumer that goes away closes its channel, so what it held goes back to the queue.
 //! - Dead letters: a copy with the reason in a header is published (confirmed) to the dead
 //!   letter exchange, then the original is acked.
+//! - Partitions: a subscription of a partition instance ([`SubscriptionSpec::partition`]) first
+//!   declares its service's consistent-hash exchange, its bindings and every partition's queue
+//!   (`declare_partitions`; see [`super::partition`]).
 //! - Reconnection: the bus connects lazily and again after any loss, no more often than a
 //!   capped, jittered exponential backoff allows. A bus created while the broker is away works:
 //!   its calls fail as `Unavailable` (the runtime's relay and receiver retry) until it appears.
@@ -35,14 +38,16 @@ use async_trait::async_trait;
 use futures::{FutureExt, StreamExt};
 use lapin::options::{
     BasicAckOptions, BasicConsumeOptions, BasicNackOptions, BasicPublishOptions, BasicQosOptions,
-    ConfirmSelectOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
+    ConfirmSelectOptions, ExchangeBindOptions, ExchangeDeclareOptions, QueueBindOptions,
+    QueueDeclareOptions,
 };
-use lapin::types::{FieldTable, LongString, ShortString};
+use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
 use lapin::{Channel, Connection, ConnectionProperties, ExchangeKind};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
+use super::partition::{CONSISTENT_HASH, HEADER_PARTITION_KEY, Partitioned};
 use super::{
     Acker, Bus, BusError, COMMANDS_EXCHANGE, Confirms, Consumer, DEAD_LETTERS, Delivery,
     Destination, EVENTS_EXCHANGE, Publication, Published, SubscriptionSpec, UNROUTABLE,
@@ -574,6 +579,95 @@ impl AmqpBus {
             .map(|_| ())
     }
 
+    /// The topology of a partitioned service, declared idempotently by each of its instances
+    /// before it consumes: the consistent-hash exchange `S.partitions` (hashing the header
+    /// `x-arcade-partition-key`), bound from the events exchange with the per-game patterns and
+    /// from the commands exchange with key `S` (so commands sent to queue `S` reach the
+    /// partitions and are not unroutable), and every partition's queue, bound to it with weight
+    /// "1".
+    ///
+    /// The queues are bound in lexicographic order of their names, always: the exchange numbers
+    /// its hash-ring buckets in the order bindings are added, and when the broker restarts it
+    /// rebuilds the ring from the stored bindings, which come back in that order
+    /// (`rabbit_exchange_type_consistent_hash.erl`). Binding in the same order from the start
+    /// keeps the game → partition map the same across broker restarts. Binding again what is
+    /// bound changes nothing (the broker adds no second binding), so instances starting
+    /// together agree.
+    async fn declare_partitions(
+        &self,
+        channel: &Channel,
+        partitioned: &Partitioned,
+    ) -> lapin::Result<()> {
+        let config = &self.inner.config;
+        let exchange = partitioned.exchange();
+        let mut arguments = FieldTable::default();
+        arguments.insert(
+            short("hash-header"),
+            AMQPValue::LongString(LongString::from(HEADER_PARTITION_KEY.to_string())),
+        );
+        channel
+            .exchange_declare(
+                short(&exchange),
+                ExchangeKind::Custom(CONSISTENT_HASH.to_string()),
+                ExchangeDeclareOptions {
+                    durable: true,
+                    auto_delete: config.expire_after.is_some(),
+                    ..ExchangeDeclareOptions::default()
+                },
+                arguments,
+            )
+            .await?;
+        for pattern in &partitioned.keyed {
+            channel
+                .exchange_bind(
+                    short(&exchange),
+                    short(&config.events_exchange),
+                    short(pattern),
+                    ExchangeBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await?;
+        }
+        channel
+            .exchange_bind(
+                short(&exchange),
+                short(&config.commands_exchange),
+                short(&partitioned.service),
+                ExchangeBindOptions::default(),
+                FieldTable::default(),
+            )
+            .await?;
+        for queue in partitioned.queues() {
+            self.declare_durable_queue(channel, &queue).await?;
+            channel
+                .queue_bind(
+                    short(&queue),
+                    short(&exchange),
+                    short("1"),
+                    QueueBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Why declaring a partitioned service's topology failed, told so the operator knows what
+    /// to do.
+    fn partitions_error(&self, partitioned: &Partitioned, error: &lapin::Error) -> String {
+        let text = error.to_string();
+        let hint = if text.contains("x-consistent-hash") || text.contains("exchange type") {
+            ": enable the broker's plugin (rabbitmq-plugins enable rabbitmq_consistent_hash_exchange)"
+        } else {
+            ""
+        };
+        format!(
+            "cannot declare the partitions of {} (exchange {}): {text}{hint}",
+            partitioned.service,
+            partitioned.exchange()
+        )
+    }
+
     /// The prefetch count of a consumer asking for `count`: bounded in bytes too.
     fn prefetch(&self, count: u16) -> u16 {
         let config = &self.inner.config;
@@ -845,6 +939,9 @@ impl Bus for AmqpBus {
                 .basic_qos(self.prefetch(spec.prefetch), BasicQosOptions::default())
                 .await?;
             if spec.durable {
+                if let Some(partitioned) = &spec.partition {
+                    self.declare_partitions(&channel, partitioned).await?;
+                }
                 self.declare_durable_queue(&channel, &spec.queue).await?;
                 self.bind_commands(&connection, &spec.queue).await;
             } else {
@@ -892,6 +989,8 @@ impl Bus for AmqpBus {
                 return Err(if connection.status().connected() {
                     BusError::Refused(if topology::inequivalent(&e.to_string()) {
                         self.declare_error(&connection, &spec.queue, &e).await
+                    } else if let Some(partitioned) = &spec.partition {
+                        self.partitions_error(partitioned, &e)
                     } else {
                         format!("cannot consume queue {}: {e}", spec.queue)
                     })
@@ -921,6 +1020,9 @@ impl Bus for AmqpBus {
             .await
             .map_err(|e| unavailable("cannot open a channel", e))?;
         let setup = async {
+            if let Some(partitioned) = &spec.partition {
+                self.declare_partitions(&channel, partitioned).await?;
+            }
             self.declare_durable_queue(&channel, &spec.queue).await?;
             self.bind_commands(&connection, &spec.queue).await;
             for pattern in &spec.bindings {
@@ -940,9 +1042,14 @@ impl Bus for AmqpBus {
         let _ = channel.close(200, short("declared")).await;
         match result {
             Ok(()) => Ok(()),
-            Err(e) if connection.status().connected() => Err(BusError::Refused(
-                self.declare_error(&connection, &spec.queue, &e).await,
-            )),
+            Err(e) if connection.status().connected() => {
+                Err(BusError::Refused(match &spec.partition {
+                    Some(partitioned) if !topology::inequivalent(&e.to_string()) => {
+                        self.partitions_error(partitioned, &e)
+                    }
+                    _ => self.declare_error(&connection, &spec.queue, &e).await,
+                }))
+            }
             Err(e) => Err(unavailable(
                 &format!("cannot declare queue {}", spec.queue),
                 e,
@@ -952,6 +1059,10 @@ impl Bus for AmqpBus {
 
     fn name(&self) -> &'static str {
         "rabbitmq"
+    }
+
+    fn partitions(&self) -> bool {
+        true
     }
 
     fn dead_letter_queue(&self) -> String {

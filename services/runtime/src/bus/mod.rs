@@ -12,6 +12,7 @@
 
 pub mod amqp;
 pub mod embedded;
+pub mod partition;
 pub mod pattern;
 
 use std::sync::Arc;
@@ -70,6 +71,10 @@ pub struct SubscriptionSpec {
     pub durable: bool,
     /// At most this many unacked deliveries per consumer.
     pub prefetch: u16,
+    /// Set for an instance of a partitioned service: the queue is the instance's (`S.pK`),
+    /// `bindings` are bound to it directly, and the service's consistent-hash exchange and
+    /// every partition's queue are declared too (RabbitMQ only).
+    pub partition: Option<partition::Partitioned>,
 }
 
 impl SubscriptionSpec {
@@ -80,6 +85,7 @@ impl SubscriptionSpec {
             bindings,
             durable: true,
             prefetch: 256,
+            partition: None,
         }
     }
 
@@ -90,6 +96,7 @@ impl SubscriptionSpec {
             bindings,
             durable: false,
             prefetch: 256,
+            partition: None,
         }
     }
 }
@@ -174,6 +181,12 @@ pub trait Bus: Send + Sync + 'static {
 
     /// A short name of the transport, for logs.
     fn name(&self) -> &'static str;
+
+    /// Whether it routes partitioned services' messages ([`SubscriptionSpec::partition`]):
+    /// RabbitMQ does, with its consistent-hash exchange; the embedded bus does not.
+    fn partitions(&self) -> bool {
+        false
+    }
 
     /// The queue holding dead letters (subscribe to it to read or replay them).
     fn dead_letter_queue(&self) -> String {

@@ -328,6 +328,12 @@ impl Bus for EmbeddedBus {
         if self.inner.closed.load(Ordering::SeqCst) {
             return Err(BusError::Closed);
         }
+        if spec.partition.is_some() {
+            return Err(BusError::Refused(format!(
+                "queue {}: partitions need RabbitMQ (--amqp): the embedded bus has no consistent-hash exchange",
+                spec.queue
+            )));
+        }
         self.declare(&spec.queue, spec.durable)?;
         for pattern in &spec.bindings {
             self.bind(&spec.queue, pattern, spec.durable)?;
@@ -338,6 +344,12 @@ impl Bus for EmbeddedBus {
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
         if self.inner.closed.load(Ordering::SeqCst) {
             return Err(BusError::Closed);
+        }
+        if spec.partition.is_some() {
+            return Err(BusError::Refused(format!(
+                "queue {}: partitions need RabbitMQ (--amqp): the embedded bus has no consistent-hash exchange",
+                spec.queue
+            )));
         }
         let queue = self.declare(&spec.queue, spec.durable)?;
         for pattern in &spec.bindings {

@@ -1,0 +1,426 @@
+//! Partitioned bingo on RabbitMQ: `arcade run bingo --partition 0/2` and `1/2`, each with its
+//! own data dir, admin endpoint and queue (`bingo.p0`, `bingo.p1`), share the games the
+//! broker's consistent-hash exchange `bingo.partitions` hashes to each by `gameId`.
+//!
+//! The broker test runs in a vhost of its own (made with `rabbitmqctl`, deleted after), so the
+//! `bingo.*` names it declares meet no other test's. Twenty games are opened and played through
+//! one instance's admin endpoint (commands go to queue `bingo`, whichever process sends them);
+//! every game's messages are handled by exactly one partition (its events are in exactly one
+//! log), both partitions get some, the claims are checked right, and after both instances
+//! restart a game's next command reaches the partition that holds it.
+//! Skipped without `ARCADE_AMQP_URL` unless `ARCADE_REQUIRE_BROKER=1`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const TOKEN: &str = "arcade-test-operator-token";
+const GAMES: usize = 20;
+
+fn arcade() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
+    command.env("ARCADE_CONSOLE_ADDR", "127.0.0.1:0");
+    command
+        .env_remove("ARCADE_AMQP_URL")
+        .env_remove("ARCADE_PARTITION")
+        .env_remove("RUST_LOG")
+        .env("ARCADE_ADMIN_TOKEN", TOKEN);
+    command
+}
+
+fn broker_url() -> Option<String> {
+    match std::env::var("ARCADE_AMQP_URL") {
+        Ok(url) if !url.trim().is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var("ARCADE_REQUIRE_BROKER").as_deref() != Ok("1"),
+                "ARCADE_REQUIRE_BROKER=1 but ARCADE_AMQP_URL is unset: broker tests must run"
+            );
+            eprintln!("skipped: ARCADE_AMQP_URL unset");
+            None
+        }
+    }
+}
+
+fn rabbitmqctl(args: &[&str]) -> Output {
+    let program = std::env::var("RABBITMQCTL").unwrap_or_else(|_| "rabbitmqctl".into());
+    Command::new(&program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{program} {args:?}: {e} (set RABBITMQCTL)"))
+}
+
+/// A vhost of the test's own on the broker, deleted when the test ends.
+struct Vhost {
+    name: String,
+    url: String,
+}
+
+impl Vhost {
+    fn new(url: &str) -> Vhost {
+        let name = format!("arcade-partitions-{}", uuid::Uuid::new_v4().simple());
+        let (authority, _) = url
+            .rsplit_once('/')
+            .filter(|(a, _)| a.contains('@'))
+            .expect("ARCADE_AMQP_URL is amqp://user:pass@host:port/vhost");
+        let user = authority
+            .split_once("://")
+            .and_then(|(_, rest)| rest.split_once([':', '@']))
+            .map(|(user, _)| user)
+            .expect("ARCADE_AMQP_URL names its user");
+        let made = rabbitmqctl(&["add_vhost", &name]);
+        assert!(made.status.success(), "add_vhost {name}: {made:?}");
+        let vhost = Vhost {
+            url: format!("{authority}/{name}"),
+            name,
+        };
+        let allowed = rabbitmqctl(&["set_permissions", "-p", &vhost.name, user, ".*", ".*", ".*"]);
+        assert!(allowed.status.success(), "set_permissions: {allowed:?}");
+        vhost
+    }
+}
+
+impl Drop for Vhost {
+    fn drop(&mut self) {
+        let _ = rabbitmqctl(&["delete_vhost", &self.name]);
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// An `arcade run bingo --partition K/2`, killed when the test ends however it ends.
+struct Instance(Child);
+
+impl Instance {
+    fn start(url: &str, partition: &str, data: &Path, admin: &str) -> Instance {
+        let mut child = arcade()
+            .args(["run", "bingo", "--partition", partition, "--amqp", url])
+            .arg("--data")
+            .arg(data)
+            .args(["--admin", admin])
+            .env("ARCADE_BINGO_SECRET", "bingo-partitions-test-secret-0123")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if line.contains("arcade ready") {
+                    let _ = tx.send(());
+                }
+            }
+        });
+        rx.recv_timeout(Duration::from_secs(90))
+            .unwrap_or_else(|_| panic!("partition {partition} is not ready within 90 s"));
+        Instance(child)
+    }
+
+    /// Stops it with SIGTERM (a clean stop: logs flushed and closed) and waits for it.
+    fn stop(mut self) {
+        let killed = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = self.0.try_wait().unwrap() {
+                assert!(status.success(), "arcade run exits 0 on SIGTERM: {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "arcade run did not stop in 60 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The admin endpoint of one instance over HTTP.
+struct Http {
+    rt: tokio::runtime::Runtime,
+    base: String,
+    client: reqwest::Client,
+}
+
+impl Http {
+    fn new(admin: &str) -> Http {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(
+            reqwest::header::AUTHORIZATION,
+            format!("Bearer {TOKEN}").parse().unwrap(),
+        );
+        Http {
+            rt: tokio::runtime::Runtime::new().unwrap(),
+            base: format!("http://{admin}"),
+            client: reqwest::Client::builder()
+                .default_headers(headers)
+                .build()
+                .unwrap(),
+        }
+    }
+
+    /// Sends a command (published on the broker, to queue `bingo`).
+    fn send(&self, message_type: &str, payload: Value) {
+        self.rt.block_on(async {
+            let sent = self
+                .client
+                .post(format!("{}/messages/{message_type}", self.base))
+                .json(&payload)
+                .send()
+                .await
+                .unwrap();
+            let status = sent.status();
+            assert!(
+                status.is_success(),
+                "{message_type} was not accepted: {status} {}",
+                sent.text().await.unwrap_or_default()
+            );
+        });
+    }
+
+    /// Sends requests and returns the service's answers: for each, the first bingo fact
+    /// echoing its `requestId` (from whichever partition).
+    fn ask_all(&self, requests: &[(&str, Value)]) -> BTreeMap<String, Value> {
+        self.rt.block_on(async {
+            let mut stream = self
+                .client
+                .get(format!("{}/stream", self.base))
+                .query(&[("pattern", "bingo.#")])
+                .send()
+                .await
+                .unwrap();
+            let mut waiting: BTreeSet<String> = BTreeSet::new();
+            for (message_type, payload) in requests {
+                waiting.insert(payload["requestId"].as_str().unwrap().to_string());
+                let sent = self
+                    .client
+                    .post(format!("{}/messages/{message_type}", self.base))
+                    .json(payload)
+                    .send()
+                    .await
+                    .unwrap();
+                assert!(sent.status().is_success(), "{message_type} not accepted");
+            }
+            let mut answers = BTreeMap::new();
+            let mut pending = Vec::new();
+            let wait = async {
+                while !waiting.is_empty() {
+                    while let Some(end) = pending.iter().position(|b| *b == b'\n') {
+                        let line: Vec<u8> = pending.drain(..=end).collect();
+                        let envelope: Value = serde_json::from_slice(&line).unwrap();
+                        let id = envelope["payload"]["requestId"].as_str().unwrap_or("");
+                        if waiting.remove(id) {
+                            answers.insert(id.to_string(), envelope);
+                        }
+                    }
+                    if waiting.is_empty() {
+                        break;
+                    }
+                    pending.extend_from_slice(&stream.chunk().await.unwrap().unwrap());
+                }
+            };
+            tokio::time::timeout(Duration::from_secs(120), wait)
+                .await
+                .unwrap_or_else(|_| panic!("no answer within 120 s to {waiting:?}"));
+            answers
+        })
+    }
+}
+
+/// The games whose events partition `instance`'s log holds, and how many events each.
+fn games_in_log(data: &Path, instance: &str) -> BTreeMap<String, usize> {
+    let out = arcade()
+        .args(["log", instance, "--data"])
+        .arg(data)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "arcade log {instance}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut games = BTreeMap::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let entry: Value = serde_json::from_str(line).unwrap();
+        let envelope = &entry["envelope"];
+        assert_eq!(
+            envelope["producer"], instance,
+            "events are produced under the instance name"
+        );
+        if let Some(game) = envelope["payload"]["gameId"].as_str() {
+            *games.entry(game.to_string()).or_insert(0) += 1;
+        }
+    }
+    games
+}
+
+/// Verifies one card of every game (`serials[game]`): each is answered by the game's
+/// partition, won by a line.
+fn verify(http: &Http, serials: &BTreeMap<String, u64>, round: &str) {
+    let requests: Vec<(&str, Value)> = serials
+        .iter()
+        .map(|(g, serial)| {
+            (
+                "bingo.card.verify.v1",
+                json!({"requestId": format!("{round}-{g}"), "gameId": g, "serial": serial}),
+            )
+        })
+        .collect();
+    let answers = http.ask_all(&requests);
+    for game in serials.keys() {
+        let answer = &answers[&format!("{round}-{game}")];
+        assert_eq!(
+            answer["type"], "bingo.claim.answered.v1",
+            "{game}: {answer}"
+        );
+        assert_eq!(answer["payload"]["gameId"], game.as_str(), "{answer}");
+        assert_eq!(answer["payload"]["pattern"], "line", "{game}: {answer}");
+    }
+}
+
+fn open(game: &str) -> Value {
+    let pool: Vec<Value> = [
+        "Ada", "Babbage", "Curie", "Darwin", "Euler", "Faraday", "Gauss", "Hopper",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, label)| json!({"id": i + 1, "label": label}))
+    .collect();
+    json!({
+        "requestId": format!("open-{game}"),
+        "gameId": game,
+        "tickMode": "called",
+        "grid": {"size": 3},
+        "pool": pool,
+        "patterns": [{"kind": "line"}],
+    })
+}
+
+#[test]
+fn two_bingo_partitions_share_the_games_and_each_game_stays_on_one() {
+    let Some(url) = broker_url() else { return };
+    let vhost = Vhost::new(&url);
+    let dir = tempfile::tempdir().unwrap();
+    let data = [dir.path().join("p0"), dir.path().join("p1")];
+    let admins = [
+        format!("127.0.0.1:{}", free_port()),
+        format!("127.0.0.1:{}", free_port()),
+    ];
+    let start = |k: usize| Instance::start(&vhost.url, &format!("{k}/2"), &data[k], &admins[k]);
+    let instances = [start(0), start(1)];
+    let http = Http::new(&admins[0]);
+
+    let games: Vec<String> = (0..GAMES).map(|i| format!("party-{i}")).collect();
+    // Open every game, print two cards of each, then call every square: a game's commands are
+    // handled in order by its one partition, so both cards win by a line.
+    let opened = http.ask_all(
+        &games
+            .iter()
+            .map(|g| ("bingo.game.open.v1", open(g)))
+            .collect::<Vec<_>>(),
+    );
+    for game in &games {
+        let answer = &opened[&format!("open-{game}")];
+        assert_eq!(answer["type"], "bingo.game.opened.v1", "{answer}");
+    }
+    let printed = http.ask_all(
+        &games
+            .iter()
+            .map(|g| {
+                (
+                    "bingo.cards.print.v1",
+                    json!({"requestId": format!("print-{g}"), "gameId": g, "count": 2}),
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
+    let mut first = BTreeMap::new();
+    let mut second = BTreeMap::new();
+    for game in &games {
+        let answer = &printed[&format!("print-{game}")];
+        assert_eq!(answer["type"], "bingo.cards.printed.v1", "{answer}");
+        let serials: Vec<u64> = answer["payload"]["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["serial"].as_u64().unwrap())
+            .collect();
+        assert_eq!(serials.len(), 2, "{answer}");
+        first.insert(game.clone(), serials[0]);
+        second.insert(game.clone(), serials[1]);
+        for square in 1..=8 {
+            http.send(
+                "bingo.square.call.v1",
+                json!({"requestId": format!("call-{game}-{square}"), "gameId": game, "squareId": square}),
+            );
+        }
+    }
+    verify(&http, &first, "verify-1");
+
+    // Both instances restart; each game's next command reaches the partition holding it (a
+    // partition without the game would answer that there is no such game).
+    let [p0, p1] = instances;
+    p0.stop();
+    p1.stop();
+    let before: Vec<BTreeMap<String, usize>> = [0, 1]
+        .iter()
+        .map(|&k| games_in_log(&data[k], &format!("bingo.p{k}")))
+        .collect();
+    let instances = [start(1), start(0)];
+    let http = Http::new(&admins[0]);
+    verify(&http, &second, "verify-2");
+    let [p1, p0] = instances;
+    p0.stop();
+    p1.stop();
+
+    let after: Vec<BTreeMap<String, usize>> = [0, 1]
+        .iter()
+        .map(|&k| games_in_log(&data[k], &format!("bingo.p{k}")))
+        .collect();
+    for game in &games {
+        let holders: Vec<usize> = (0..2).filter(|&k| after[k].contains_key(game)).collect();
+        assert_eq!(
+            holders.len(),
+            1,
+            "{game} is in exactly one partition's log: {holders:?}"
+        );
+        let k = holders[0];
+        assert!(
+            before[k].contains_key(game),
+            "{game} was in partition {k} before the restart too"
+        );
+        // Opened, 2 cards printed, 8 calls, 2 verifications: all there, after the restart too.
+        assert!(
+            after[k][game] > before[k][game],
+            "{game}: its command after the restart was handled by partition {k}"
+        );
+    }
+    for (k, log) in after.iter().enumerate() {
+        assert!(
+            !log.is_empty(),
+            "partition {k} got some of the {GAMES} games: {after:?}"
+        );
+    }
+    let total: usize = after.iter().map(BTreeMap::len).sum();
+    assert_eq!(total, GAMES);
+}
