@@ -1,7 +1,10 @@
 //! `puzzle.*`: the puzzle telemetry service's facts — each `game.session.completed.v1` it
 //! consumes becomes either `puzzle.session.recorded.v1` (counted in the statistics) or
 //! `puzzle.session.flagged.v1` (impossible under Strata Relay's rules, kept out), and the
-//! per-stage statistics are published periodically as `puzzle.stats.updated.v1`.
+//! per-stage statistics are published periodically as `puzzle.stats.updated.v1`. A partitioned
+//! instance (one of N, each counting a share of the games) also publishes its raw, mergeable
+//! counters as `puzzle.partition.updated.v1`, from which the statistics of all partitions are
+//! rebuilt exactly.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -325,11 +328,160 @@ impl Message for StatsUpdated {
     }
 }
 
+/// The durations sketch of one stage, as its non-empty buckets: enough to rebuild it exactly
+/// and merge it with another partition's (add the counts bucket by bucket).
+///
+/// The buckets tile all of `u64` milliseconds on a fixed log scale: bucket `b < 16` holds
+/// exactly `b` ms; above, each power of two is split in 16 equal buckets, so bucket
+/// `b ≥ 16` (with `o = (b − 16) / 16`, `s = (b − 16) mod 16`) holds
+/// `[(16 + s) << o, (17 + s) << o)`. There are 976 buckets, `0` to `975`.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DurationCounts {
+    /// `[bucketIndex, count]` of every bucket holding at least one session, by increasing
+    /// index; the counts add up to `total`.
+    pub buckets: Vec<[u64; 2]>,
+    /// Sessions counted.
+    pub total: u64,
+    /// Sum of the durations in ms, as a decimal string: it may exceed what a JSON number
+    /// holds exactly (the sketch keeps it as a 128-bit integer).
+    #[schemars(regex(pattern = r"^(0|[1-9][0-9]{0,38})$"))]
+    pub sum_ms: String,
+    /// Shortest duration in ms; null without sessions.
+    pub min_ms: Option<u64>,
+    /// Longest duration in ms; null without sessions.
+    pub max_ms: Option<u64>,
+}
+
+/// The raw counters of one stage in one partition: sums of these over partitions are the
+/// counters of all of them.
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct PartitionStage {
+    /// The stage, 1 to 5.
+    #[schemars(range(min = 1, max = 5))]
+    pub stage: u8,
+    /// Recorded sessions.
+    pub sessions: u64,
+    /// Sessions won.
+    pub won: u64,
+    /// Sessions failed.
+    pub failed: u64,
+    /// Sessions abandoned.
+    pub abandoned: u64,
+    /// Sessions of this stage flagged as impossible (not counted above).
+    pub flagged: u64,
+    /// Sessions by turns played: entry `n` counts the sessions of `n` turns, `0..=10` (the
+    /// largest move limit), whatever the stage.
+    #[schemars(length(min = 11, max = 11))]
+    pub turns_histogram: Vec<u64>,
+    /// Sum of the turns of all sessions.
+    pub turns_total: u64,
+    /// Sum of the turns of the won sessions.
+    pub won_turns_total: u64,
+    /// Sum of the sessions' move limits.
+    pub budget_total: u64,
+    /// Sessions that used their whole move budget.
+    pub exhausted_budget: u64,
+    /// Recorded sessions whose moves were replayed and agree.
+    pub verified: u64,
+    /// Sessions received as `game.session.completed.v1`, recorded or flagged.
+    pub v1_sessions: u64,
+    /// Sessions received as `game.session.completed.v2`, recorded or flagged.
+    pub v2_sessions: u64,
+    /// Session durations.
+    pub durations: DurationCounts,
+}
+
+/// `puzzle.partition.updated.v1`: one partition's statistics in full, mergeable form,
+/// published by a partitioned telemetry instance each time it publishes
+/// `puzzle.stats.updated.v1`. The newest one of every partition, merged (counters summed,
+/// duration buckets summed bucket by bucket), gives exactly the statistics one instance fed
+/// every session would publish (`arcade puzzle stats --partitions N`).
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+#[schemars(
+    description = "One partition of the puzzle telemetry's statistics, as raw counters that merge exactly."
+)]
+pub struct PartitionUpdated {
+    /// Which partition, from 0 to `partitions − 1`.
+    pub partition: u32,
+    /// How many partitions the games are split into.
+    #[schemars(range(min = 1))]
+    pub partitions: u32,
+    /// When they were computed, in milliseconds since the Unix epoch (the same as the
+    /// partition's `puzzle.stats.updated.v1` published with it).
+    pub published_at_ms: u64,
+    /// Flagged sessions, all stages (including stages out of range).
+    pub flagged: u64,
+    /// One entry per stage, stages 1 to 5 in order.
+    #[schemars(length(min = 5, max = 5))]
+    pub stages: Vec<PartitionStage>,
+}
+
+impl Message for PartitionUpdated {
+    const TYPE: &'static str = "puzzle.partition.updated.v1";
+    const KIND: MessageKind = MessageKind::Event;
+    fn example() -> Self {
+        let stage = |n: u8, won: u64, failed: u64, abandoned: u64| {
+            let limit = 2 * u64::from(n);
+            let mut turns_histogram = vec![0; 11];
+            turns_histogram[0] = abandoned;
+            turns_histogram[limit as usize] = won + failed;
+            let sessions = won + failed + abandoned;
+            // Every session of stage n lasts 12 s × n, so one bucket holds them all (stage
+            // 1: bucket 16 + 9 × 16 + 7 = 167, [11 776, 12 288) ms).
+            let ms = 12_000 * u64::from(n);
+            let bucket = |v: u64| {
+                let octave = 63 - v.leading_zeros();
+                16 + u64::from(octave - 4) * 16 + ((v >> (octave - 4)) & 15)
+            };
+            PartitionStage {
+                stage: n,
+                sessions,
+                won,
+                failed,
+                abandoned,
+                flagged: 0,
+                turns_histogram,
+                turns_total: limit * (won + failed),
+                won_turns_total: limit * won,
+                budget_total: limit * sessions,
+                exhausted_budget: won + failed,
+                verified: sessions / 2,
+                v1_sessions: sessions - sessions / 2,
+                v2_sessions: sessions / 2,
+                durations: DurationCounts {
+                    buckets: vec![[bucket(ms), sessions]],
+                    total: sessions,
+                    sum_ms: (ms * sessions).to_string(),
+                    min_ms: Some(ms),
+                    max_ms: Some(ms),
+                },
+            }
+        };
+        PartitionUpdated {
+            partition: 1,
+            partitions: 2,
+            published_at_ms: 1_767_225_605_000,
+            flagged: 1,
+            stages: vec![
+                stage(1, 5, 1, 1),
+                stage(2, 4, 1, 0),
+                stage(3, 2, 2, 1),
+                stage(4, 1, 1, 0),
+                stage(5, 0, 1, 1),
+            ],
+        }
+    }
+}
+
 /// The message types of this module.
 pub fn types() -> Vec<MessageType> {
     vec![
         MessageType::of::<SessionRecorded>(),
         MessageType::of::<SessionFlagged>(),
         MessageType::of::<StatsUpdated>(),
+        MessageType::of::<PartitionUpdated>(),
     ]
 }

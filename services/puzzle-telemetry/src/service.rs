@@ -14,11 +14,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use arcade_contracts::Envelope;
 use arcade_contracts::game::{SessionCompletion, session_upcasters};
-use arcade_contracts::puzzle::{SessionFlagged, SessionRecorded, StatsUpdated};
+use arcade_contracts::puzzle::{PartitionUpdated, SessionFlagged, SessionRecorded, StatsUpdated};
 use arcade_contracts::upcast::Upcasters;
 use arcade_runtime::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec};
 
-use crate::domain::telemetry::{Event, Input, PuzzleMessage, PuzzleTelemetry, TelemetryState};
+use crate::domain::telemetry::{
+    Event, Input, Partition, PuzzleMessage, PuzzleTelemetry, TelemetryState,
+};
 
 /// The service's default instance name (its queue and its data directory).
 pub const SERVICE_NAME: &str = "puzzle-telemetry";
@@ -97,6 +99,21 @@ impl TelemetryService {
         self.decider.session_window_ms()
     }
 
+    /// The same service as partition `index` (from 0) of `count`: it counts the games routed
+    /// to it (the routing is the host's), and with each `puzzle.stats.updated.v1` of its share
+    /// publishes `puzzle.partition.updated.v1`, the raw counters the partitions' statistics
+    /// merge from. `index < count` is the caller's to check ([`Partition::new`]); an impossible
+    /// partition is published as given, and refused by its readers naming the field.
+    pub fn with_partition(mut self, index: u32, count: u32) -> Self {
+        self.decider = self.decider.partitioned(Partition::unchecked(index, count));
+        self
+    }
+
+    /// The partition this instance counts, if partitioned.
+    pub fn partition(&self) -> Option<Partition> {
+        self.decider.partition()
+    }
+
     /// The view of its statistics (take it before the runtime starts the service).
     pub fn live(&self) -> LiveStats {
         self.live.clone()
@@ -154,6 +171,7 @@ impl Service for TelemetryService {
             PuzzleMessage::Recorded(m) => Outbound::of::<SessionRecorded>(&m),
             PuzzleMessage::Flagged(m) => Outbound::of::<SessionFlagged>(&m),
             PuzzleMessage::Stats(m) => Outbound::of::<StatsUpdated>(&m),
+            PuzzleMessage::Partition(m) => Outbound::of::<PartitionUpdated>(&m),
         }
     }
 

@@ -6,5 +6,6 @@ pub mod car;
 pub mod duel_ai;
 pub mod principals;
 pub mod puzzle;
+pub mod puzzle_partitions;
 pub mod referee;
 pub mod schemas;

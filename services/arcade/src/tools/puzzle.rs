@@ -4,7 +4,11 @@
 //! - `arcade puzzle stats`: prints the statistics as a table (`--json`: the JSON). Embedded
 //!   transport: the live statistics from `arcade run`'s admin endpoint (`GET /puzzle/stats`).
 //!   With `--amqp`: the next `puzzle.stats.updated.v1` published on the broker (waits up to
-//!   `--wait`; the service publishes only when sessions arrive).
+//!   `--wait`; the service publishes only when sessions arrive). With `--partitions N` (needs
+//!   `--amqp`): the statistics of N partitioned instances merged — the newest
+//!   `puzzle.partition.updated.v1` of each partition 0 to N − 1, read from the history stream
+//!   `arcade.history` to its end (so the answer is immediate when they have published before)
+//!   and then followed until every partition is heard from, up to `--timeout`.
 //! - `arcade puzzle simulate --sessions N [--stage S] [--seed X] [--contract v1|v2]`: the bot
 //!   plays N real sessions and publishes one `game.session.completed.v2` each (with its moves;
 //!   `--contract v1`: one `game.session.completed.v1`, as a producer that has not migrated),
@@ -51,9 +55,15 @@ pub struct StatsArgs {
     /// Print the JSON (a puzzle.stats.updated.v1 payload) instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// With --amqp: how long to wait for the next publication, e.g. 30s.
-    #[arg(long, default_value = "30s", value_parser = crate::services::puzzle::parse_period, value_name = "DURATION")]
+    /// With --amqp: how long to wait for the next publication (with --partitions: for every
+    /// partition to be heard from), e.g. 30s.
+    #[arg(long, visible_alias = "timeout", default_value = "30s", value_parser = crate::services::puzzle::parse_period, value_name = "DURATION")]
     pub wait: Duration,
+    /// Merge the statistics of N partitioned telemetry instances (`arcade run
+    /// puzzle-telemetry --partition K/N`): the newest puzzle.partition.updated.v1 of each
+    /// partition 0 to N - 1, from the history stream and then as they come. Needs --amqp.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub partitions: Option<u32>,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
@@ -131,8 +141,14 @@ fn unreachable(connection: &Connection, error: &reqwest::Error) -> anyhow::Error
 }
 
 async fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
-    let stats: StatsUpdated = match &args.connection.amqp {
-        Some(url) => {
+    let stats: StatsUpdated = match (&args.connection.amqp, args.partitions) {
+        (Some(url), Some(partitions)) => {
+            super::puzzle_partitions::merged(&args.connection, url, partitions, args.wait).await?
+        }
+        (None, Some(_)) => anyhow::bail!(
+            "--partitions needs RabbitMQ (--amqp / ARCADE_AMQP_URL): partitioned telemetry instances publish their statistics there"
+        ),
+        (Some(url), None) => {
             let bus = connect_amqp(&args.connection, url, "arcade puzzle stats", true).await?;
             let spec = SubscriptionSpec::temporary(
                 format!("puzzle-stats.{}", uuid::Uuid::new_v4().simple()),
@@ -159,7 +175,7 @@ async fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
             serde_json::from_value(envelope.payload)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", StatsUpdated::TYPE))?
         }
-        None => {
+        (None, None) => {
             let url = format!("http://{}/puzzle/stats", args.connection.admin);
             let response = crate::auth::http_client(args.connection.token.as_deref())
                 .get(&url)

@@ -1,12 +1,12 @@
 //! Conversions between the telemetry's domain types and the wire contract: the consumed
-//! `game.session.completed.v1`, and the three `puzzle.*` messages its events become.
+//! `game.session.completed.v1`, and the four `puzzle.*` messages its events become.
 
 use arcade_contracts::Message;
 use arcade_contracts::game::{
     GameSessionCompleted, Outcome as WireOutcome, Pulse, SessionCompletion,
 };
 use arcade_contracts::puzzle::{
-    FlagReason as WireReason, SessionFlagged, SessionRecorded, StatsUpdated,
+    FlagReason as WireReason, PartitionUpdated, SessionFlagged, SessionRecorded, StatsUpdated,
 };
 
 use super::decider::{Event, Flagged, Recorded};
@@ -127,6 +127,8 @@ pub enum PuzzleMessage {
     Flagged(SessionFlagged),
     /// `puzzle.stats.updated.v1`.
     Stats(StatsUpdated),
+    /// `puzzle.partition.updated.v1`.
+    Partition(PartitionUpdated),
 }
 
 /// A logged message that is not one of this service's events.
@@ -167,6 +169,7 @@ impl PuzzleMessage {
             PuzzleMessage::Recorded(_) => SessionRecorded::TYPE,
             PuzzleMessage::Flagged(_) => SessionFlagged::TYPE,
             PuzzleMessage::Stats(_) => StatsUpdated::TYPE,
+            PuzzleMessage::Partition(_) => PartitionUpdated::TYPE,
         }
     }
 
@@ -176,6 +179,7 @@ impl PuzzleMessage {
             PuzzleMessage::Recorded(m) => serde_json::to_value(m),
             PuzzleMessage::Flagged(m) => serde_json::to_value(m),
             PuzzleMessage::Stats(m) => serde_json::to_value(m),
+            PuzzleMessage::Partition(m) => serde_json::to_value(m),
         };
         value.unwrap_or(serde_json::Value::Null)
     }
@@ -186,6 +190,7 @@ impl PuzzleMessage {
             SessionRecorded::TYPE => decode(payload).map(PuzzleMessage::Recorded),
             SessionFlagged::TYPE => decode(payload).map(PuzzleMessage::Flagged),
             StatsUpdated::TYPE => decode(payload).map(PuzzleMessage::Stats),
+            PartitionUpdated::TYPE => decode(payload).map(PuzzleMessage::Partition),
             other => Err(DecodeError::UnknownType(other.to_string())),
         }
     }
@@ -223,6 +228,7 @@ impl Event {
                 source_version: f.version,
             }),
             Event::StatsPublished(stats) => PuzzleMessage::Stats(stats.clone()),
+            Event::PartitionPublished(partition) => PuzzleMessage::Partition(partition.clone()),
         }
     }
 
@@ -274,6 +280,7 @@ impl Event {
                 version: m.source_version,
             }),
             PuzzleMessage::Stats(m) => Event::StatsPublished(m),
+            PuzzleMessage::Partition(m) => Event::PartitionPublished(m),
         })
     }
 }

@@ -13,12 +13,19 @@
 //! [`PUBLISH_INTERVAL_MS`] by default), and only when a session was recorded or flagged since
 //! the last one. The first session after a quiet
 //! period is published at the next tick; a burst is summarised once per interval.
+//!
+//! Partitions: an instance counting one partition of the games ([`PuzzleTelemetry::partitioned`])
+//! publishes, with each `puzzle.stats.updated.v1` of its share, the same statistics as raw
+//! counters (`puzzle.partition.updated.v1`, [`Event::PartitionPublished`]), from which all
+//! partitions' statistics merge exactly. Both are events of the same decision, so both are in
+//! the log, or neither.
 
 use std::convert::Infallible;
 
 use arcade_contracts::game::SessionCompletion;
-use arcade_contracts::puzzle::StatsUpdated;
+use arcade_contracts::puzzle::{PartitionUpdated, StatsUpdated};
 
+use super::partition::Partition;
 use super::session::{Flag, Session};
 use super::stats::Stats;
 use super::verify::check;
@@ -35,6 +42,7 @@ pub const PUBLISH_INTERVAL_MS: u64 = 5_000;
 pub struct PuzzleTelemetry {
     publish_every_ms: u64,
     session_window_ms: u64,
+    partition: Option<Partition>,
 }
 
 impl Default for PuzzleTelemetry {
@@ -42,6 +50,7 @@ impl Default for PuzzleTelemetry {
         PuzzleTelemetry {
             publish_every_ms: PUBLISH_INTERVAL_MS,
             session_window_ms: SESSION_WINDOW_MS,
+            partition: None,
         }
     }
 }
@@ -94,6 +103,9 @@ pub enum Event {
     Flagged(Flagged),
     /// `puzzle.stats.updated.v1`: the statistics as published.
     StatsPublished(StatsUpdated),
+    /// `puzzle.partition.updated.v1`: a partitioned instance's statistics as raw counters,
+    /// published with each [`Event::StatsPublished`].
+    PartitionPublished(PartitionUpdated),
 }
 
 /// The fold of the service's events: the statistics and the publication schedule.
@@ -165,6 +177,20 @@ impl PuzzleTelemetry {
         self.session_window_ms
     }
 
+    /// The same decider counting partition `partition` of the games: each publication of the
+    /// statistics comes with `puzzle.partition.updated.v1`.
+    pub fn partitioned(self, partition: Partition) -> Self {
+        PuzzleTelemetry {
+            partition: Some(partition),
+            ..self
+        }
+    }
+
+    /// The partition this decider counts, if partitioned.
+    pub fn partition(&self) -> Option<Partition> {
+        self.partition
+    }
+
     /// The state before any event, with this decider's window: what the log is folded on.
     pub fn initial_state(&self) -> TelemetryState {
         TelemetryState::with_session_window(self.session_window_ms)
@@ -208,7 +234,13 @@ impl PuzzleTelemetry {
             }
             Input::Tick => match self.next_deadline(state) {
                 Some(deadline) if now_ms >= deadline => {
-                    vec![Event::StatsPublished(state.stats.to_contract(now_ms))]
+                    let mut events = vec![Event::StatsPublished(state.stats.to_contract(now_ms))];
+                    if let Some(partition) = self.partition {
+                        events.push(Event::PartitionPublished(
+                            state.stats.to_partition(partition, now_ms),
+                        ));
+                    }
+                    events
                 }
                 _ => Vec::new(),
             },
@@ -244,6 +276,9 @@ impl PuzzleTelemetry {
                 state.last_published_ms = Some(published.published_at_ms);
                 state.pending_since_ms = None;
             }
+            // Published with the statistics, whose event moves the schedule; it carries the
+            // counters, which the state already holds.
+            Event::PartitionPublished(_) => {}
         }
     }
 

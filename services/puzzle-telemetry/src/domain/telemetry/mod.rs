@@ -7,12 +7,16 @@
 //!   repeat ([`PuzzleTelemetry::is_repeat`]) and counted once — within a window of event time
 //!   ([`SessionWindow`], [`SESSION_WINDOW_MS`] by default), after which a resend counts again;
 //! - events: [`Event::Recorded`] → `puzzle.session.recorded.v1`, [`Event::Flagged`] →
-//!   `puzzle.session.flagged.v1`, [`Event::StatsPublished`] → `puzzle.stats.updated.v1`;
+//!   `puzzle.session.flagged.v1`, [`Event::StatsPublished`] → `puzzle.stats.updated.v1`, and
+//!   on a partitioned instance (one of N, [`Partition`]) [`Event::PartitionPublished`] →
+//!   `puzzle.partition.updated.v1` with it: the raw counters the N partitions' statistics
+//!   merge from ([`Stats::merge`], [`Stats::from_partition`]);
 //! - state: [`TelemetryState`], a fold of those events only (each recorded session carries
 //!   every field the statistics need, including its move limit and arrival time).
 
 mod convert;
 mod decider;
+mod partition;
 mod session;
 mod sketch;
 mod stats;
@@ -23,6 +27,7 @@ pub use convert::{DecodeError, PuzzleMessage};
 pub use decider::{
     Event, Flagged, Input, PUBLISH_INTERVAL_MS, PuzzleTelemetry, Recorded, TelemetryState,
 };
+pub use partition::{NoSuchPartition, Partition, PartitionError};
 pub use session::{
     Accepted, Flag, FlagReason, MoveAt, Outcome, Session, WIN_SEARCH_TURNS, validate,
 };

@@ -21,7 +21,8 @@ pub struct DurationSketch {
     pub(crate) min: u64,
 }
 
-fn bucket_of(value: u64) -> usize {
+/// The bucket holding `value`.
+pub(crate) fn bucket_of(value: u64) -> usize {
     if value < EXACT as u64 {
         return value as usize;
     }
@@ -52,6 +53,40 @@ impl DurationSketch {
         self.sum += u128::from(value);
         self.max = self.max.max(value);
         self.min = self.min.min(value);
+    }
+
+    /// Adds another sketch's durations to this one, bucket by bucket: the result is exactly
+    /// the sketch of both sets of durations recorded into one (in any order), so its
+    /// percentiles are those one sketch fed everything gives.
+    pub fn merge(&mut self, other: &DurationSketch) {
+        if other.total == 0 {
+            return;
+        }
+        if self.total == 0 {
+            *self = other.clone();
+            return;
+        }
+        for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
+            *mine += theirs;
+        }
+        self.total += other.total;
+        self.sum += other.sum;
+        self.max = self.max.max(other.max);
+        self.min = self.min.min(other.min);
+    }
+
+    /// The non-empty buckets as `(index, count)`, by increasing index.
+    pub fn buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, count)| **count > 0)
+            .map(|(bucket, count)| (bucket, *count))
+    }
+
+    /// Sum of the durations.
+    pub fn sum(&self) -> u128 {
+        self.sum
     }
 
     /// Number of durations counted.

@@ -41,6 +41,28 @@ pub struct StageStats {
     pub v2: u64,
 }
 
+impl StageStats {
+    /// Adds another instance's statistics of the same stage (see [`Stats::merge`]).
+    pub fn merge(&mut self, other: &StageStats) {
+        self.sessions += other.sessions;
+        self.won += other.won;
+        self.failed += other.failed;
+        self.abandoned += other.abandoned;
+        self.flagged += other.flagged;
+        for (mine, theirs) in self.turns.iter_mut().zip(&other.turns) {
+            *mine += theirs;
+        }
+        self.turns_total += other.turns_total;
+        self.won_turns_total += other.won_turns_total;
+        self.budget_total += other.budget_total;
+        self.exhausted_budget += other.exhausted_budget;
+        self.durations.merge(&other.durations);
+        self.verified += other.verified;
+        self.v1 += other.v1;
+        self.v2 += other.v2;
+    }
+}
+
 /// Statistics of every stage.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -100,6 +122,16 @@ impl Stats {
         if let Some(stage) = stage {
             self.stages[stage.index()].flagged += 1;
         }
+    }
+
+    /// Adds another instance's statistics to these (another partition of the games): every
+    /// counter is summed and the duration sketches merged bucket by bucket, so the result is
+    /// exactly what one instance fed both sets of sessions holds.
+    pub fn merge(&mut self, other: &Stats) {
+        for (mine, theirs) in self.stages.iter_mut().zip(&other.stages) {
+            mine.merge(theirs);
+        }
+        self.flagged += other.flagged;
     }
 
     /// One stage's statistics.
