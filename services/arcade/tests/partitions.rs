@@ -104,8 +104,16 @@ struct Instance(Child);
 
 impl Instance {
     fn start(url: &str, partition: &str, data: &Path, admin: &str) -> Instance {
+        Instance::run(&["bingo", "--partition", partition], url, data, admin)
+    }
+
+    /// `arcade run ARGS --amqp URL --data DATA --admin ADMIN`, once it says it is ready.
+    fn run(args: &[&str], url: &str, data: &Path, admin: &str) -> Instance {
+        let what = args.join(" ");
         let mut child = arcade()
-            .args(["run", "bingo", "--partition", partition, "--amqp", url])
+            .arg("run")
+            .args(args)
+            .args(["--amqp", url])
             .arg("--data")
             .arg(data)
             .args(["--admin", admin])
@@ -125,7 +133,7 @@ impl Instance {
             }
         });
         rx.recv_timeout(Duration::from_secs(90))
-            .unwrap_or_else(|_| panic!("partition {partition} is not ready within 90 s"));
+            .unwrap_or_else(|_| panic!("arcade run {what} is not ready within 90 s"));
         Instance(child)
     }
 
@@ -423,4 +431,162 @@ fn two_bingo_partitions_share_the_games_and_each_game_stays_on_one() {
     }
     let total: usize = after.iter().map(BTreeMap::len).sum();
     assert_eq!(total, GAMES);
+}
+
+/// What one telemetry instance has counted, from its admin endpoint (`GET /puzzle/stats`).
+fn puzzle_stats(http: &Http) -> Value {
+    http.rt.block_on(async {
+        let response = http
+            .client
+            .get(format!("{}/puzzle/stats", http.base))
+            .send()
+            .await
+            .unwrap();
+        assert!(response.status().is_success(), "GET /puzzle/stats");
+        response.json().await.unwrap()
+    })
+}
+
+fn counted(stats: &Value) -> u64 {
+    stats["sessions"].as_u64().unwrap() + stats["flagged"].as_u64().unwrap()
+}
+
+/// The gameIds of the sessions instance `instance` recorded or flagged, from its log.
+fn sessions_in_log(data: &Path, instance: &str) -> BTreeSet<String> {
+    games_in_log(data, instance).into_keys().collect()
+}
+
+/// Waits (at most `patience`) until `done` holds of `probe`'s answer; returns the last answer.
+fn wait_until<T: std::fmt::Debug>(
+    patience: Duration,
+    what: &str,
+    mut probe: impl FnMut() -> T,
+    done: impl Fn(&T) -> bool,
+) -> T {
+    let deadline = Instant::now() + patience;
+    loop {
+        let value = probe();
+        if done(&value) {
+            return value;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not within {patience:?}; last: {value:?}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// The figures of a `puzzle.stats.updated.v1` payload, without its publication time.
+fn figures(stats: &Value) -> Value {
+    let mut figures = stats.clone();
+    figures.as_object_mut().unwrap().remove("publishedAtMs");
+    figures
+}
+
+const SESSIONS: u64 = 20_000;
+
+#[test]
+fn two_telemetry_partitions_merge_into_what_one_instance_counts() {
+    let Some(url) = broker_url() else { return };
+    let vhost = Vhost::new(&url);
+    let dir = tempfile::tempdir().unwrap();
+    let data = [
+        dir.path().join("p0"),
+        dir.path().join("p1"),
+        dir.path().join("whole"),
+    ];
+    let admins: Vec<String> = (0..3)
+        .map(|_| format!("127.0.0.1:{}", free_port()))
+        .collect();
+    let every = ["--puzzle-stats-every", "1s"];
+    let run = |k: usize, extra: &[&str]| {
+        let mut args = vec!["puzzle-telemetry"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&every);
+        Instance::run(&args, &vhost.url, &data[k], &admins[k])
+    };
+    let instances = [
+        run(0, &["--partition", "0/2"]),
+        run(1, &["--partition", "1/2"]),
+        run(2, &[]),
+    ];
+
+    // The same 20,000 sessions reach the unpartitioned instance's queue and, through the
+    // consistent-hash exchange, one partition each.
+    let sessions = SESSIONS.to_string();
+    let simulated = arcade()
+        .args([
+            "puzzle",
+            "simulate",
+            "--seed",
+            "19",
+            "--sessions",
+            &sessions,
+        ])
+        .args(["--amqp", &vhost.url])
+        .output()
+        .unwrap();
+    assert!(
+        simulated.status.success(),
+        "arcade puzzle simulate: {}",
+        String::from_utf8_lossy(&simulated.stderr)
+    );
+
+    let http: Vec<Http> = admins.iter().map(|a| Http::new(a)).collect();
+    let patience = Duration::from_secs(300);
+    let whole = wait_until(
+        patience,
+        "the unpartitioned instance counts every session",
+        || puzzle_stats(&http[2]),
+        |stats| counted(stats) == SESSIONS,
+    );
+    let parts: Vec<u64> = wait_until(
+        patience,
+        "the two partitions count every session between them",
+        || {
+            [0, 1]
+                .iter()
+                .map(|&k| counted(&puzzle_stats(&http[k])))
+                .collect::<Vec<u64>>()
+        },
+        |parts| parts.iter().sum::<u64>() == SESSIONS,
+    );
+    assert!(
+        parts.iter().all(|&n| n > SESSIONS / 4),
+        "both partitions got a fair share: {parts:?}"
+    );
+
+    // `arcade puzzle stats --partitions 2` merges the partitions' newest figures; they publish
+    // every second, so it is asked until the merged view covers every session.
+    let merged = wait_until(
+        patience,
+        "arcade puzzle stats --partitions 2 covers every session",
+        || {
+            let out = arcade()
+                .args(["puzzle", "stats", "--partitions", "2", "--json"])
+                .args(["--amqp", &vhost.url, "--timeout", "60s"])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "arcade puzzle stats --partitions 2: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        },
+        |merged| counted(merged) == SESSIONS,
+    );
+    // Counts, histograms and sums are exact; the percentiles too (the sketches merge bucket
+    // by bucket, so the merged sketch is the one a single instance builds).
+    assert_eq!(figures(&merged), figures(&whole));
+
+    for instance in instances {
+        instance.stop();
+    }
+    let p0 = sessions_in_log(&data[0], "puzzle-telemetry.p0");
+    let p1 = sessions_in_log(&data[1], "puzzle-telemetry.p1");
+    let both: Vec<&String> = p0.intersection(&p1).collect();
+    assert!(both.is_empty(), "games in both partitions: {both:?}");
+    assert_eq!(p0.len() + p1.len(), SESSIONS as usize);
 }

@@ -101,7 +101,12 @@ fn hosted() -> Option<LiveStats> {
 /// Starts the puzzle telemetry service.
 pub fn start(runtime: &Runtime, args: &PuzzleArgs) -> anyhow::Result<Vec<Box<dyn Running>>> {
     let every_ms = u64::try_from(args.stats_every.as_millis()).unwrap_or(u64::MAX);
-    let service = TelemetryService::new(every_ms).with_session_window(args.session_window);
+    let mut service = TelemetryService::new(every_ms).with_session_window(args.session_window);
+    // A partition instance (`--partition K/N`) also publishes its mergeable statistics
+    // (`puzzle.partition.updated.v1`), which `arcade puzzle stats --partitions N` merges.
+    if let Some(partition) = runtime.partition() {
+        service = service.with_partition(partition.index(), partition.count());
+    }
     let live = service.live();
     let handle = runtime.start(service)?;
     *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some(live);

@@ -236,10 +236,14 @@ fn progress(count: u64) -> indicatif::ProgressBar {
     bar
 }
 
-/// Publications in flight at once. Each is a durable publish (a sled flush); the runtime's
-/// stores flush through sled's `flush_async`, whose small thread pool can deadlock when many
-/// flushes wait at once, so the simulator stays at one.
-const IN_FLIGHT: usize = 1;
+/// Publications in flight at once through the admin endpoint. Each is a durable publish (a sled
+/// flush); the runtime's stores flush through sled's `flush_async`, whose small thread pool can
+/// deadlock when many flushes wait at once, so the simulator stays at one there.
+const IN_FLIGHT_ADMIN: usize = 1;
+
+/// Publications in flight at once on RabbitMQ: each is a confirmed publish on the broker (no
+/// local store), so several are on their way while the broker confirms the earlier ones.
+const IN_FLIGHT_AMQP: usize = 32;
 
 /// The message id of session `index` of a simulation from `seed` published as `message_type`:
 /// the same on every run, so that a rerun (or a retry after a failure) is applied once. The
@@ -255,13 +259,14 @@ pub fn session_id(message_type: &str, seed: u64, index: u64) -> String {
 }
 
 /// Plays `count` sessions and hands each to `publish` with its stable id
-/// ([`session_id`]) as a `contract` payload, [`IN_FLIGHT`] at a time, with a progress bar on
+/// ([`session_id`]) as a `contract` payload, `in_flight` at a time, with a progress bar on
 /// stderr when it is a terminal.
 pub async fn play_and_publish<F, Fut>(
     count: u64,
     stage: Option<Stage>,
     seed: u64,
     contract: Contract,
+    in_flight: usize,
     publish: F,
 ) -> anyhow::Result<Tally>
 where
@@ -286,7 +291,7 @@ where
             .into_iter()
             .map(|(id, payload)| publish(id, payload)),
     )
-    .buffer_unordered(IN_FLIGHT);
+    .buffer_unordered(in_flight.max(1));
     while let Some(sent) = sends.next().await {
         if let Err(error) = sent {
             bar.abandon();
@@ -315,19 +320,27 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             let runtime = Arc::new(Runtime::new(
                 connect_amqp(&args.connection, url, "arcade puzzle simulate", true).await?,
             ));
-            play_and_publish(args.sessions, stage, seed, args.contract, |id, payload| {
-                let runtime = runtime.clone();
-                async move {
-                    let options = arcade_runtime::SendOptions {
-                        message_id: Some(id),
-                        sender: None,
-                    };
-                    runtime
-                        .send_with(args.contract.message_type(), payload, SIMULATOR, options)
-                        .await?;
-                    Ok(())
-                }
-            })
+            let in_flight = IN_FLIGHT_AMQP;
+            play_and_publish(
+                args.sessions,
+                stage,
+                seed,
+                args.contract,
+                in_flight,
+                |id, payload| {
+                    let runtime = runtime.clone();
+                    async move {
+                        let options = arcade_runtime::SendOptions {
+                            message_id: Some(id),
+                            sender: None,
+                        };
+                        runtime
+                            .send_with(args.contract.message_type(), payload, SIMULATOR, options)
+                            .await?;
+                        Ok(())
+                    }
+                },
+            )
             .await?
         }
         None => {
@@ -338,28 +351,36 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
                 args.contract.message_type()
             );
             let connection = args.connection.clone();
-            play_and_publish(args.sessions, stage, seed, args.contract, |id, payload| {
-                let request = client
-                    .post(&url)
-                    .query(&[("producer", SIMULATOR)])
-                    .header("Idempotency-Key", id)
-                    .json(&payload);
-                let connection = connection.clone();
-                async move {
-                    let response = request
-                        .send()
-                        .await
-                        .map_err(|e| unreachable(&connection, &e))?;
-                    if !response.status().is_success() {
-                        let body: serde_json::Value = response.json().await.unwrap_or_default();
-                        anyhow::bail!(
-                            "the admin endpoint refused a session: {}",
-                            body["error"].as_str().unwrap_or("no reason given")
-                        );
+            let in_flight = IN_FLIGHT_ADMIN;
+            play_and_publish(
+                args.sessions,
+                stage,
+                seed,
+                args.contract,
+                in_flight,
+                |id, payload| {
+                    let request = client
+                        .post(&url)
+                        .query(&[("producer", SIMULATOR)])
+                        .header("Idempotency-Key", id)
+                        .json(&payload);
+                    let connection = connection.clone();
+                    async move {
+                        let response = request
+                            .send()
+                            .await
+                            .map_err(|e| unreachable(&connection, &e))?;
+                        if !response.status().is_success() {
+                            let body: serde_json::Value = response.json().await.unwrap_or_default();
+                            anyhow::bail!(
+                                "the admin endpoint refused a session: {}",
+                                body["error"].as_str().unwrap_or("no reason given")
+                            );
+                        }
+                        Ok(())
                     }
-                    Ok(())
-                }
-            })
+                },
+            )
             .await?
         }
     };
