@@ -9,11 +9,15 @@
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+#[path = "support/broker.rs"]
+mod broker;
+use broker::{Vhost, broker_url};
 
 fn arcade() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
@@ -21,64 +25,6 @@ fn arcade() -> Command {
     command.env("ARCADE_CONSOLE_ADDR", "127.0.0.1:0");
     command.env_remove("ARCADE_AMQP_URL").env_remove("RUST_LOG");
     command
-}
-
-fn broker_url() -> Option<String> {
-    match std::env::var("ARCADE_AMQP_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url),
-        _ => {
-            assert!(
-                std::env::var("ARCADE_REQUIRE_BROKER").as_deref() != Ok("1"),
-                "ARCADE_REQUIRE_BROKER=1 but ARCADE_AMQP_URL is unset: broker tests must run"
-            );
-            eprintln!("skipped: ARCADE_AMQP_URL unset");
-            None
-        }
-    }
-}
-
-fn rabbitmqctl(args: &[&str]) -> Output {
-    let program = std::env::var("RABBITMQCTL").unwrap_or_else(|_| "rabbitmqctl".into());
-    Command::new(&program)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{program} {args:?}: {e} (set RABBITMQCTL)"))
-}
-
-/// A vhost of the test's own on the broker, deleted when the test ends.
-struct Vhost {
-    name: String,
-    url: String,
-}
-
-impl Vhost {
-    fn new(url: &str) -> Vhost {
-        let name = format!("arcade-history-{}", uuid::Uuid::new_v4().simple());
-        let (authority, _) = url
-            .rsplit_once('/')
-            .filter(|(a, _)| a.contains('@'))
-            .expect("ARCADE_AMQP_URL is amqp://user:pass@host:port/vhost");
-        let user = authority
-            .split_once("://")
-            .and_then(|(_, rest)| rest.split_once([':', '@']))
-            .map(|(user, _)| user)
-            .expect("ARCADE_AMQP_URL names its user");
-        let made = rabbitmqctl(&["add_vhost", &name]);
-        assert!(made.status.success(), "add_vhost {name}: {made:?}");
-        let vhost = Vhost {
-            url: format!("{authority}/{name}"),
-            name,
-        };
-        let allowed = rabbitmqctl(&["set_permissions", "-p", &vhost.name, user, ".*", ".*", ".*"]);
-        assert!(allowed.status.success(), "set_permissions: {allowed:?}");
-        vhost
-    }
-}
-
-impl Drop for Vhost {
-    fn drop(&mut self) {
-        let _ = rabbitmqctl(&["delete_vhost", &self.name]);
-    }
 }
 
 /// A child killed when the test ends, however it ends.
@@ -192,7 +138,7 @@ fn until_id(lines: &mpsc::Receiver<Value>, wanted: &str) -> Vec<Value> {
 #[test]
 fn tap_from_first_after_a_demo_replays_every_event_in_log_order_then_follows() {
     let Some(url) = broker_url() else { return };
-    let vhost = Vhost::new(&url);
+    let vhost = Vhost::new("history", &url);
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("demo");
     let demo = arcade()

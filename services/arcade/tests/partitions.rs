@@ -14,10 +14,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+#[path = "support/broker.rs"]
+mod broker;
+use broker::{Vhost, broker_url};
 
 const TOKEN: &str = "arcade-test-operator-token";
 const GAMES: usize = 20;
@@ -31,64 +35,6 @@ fn arcade() -> Command {
         .env_remove("RUST_LOG")
         .env("ARCADE_ADMIN_TOKEN", TOKEN);
     command
-}
-
-fn broker_url() -> Option<String> {
-    match std::env::var("ARCADE_AMQP_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url),
-        _ => {
-            assert!(
-                std::env::var("ARCADE_REQUIRE_BROKER").as_deref() != Ok("1"),
-                "ARCADE_REQUIRE_BROKER=1 but ARCADE_AMQP_URL is unset: broker tests must run"
-            );
-            eprintln!("skipped: ARCADE_AMQP_URL unset");
-            None
-        }
-    }
-}
-
-fn rabbitmqctl(args: &[&str]) -> Output {
-    let program = std::env::var("RABBITMQCTL").unwrap_or_else(|_| "rabbitmqctl".into());
-    Command::new(&program)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{program} {args:?}: {e} (set RABBITMQCTL)"))
-}
-
-/// A vhost of the test's own on the broker, deleted when the test ends.
-struct Vhost {
-    name: String,
-    url: String,
-}
-
-impl Vhost {
-    fn new(url: &str) -> Vhost {
-        let name = format!("arcade-partitions-{}", uuid::Uuid::new_v4().simple());
-        let (authority, _) = url
-            .rsplit_once('/')
-            .filter(|(a, _)| a.contains('@'))
-            .expect("ARCADE_AMQP_URL is amqp://user:pass@host:port/vhost");
-        let user = authority
-            .split_once("://")
-            .and_then(|(_, rest)| rest.split_once([':', '@']))
-            .map(|(user, _)| user)
-            .expect("ARCADE_AMQP_URL names its user");
-        let made = rabbitmqctl(&["add_vhost", &name]);
-        assert!(made.status.success(), "add_vhost {name}: {made:?}");
-        let vhost = Vhost {
-            url: format!("{authority}/{name}"),
-            name,
-        };
-        let allowed = rabbitmqctl(&["set_permissions", "-p", &vhost.name, user, ".*", ".*", ".*"]);
-        assert!(allowed.status.success(), "set_permissions: {allowed:?}");
-        vhost
-    }
-}
-
-impl Drop for Vhost {
-    fn drop(&mut self) {
-        let _ = rabbitmqctl(&["delete_vhost", &self.name]);
-    }
 }
 
 fn free_port() -> u16 {
@@ -327,7 +273,7 @@ fn open(game: &str) -> Value {
 #[test]
 fn two_bingo_partitions_share_the_games_and_each_game_stays_on_one() {
     let Some(url) = broker_url() else { return };
-    let vhost = Vhost::new(&url);
+    let vhost = Vhost::new("partitions", &url);
     let dir = tempfile::tempdir().unwrap();
     let data = [dir.path().join("p0"), dir.path().join("p1")];
     let admins = [
@@ -489,7 +435,7 @@ const SESSIONS: u64 = 20_000;
 #[test]
 fn two_telemetry_partitions_merge_into_what_one_instance_counts() {
     let Some(url) = broker_url() else { return };
-    let vhost = Vhost::new(&url);
+    let vhost = Vhost::new("partitions", &url);
     let dir = tempfile::tempdir().unwrap();
     let data = [
         dir.path().join("p0"),
