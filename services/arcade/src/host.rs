@@ -73,6 +73,11 @@ pub async fn amqp_bus(
     config.queue_type = queue_type;
     config.ca_file = ca_file.map(Path::to_path_buf);
     config.history = history;
+    connect_bus(config, must_connect).await
+}
+
+/// The RabbitMQ bus of `config`, connecting at once (see [`amqp_bus`]).
+pub async fn connect_bus(config: AmqpConfig, must_connect: bool) -> anyhow::Result<AmqpBus> {
     let bus = AmqpBus::new(config).map_err(|e| anyhow::anyhow!("--amqp / ARCADE_AMQP_URL: {e}"))?;
     if let Err(e) = bus.connect_now().await {
         if must_connect {
@@ -124,10 +129,13 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     prepare_data_dir(&args.data)?;
     let (bus, embedded): (Arc<dyn Bus>, Option<EmbeddedBus>) = match &args.connection.amqp {
         Some(url) => {
-            let history = Some(args.history.config());
-            let queue_type = args.connection.queue_type;
-            let ca = args.connection.amqp_ca.as_deref();
-            let bus = amqp_bus(url, ca, "arcade run", queue_type, history, false).await?;
+            let mut config = AmqpConfig::new(url);
+            config.connection_name = "arcade run".to_string();
+            config.queue_type = args.connection.queue_type;
+            config.ca_file = args.connection.amqp_ca.clone();
+            config.history = Some(args.history.config());
+            config.prefetch_bytes = args.consumer_memory_mib * 1024 * 1024;
+            let bus = connect_bus(config, false).await?;
             (Arc::new(bus), None)
         }
         None => {

@@ -3,8 +3,12 @@
 //! - `arcade`: an emitter appends each item to its sled log; its relay publishes the log in
 //!   order (persistent, publisher confirms; batches of 512, up to four awaiting their confirms);
 //!   the tally consumes (prefetch 1024, manual acks), dedupes, decides, commits to sled,
-//!   flushes, then acks the batch (one `multiple` ack). A run
-//!   ends when the tally's log holds every item durably.
+//!   flushes, then acks the batch (one `multiple` ack); its relay publishes its own events
+//!   (which only the history stream takes). A run ends when the tally's log holds every item
+//!   durably. Arcade also bounds a consumer's unacked deliveries in bytes (128 MiB by default,
+//!   so 256 deliveries of the broker's largest message): the bench lifts that bound to
+//!   1,024 of them, raw lapin's prefetch; `ARCADE_BENCH_CONSUMER_MEMORY_MIB=128` measures the
+//!   default (`--consumer-memory-mib` of `arcade run`).
 //! - `raw_lapin`: one channel publishes the same bodies and properties (persistent, confirms
 //!   awaited per batch of 512) to a topic exchange, another consumes the bound durable queue
 //!   (prefetch 1024) and acks each delivery. A run ends when the last one is acked.
@@ -16,9 +20,13 @@
 //!
 //! Prints both rates (msg/s, median over the runs) and Arcade's share of raw, once from the
 //! criterion groups and once from runs taken in alternation (the figure to trust: the machine's
-//! speed drifts) — raw, Arcade, then the peer in each round — with Arcade's CPU per message in
-//! its own process (user + system time of the bench process during Arcade's runs), the peer's
-//! as it reports it, and the ratios Arcade / peer and Arcade / raw.
+//! speed drifts) — raw, Arcade, then the peer in each round — with the CPU per message of each
+//! in its own process (user + system time of the bench process during its runs), the broker's
+//! (every `beam.smp` on this machine), the peer's as it reports it, and the ratios Arcade /
+//! peer and Arcade / raw.
+//!
+//! Settings: `ARCADE_BENCH_QUEUE_TYPES` (`quorum,classic`), `ARCADE_BENCH_PAIRS` (9),
+//! `ARCADE_BENCH_ONLY=arcade` (Arcade's runs alone, to profile it), the bound above.
 //!
 //! Run: `ARCADE_AMQP_URL=amqp://guest:guest@127.0.0.1:5672/%2f cargo bench -p arcade-runtime
 //! --bench amqp -- --warm-up-time 1 --measurement-time 3`. Skipped when the URL is unset.
@@ -48,11 +56,22 @@ use lapin::options::{
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties, ExchangeKind};
 
+/// The allocator the `arcade` binary runs with (and the pipeline bench), for both contenders.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const MESSAGES: u64 = 5_000;
 const BATCH: usize = 512;
 const PREFETCH: u16 = 1024;
-/// Runs of each, taken in alternation after the criterion groups.
+/// Runs of each, taken in alternation after the criterion groups (`ARCADE_BENCH_PAIRS`).
 const PAIRS: usize = 9;
+
+fn pairs() -> usize {
+    std::env::var("ARCADE_BENCH_PAIRS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(PAIRS)
+}
 
 /// CPU time (user + system) this process has used so far, from `/proc/self/stat` (in clock
 /// ticks of 10 ms: a run of Arcade uses about a hundred).
@@ -71,6 +90,36 @@ fn cpu_time() -> Duration {
             .unwrap_or(0)
     };
     Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
+
+/// CPU time (user + system) the RabbitMQ node(s) on this machine have used so far: every
+/// `beam.smp` process, from `/proc` (zero when there is none, or the broker is elsewhere).
+fn broker_cpu_time() -> Duration {
+    let mut total = Duration::ZERO;
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return total;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let is_beam =
+            std::fs::read_to_string(path.join("comm")).is_ok_and(|comm| comm.trim() == "beam.smp");
+        if !is_beam {
+            continue;
+        }
+        let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().collect())
+            .unwrap_or_default();
+        let ticks = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        total += Duration::from_millis((ticks(11) + ticks(12)) * 10);
+    }
+    total
 }
 
 /// The workspace root (two levels above this crate).
@@ -163,6 +212,9 @@ fn peer(binary: &std::path::Path, url: &str) -> Result<(f64, f64), String> {
 }
 
 fn median(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
     let mut values = values.to_vec();
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -186,6 +238,17 @@ fn config(url: &str, kind: QueueType) -> AmqpConfig {
     config.events_exchange = format!("bench.events.{id}");
     config.dead_letters = format!("bench.dead.{id}");
     config.expire_after = Some(Duration::from_secs(60));
+    // The same prefetch as raw lapin's (1,024): Arcade bounds a consumer's unacked deliveries in
+    // bytes too, 128 MiB by default (256 deliveries of the broker's largest message);
+    // `ARCADE_BENCH_CONSUMER_MEMORY_MIB=128` measures that default.
+    config.prefetch_bytes = std::env::var("ARCADE_BENCH_CONSUMER_MEMORY_MIB")
+        .map(|mib| {
+            mib.parse::<u32>()
+                .expect("ARCADE_BENCH_CONSUMER_MEMORY_MIB: a number of MiB")
+                * 1024
+                * 1024
+        })
+        .unwrap_or(u32::from(PREFETCH) * config.max_message_bytes);
     config
 }
 
@@ -218,9 +281,16 @@ async fn arcade(url: &str, kind: QueueType) -> Duration {
     arcade_with_cpu(url, kind).await.0
 }
 
+/// What a run cost: its time, the CPU time of this process and of the broker meanwhile.
+struct Cost {
+    elapsed: Duration,
+    cpu: Duration,
+    broker: Duration,
+}
+
 /// One run of Arcade's full path: the time from the first input to the last durable commit, and
-/// the CPU time the process used meanwhile.
-async fn arcade_with_cpu(url: &str, kind: QueueType) -> (Duration, Duration) {
+/// the CPU time the process and the broker used meanwhile.
+async fn arcade_with_cpu(url: &str, kind: QueueType) -> (Duration, Cost) {
     let bus = AmqpBus::new(config(url, kind)).unwrap();
     bus.connect_now().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -249,6 +319,7 @@ async fn arcade_with_cpu(url: &str, kind: QueueType) -> (Duration, Duration) {
     let local = emitter.local();
     let started = Instant::now();
     let cpu_started = cpu_time();
+    let broker_started = broker_cpu_time();
     tokio::spawn(async move {
         for _ in 0..MESSAGES {
             local.send(emit()).await.unwrap();
@@ -256,11 +327,22 @@ async fn arcade_with_cpu(url: &str, kind: QueueType) -> (Duration, Duration) {
     });
     tally.wait_for_events(MESSAGES).await;
     let elapsed = started.elapsed();
-    let cpu = cpu_time().saturating_sub(cpu_started);
+    let cost = Cost {
+        elapsed,
+        cpu: cpu_time().saturating_sub(cpu_started),
+        broker: broker_cpu_time().saturating_sub(broker_started),
+    };
+    if std::env::var("ARCADE_BENCH_METRICS").is_ok() {
+        for line in arcade_runtime::metrics::encode(&runtime).unwrap().lines() {
+            if line.starts_with("arcade_batch_size") || line.starts_with("arcade_relay") {
+                println!("{line}");
+            }
+        }
+    }
     emitter.stop(Duration::from_secs(5)).await.unwrap();
     tally.stop(Duration::from_secs(5)).await.unwrap();
     bus.close().await;
-    (elapsed, cpu)
+    (elapsed, cost)
 }
 
 /// The message Arcade would publish for item `n`: same body, properties and headers.
@@ -294,6 +376,11 @@ fn sample(n: u64) -> (Vec<u8>, lapin::BasicProperties) {
 /// same arguments as Arcade's service queues (quorum: delivery limit, at-least-once
 /// dead-lettering, reject-publish overflow, single active consumer).
 async fn raw(url: &str, kind: QueueType) -> Duration {
+    raw_with_cpu(url, kind).await.elapsed
+}
+
+/// One run of raw lapin, and what it cost.
+async fn raw_with_cpu(url: &str, kind: QueueType) -> Cost {
     let connection = Connection::connect(url, ConnectionProperties::default())
         .await
         .unwrap();
@@ -360,6 +447,8 @@ async fn raw(url: &str, kind: QueueType) -> Duration {
         .unwrap();
     let messages: Vec<_> = (1..=MESSAGES).map(sample).collect();
     let started = Instant::now();
+    let cpu_started = cpu_time();
+    let broker_started = broker_cpu_time();
     let publishing = tokio::spawn(async move {
         for chunk in messages.chunks(BATCH) {
             let mut confirms = Vec::with_capacity(chunk.len());
@@ -386,16 +475,23 @@ async fn raw(url: &str, kind: QueueType) -> Duration {
         let delivery = consumer.next().await.unwrap().unwrap();
         delivery.ack(BasicAckOptions::default()).await.unwrap();
     }
-    let elapsed = started.elapsed();
+    let cost = Cost {
+        elapsed: started.elapsed(),
+        cpu: cpu_time().saturating_sub(cpu_started),
+        broker: broker_cpu_time().saturating_sub(broker_started),
+    };
     publishing.await.unwrap();
     let _ = setup
         .queue_delete(queue.into(), QueueDeleteOptions::default())
         .await;
     let _ = connection.close(200, "done".into()).await;
-    elapsed
+    cost
 }
 
 fn median_rate(runs: &[Duration]) -> f64 {
+    if runs.is_empty() {
+        return f64::NAN;
+    }
     let mut rates: Vec<f64> = runs
         .iter()
         .map(|d| MESSAGES as f64 / d.as_secs_f64())
@@ -472,16 +568,32 @@ fn bench(c: &mut Criterion) {
         // share its mood, so their ratio is the one to trust.
         let (mut arcade_paired, mut raw_paired) = (Vec::new(), Vec::new());
         let (mut arcade_cpu, mut peer_rates, mut peer_cpu) = (Vec::new(), Vec::new(), Vec::new());
-        for round in 1..=PAIRS {
-            raw_paired.push(rt.block_on(raw(&url, kind)));
-            let (elapsed, cpu) = rt.block_on(arcade_with_cpu(&url, kind));
+        let per_message = |d: Duration| d.as_secs_f64() * 1e6 / MESSAGES as f64;
+        let mut broker_cpu = (Vec::new(), Vec::new());
+        for round in 1..=pairs() {
+            // `ARCADE_BENCH_ONLY=arcade`: Arcade's runs alone (to profile the process).
+            let raw_cost = (std::env::var("ARCADE_BENCH_ONLY").as_deref() != Ok("arcade"))
+                .then(|| rt.block_on(raw_with_cpu(&url, kind)));
+            if let Some(cost) = &raw_cost {
+                raw_paired.push(cost.elapsed);
+                broker_cpu.1.push(per_message(cost.broker));
+            }
+            let (elapsed, cost) = rt.block_on(arcade_with_cpu(&url, kind));
             arcade_paired.push(elapsed);
-            arcade_cpu.push(cpu.as_secs_f64() * 1e6 / MESSAGES as f64);
+            arcade_cpu.push(per_message(cost.cpu));
+            broker_cpu.0.push(per_message(cost.broker));
             let mut line = format!(
-                "{kind} round {round}: raw lapin {:.0}, arcade {:.0} msg/s (CPU {:.0} us/msg in its process)",
-                MESSAGES as f64 / raw_paired[round - 1].as_secs_f64(),
+                "{kind} round {round}: raw lapin {:.0} msg/s (CPU {:.0} us/msg, broker {:.0}), arcade {:.0} msg/s (CPU {:.0} us/msg in its process, broker {:.0})",
+                raw_cost
+                    .as_ref()
+                    .map_or(f64::NAN, |c| MESSAGES as f64 / c.elapsed.as_secs_f64()),
+                raw_cost.as_ref().map_or(f64::NAN, |c| per_message(c.cpu)),
+                raw_cost
+                    .as_ref()
+                    .map_or(f64::NAN, |c| per_message(c.broker)),
                 MESSAGES as f64 / elapsed.as_secs_f64(),
-                arcade_cpu[round - 1],
+                per_message(cost.cpu),
+                per_message(cost.broker),
             );
             // The peer declares classic queues of its own: it runs beside the classic rounds.
             if kind == QueueType::Classic
@@ -508,9 +620,12 @@ fn bench(c: &mut Criterion) {
             QueueType::Classic => "target >= 90 %",
         };
         println!(
-            "amqp {kind} (alternating, {PAIRS} pairs): arcade {arcade_rate:.0} msg/s, raw lapin {raw_rate:.0} msg/s, ratio {:.0} % ({target}); arcade CPU {:.0} us/msg in its process (median; target <= 45)",
+            "amqp {kind} (alternating, {} pairs): arcade {arcade_rate:.0} msg/s, raw lapin {raw_rate:.0} msg/s, ratio {:.0} % ({target}); arcade CPU {:.0} us/msg in its process (median; target <= 45); broker CPU per message: {:.0} us with arcade, {:.0} with raw lapin",
+            pairs(),
             100.0 * arcade_rate / raw_rate,
             median(&arcade_cpu),
+            median(&broker_cpu.0),
+            median(&broker_cpu.1),
         );
         if !peer_rates.is_empty() {
             let peer_rate = median(&peer_rates);

@@ -57,6 +57,10 @@ use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY
 pub use history::{HistoryConfig, StreamOffset};
 pub use topology::QueueType;
 
+/// The most bytes of unacked deliveries a consumer holds by default (128 MiB: 256 deliveries
+/// of the broker's largest message).
+pub const DEFAULT_PREFETCH_BYTES: u32 = 128 * 1024 * 1024;
+
 /// Where and how to reach RabbitMQ.
 #[derive(Debug, Clone)]
 pub struct AmqpConfig {
@@ -119,7 +123,7 @@ impl AmqpConfig {
             expire_after: None,
             frame_max: None,
             max_message_bytes: 512 * 1024,
-            prefetch_bytes: 128 * 1024 * 1024,
+            prefetch_bytes: DEFAULT_PREFETCH_BYTES,
             queue_type: QueueType::default(),
             lag_interval: Duration::from_secs(5),
             ca_file: None,
