@@ -122,6 +122,23 @@ fn broker_cpu_time() -> Duration {
     total
 }
 
+/// Waits until this process and the broker have been idle for a moment (at most 10 s): what a
+/// run leaves behind (a relay publishing the rest of its log, stores closing, the broker
+/// deleting the run's queues) must not be counted against the next run, whichever it is.
+async fn settle() {
+    const WINDOW: Duration = Duration::from_millis(250);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (cpu, broker) = (cpu_time(), broker_cpu_time());
+        tokio::time::sleep(WINDOW).await;
+        let busy = cpu_time().saturating_sub(cpu) + broker_cpu_time().saturating_sub(broker);
+        // Two clock ticks in a quarter of a second: background noise, not a run's leftovers.
+        if busy <= Duration::from_millis(20) || Instant::now() > deadline {
+            return;
+        }
+    }
+}
+
 /// The workspace root (two levels above this crate).
 fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -539,6 +556,7 @@ fn bench(c: &mut Criterion) {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
+                    rt.block_on(settle());
                     let elapsed = rt.block_on(raw(&url, kind));
                     raw_runs.lock().unwrap().push(elapsed);
                     total += elapsed;
@@ -550,6 +568,7 @@ fn bench(c: &mut Criterion) {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
+                    rt.block_on(settle());
                     let elapsed = rt.block_on(arcade(&url, kind));
                     arcade_runs.lock().unwrap().push(elapsed);
                     total += elapsed;
@@ -572,8 +591,12 @@ fn bench(c: &mut Criterion) {
         let mut broker_cpu = (Vec::new(), Vec::new());
         for round in 1..=pairs() {
             // `ARCADE_BENCH_ONLY=arcade`: Arcade's runs alone (to profile the process).
-            let raw_cost = (std::env::var("ARCADE_BENCH_ONLY").as_deref() != Ok("arcade"))
-                .then(|| rt.block_on(raw_with_cpu(&url, kind)));
+            let raw_cost =
+                (std::env::var("ARCADE_BENCH_ONLY").as_deref() != Ok("arcade")).then(|| {
+                    rt.block_on(settle());
+                    rt.block_on(raw_with_cpu(&url, kind))
+                });
+            rt.block_on(settle());
             if let Some(cost) = &raw_cost {
                 raw_paired.push(cost.elapsed);
                 broker_cpu.1.push(per_message(cost.broker));
@@ -599,6 +622,7 @@ fn bench(c: &mut Criterion) {
             if kind == QueueType::Classic
                 && let Ok(binary) = &peer_binary
             {
+                rt.block_on(settle());
                 match peer(binary, &url) {
                     Ok((rate, cpu)) => {
                         line += &format!(", pg-outbox {rate:.0} msg/s (CPU {cpu:.0} us/msg)");
