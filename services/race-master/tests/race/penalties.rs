@@ -2,10 +2,9 @@
 //! costs the rule book's turns, and a state check's penalty comes with the right state. And
 //! answers the master refuses: late, unknown, closed, or from another car.
 
+use arcade_race_master::domain::car::CarState;
 use arcade_race_master::domain::decision::{Answer, Asked};
-use arcade_race_master::domain::event::{
-    CarState, Closure, Event, EventOutcome, MoveReason, PenaltyReason,
-};
+use arcade_race_master::domain::event::{Closure, Event, EventOutcome, MoveReason, PenaltyReason};
 use arcade_race_master::domain::rules::{EventKind, Modules};
 use arcade_race_master::domain::{Input, Rejection};
 

@@ -1,7 +1,8 @@
 //! A race under test: given past facts (or inputs), when an input, then facts or a refusal.
 
+use arcade_race_master::domain::car::CarState;
 use arcade_race_master::domain::decision::{Answer, Asked, Question};
-use arcade_race_master::domain::event::{CarState, Event};
+use arcade_race_master::domain::event::Event;
 use arcade_race_master::domain::rules::{Distribution, EventKind, Modules};
 use arcade_race_master::domain::{Input, RaceMaster, RaceState, Rejection, StartSettings};
 
