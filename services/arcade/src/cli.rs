@@ -1,9 +1,10 @@
 //! The command line: subcommands, flags and their environment fallbacks.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+
+use crate::connection::Connection;
 
 /// Arcade: independent game services that talk only through versioned JSON events.
 #[derive(Debug, Parser)]
@@ -66,51 +67,6 @@ pub enum RaceCommand {
     /// Teams: `add NAME` prints the team's secret.
     #[command(subcommand)]
     Team(crate::tools::principals::TeamCommand),
-}
-
-/// Where to reach the services: a broker, or the admin endpoint of `arcade run`.
-#[derive(Debug, Clone, Args)]
-pub struct Connection {
-    /// RabbitMQ URL (amqp:// or amqps://). Absent: the embedded transport of `arcade run`.
-    /// Its value (with its password) is never shown.
-    #[arg(
-        long = "amqp",
-        env = "ARCADE_AMQP_URL",
-        value_name = "URL",
-        hide_env_values = true
-    )]
-    pub amqp: Option<String>,
-    /// PEM file of the CA certificates an amqps:// broker's certificate must chain to, besides
-    /// the system's roots (a broker whose certificate neither signed is refused).
-    #[arg(long = "amqp-ca", env = "ARCADE_AMQP_CA", value_name = "PEM")]
-    pub amqp_ca: Option<std::path::PathBuf>,
-    /// Type of the durable queues declared on RabbitMQ: quorum (replicated; the default) or
-    /// classic. An existing queue keeps its type: see ops/RUNBOOK.md to move one.
-    #[arg(
-        long = "queue-type",
-        env = "ARCADE_QUEUE_TYPE",
-        default_value = "quorum",
-        value_name = "TYPE"
-    )]
-    pub queue_type: arcade_runtime::bus::amqp::QueueType,
-    /// Address of the admin endpoint that `arcade run` serves on loopback.
-    #[arg(
-        long,
-        env = "ARCADE_ADMIN_ADDR",
-        default_value = "127.0.0.1:7878",
-        value_name = "ADDR"
-    )]
-    pub admin: SocketAddr,
-    /// Bearer token for the admin endpoint: the operator's (`arcade run` uses it instead of
-    /// generating one into DATA/admin-token; clients read that file when this is absent), or a
-    /// team's or player's secret. Its value is never shown.
-    #[arg(
-        long = "token",
-        env = "ARCADE_ADMIN_TOKEN",
-        value_name = "TOKEN",
-        hide_env_values = true
-    )]
-    pub token: Option<String>,
 }
 
 /// Bounds on what a client of the admin endpoint may cost.

@@ -10,8 +10,8 @@ use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Bus, BusError, Runtime, SendError, SubscriptionSpec};
 use serde_json::Value;
 
-use crate::cli::{Connection, SendArgs, TapArgs, TypesArgs};
-use crate::host::{amqp_bus, connect_amqp};
+use crate::cli::{SendArgs, TapArgs, TypesArgs};
+use crate::connection::{Connection, amqp_bus, connect_amqp};
 
 /// Unacked history deliveries a tap holds at once (a stream consumer needs a prefetch).
 const TAP_PREFETCH: u16 = 256;

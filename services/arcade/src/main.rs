@@ -6,6 +6,7 @@ mod auth;
 mod bingo_trust_tests;
 mod cli;
 mod client;
+mod connection;
 mod dead;
 mod demo;
 mod host;

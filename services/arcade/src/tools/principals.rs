@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde_json::Value;
 
-use crate::cli::Connection;
+use crate::connection::Connection;
 
 /// `arcade race team …`.
 #[derive(Debug, Subcommand)]
