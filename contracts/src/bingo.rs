@@ -205,23 +205,5 @@ pub struct CardCell {
 
 /// The message types of this module: the commands, then the events.
 pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<OpenGame>(),
-        MessageType::of::<DealCard>(),
-        MessageType::of::<PrintCards>(),
-        MessageType::of::<CallSquare>(),
-        MessageType::of::<ClaimCard>(),
-        MessageType::of::<VerifyCard>(),
-        MessageType::of::<CloseGame>(),
-        MessageType::of::<GameOpened>(),
-        MessageType::of::<CardDealt>(),
-        MessageType::of::<CardsPrinted>(),
-        MessageType::of::<SquareCalled>(),
-        MessageType::of::<SquareTicked>(),
-        MessageType::of::<GestureUndone>(),
-        MessageType::of::<ClaimAnswered>(),
-        MessageType::of::<CardWon>(),
-        MessageType::of::<GameClosed>(),
-        MessageType::of::<RequestRejected>(),
-    ]
+    messages::types()
 }

@@ -1,6 +1,6 @@
-//! What makes each bingo contract type a message: its versioned type name, its kind, where it
+//! What makes each bingo contract type a message: its kind, its versioned type name, where it
 //! goes (a command to the bingo queue, an event on the topic) and its example payload (the
-//! requests' here, the facts' from [`examples`](super::examples)).
+//! requests' here, the facts' from [`examples`](super::examples)); and the list of them all.
 
 use super::QUEUE;
 use super::commands::{
@@ -11,123 +11,81 @@ use super::events::{
     RequestRejected, SquareCalled, SquareTicked,
 };
 use super::examples;
-use crate::{Message, MessageKind, Route};
+use crate::{Message, MessageKind, MessageType, Route};
 
-macro_rules! command {
-    ($type:ty, $name:literal, $example:expr) => {
-        impl Message for $type {
-            const TYPE: &'static str = $name;
-            const KIND: MessageKind = MessageKind::Command;
-            fn example() -> Self {
-                $example
+/// `Kind Type: "type.name.v1" => example;` for each message: its `Message` impl, and
+/// `types()` listing them in this order.
+macro_rules! messages {
+    ($($kind:ident $type:ident: $name:literal => $example:expr;)*) => {
+        $(
+            impl Message for $type {
+                const TYPE: &'static str = $name;
+                const KIND: MessageKind = MessageKind::$kind;
+                fn example() -> Self {
+                    $example
+                }
+                fn route(&self) -> Route {
+                    route(Self::KIND)
+                }
             }
-            fn route(&self) -> Route {
-                Route::Queue(QUEUE.to_string())
-            }
+        )*
+
+        /// The message types of bingo: the commands, then the events.
+        pub(super) fn types() -> Vec<MessageType> {
+            vec![$(MessageType::of::<$type>()),*]
         }
     };
 }
 
-command!(OpenGame, "bingo.game.open.v1", examples::open_game());
-command!(
-    DealCard,
-    "bingo.card.deal.v1",
-    DealCard {
+/// A request goes to the bingo queue, a fact on the topic.
+fn route(kind: MessageKind) -> Route {
+    match kind {
+        MessageKind::Command => Route::Queue(QUEUE.to_string()),
+        MessageKind::Event => Route::Topic,
+    }
+}
+
+messages! {
+    Command OpenGame: "bingo.game.open.v1" => examples::open_game();
+    Command DealCard: "bingo.card.deal.v1" => DealCard {
         request_id: Some("req-17".into()),
         game_id: "friday-quiz".into(),
         player: "alice".into(),
-    }
-);
-command!(
-    PrintCards,
-    "bingo.cards.print.v1",
-    PrintCards {
+    };
+    Command PrintCards: "bingo.cards.print.v1" => PrintCards {
         request_id: None,
         game_id: "friday-quiz".into(),
         count: 50
-    }
-);
-command!(
-    CallSquare,
-    "bingo.square.call.v1",
-    CallSquare {
+    };
+    Command CallSquare: "bingo.square.call.v1" => CallSquare {
         request_id: None,
         game_id: "friday-quiz".into(),
         square_id: 42
-    }
-);
-command!(
-    ClaimCard,
-    "bingo.card.claim.v1",
-    ClaimCard {
+    };
+    Command ClaimCard: "bingo.card.claim.v1" => ClaimCard {
         request_id: Some("req-18".into()),
         game_id: "friday-quiz".into(),
         serial: 3,
         player: "alice".into(),
-    }
-);
-command!(
-    VerifyCard,
-    "bingo.card.verify.v1",
-    VerifyCard {
+    };
+    Command VerifyCard: "bingo.card.verify.v1" => VerifyCard {
         request_id: None,
         game_id: "friday-quiz".into(),
         serial: 12,
         label: Some("3f2a-9c01-77be-4d10".into()),
-    }
-);
-command!(
-    CloseGame,
-    "bingo.game.close.v1",
-    CloseGame {
+    };
+    Command CloseGame: "bingo.game.close.v1" => CloseGame {
         request_id: None,
         game_id: "friday-quiz".into()
-    }
-);
-
-macro_rules! event {
-    ($type:ty, $name:literal, $example:expr) => {
-        impl Message for $type {
-            const TYPE: &'static str = $name;
-            const KIND: MessageKind = MessageKind::Event;
-            fn example() -> Self {
-                $example
-            }
-        }
     };
+    Event GameOpened: "bingo.game.opened.v1" => examples::game_opened();
+    Event CardDealt: "bingo.card.dealt.v1" => examples::card_dealt();
+    Event CardsPrinted: "bingo.cards.printed.v1" => examples::cards_printed();
+    Event SquareCalled: "bingo.square.called.v1" => examples::square_called();
+    Event SquareTicked: "bingo.square.ticked.v1" => examples::square_ticked();
+    Event GestureUndone: "bingo.gesture.undone.v1" => examples::gesture_undone();
+    Event ClaimAnswered: "bingo.claim.answered.v1" => examples::claim_answered();
+    Event CardWon: "bingo.card.won.v1" => examples::card_won();
+    Event GameClosed: "bingo.game.closed.v1" => examples::game_closed();
+    Event RequestRejected: "bingo.request.rejected.v1" => examples::request_rejected();
 }
-
-event!(GameOpened, "bingo.game.opened.v1", examples::game_opened());
-event!(CardDealt, "bingo.card.dealt.v1", examples::card_dealt());
-event!(
-    CardsPrinted,
-    "bingo.cards.printed.v1",
-    examples::cards_printed()
-);
-event!(
-    SquareCalled,
-    "bingo.square.called.v1",
-    examples::square_called()
-);
-event!(
-    SquareTicked,
-    "bingo.square.ticked.v1",
-    examples::square_ticked()
-);
-event!(
-    GestureUndone,
-    "bingo.gesture.undone.v1",
-    examples::gesture_undone()
-);
-event!(
-    ClaimAnswered,
-    "bingo.claim.answered.v1",
-    examples::claim_answered()
-);
-event!(CardWon, "bingo.card.won.v1", examples::card_won());
-event!(GameClosed, "bingo.game.closed.v1", examples::game_closed());
-event!(
-    RequestRejected,
-    "bingo.request.rejected.v1",
-    examples::request_rejected()
-);
