@@ -10,6 +10,7 @@ mod connection;
 mod dead;
 mod demo;
 mod host;
+mod json_error;
 mod observe;
 mod oplog;
 mod pipe;
