@@ -374,7 +374,7 @@ fn a_server_with_another_secret_refuses_the_cards_it_did_not_deal() {
     let s = game(vec![PatternKind::Row]);
     let other = Bingo::new(&Secret::new(*b"a-different-secret!!").unwrap());
     let rejection = other
-        .decide(&s.state(), &claim(1, "alice"), NOW)
+        .decide(s.state(), &claim(1, "alice"), NOW)
         .unwrap_err();
     assert_eq!(rejection.refusal.code(), "card-mismatch");
     assert_eq!(rejection.request_type, "bingo.card.claim.v1");

@@ -76,7 +76,7 @@ fn a_cards_layout_is_the_one_the_secret_gives_its_serial() {
     // Another server with another secret deals another card for the same serial.
     let other = Bingo::new(&Secret::new(*b"another-secret-entirely").unwrap());
     let theirs = other
-        .decide(&called_game(5, 75).state(), &deal("alice"), NOW)
+        .decide(called_game(5, 75).state(), &deal("alice"), NOW)
         .unwrap();
     assert_ne!(dealt(&theirs).1, cells);
 }

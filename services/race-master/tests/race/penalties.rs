@@ -219,7 +219,7 @@ fn a_master_restarted_with_another_seed_refuses_to_go_on() {
     let (race, _) = one_car(1, (1, 3, 1), EventKind::Nothing);
     let other = arcade_race_master::domain::RaceMaster::new(2);
     assert!(matches!(
-        other.decide(&race.state(), &Input::Tick, race.now_ms()),
+        other.decide(race.state(), &Input::Tick, race.now_ms()),
         Err(Rejection::SeedMismatch { .. })
     ));
 }
