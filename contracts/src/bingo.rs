@@ -6,7 +6,9 @@
 //! sender subscribes to one refusal type whatever it sent.
 //!
 //! Layout: the shapes shared by several messages are here; [`commands`] holds the requests,
-//! [`events`] the facts, [`reads`] what the admin endpoint answers about games and cards.
+//! [`events`] the facts, [`reads`] what the admin endpoint answers about games and cards;
+//! `messages` makes the requests and facts messages (type names, routes, examples), the facts'
+//! examples coming from `examples`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -16,6 +18,7 @@ use crate::MessageType;
 pub mod commands;
 pub mod events;
 mod examples;
+mod messages;
 pub mod reads;
 
 pub use commands::{CallSquare, ClaimCard, CloseGame, DealCard, OpenGame, PrintCards, VerifyCard};
@@ -200,9 +203,7 @@ pub struct CardCell {
     pub cell: u8,
 }
 
-/// The message types of this module.
+/// The message types of this module: the commands, then the events.
 pub fn types() -> Vec<MessageType> {
-    let mut all = commands::types();
-    all.extend(events::types());
-    all
+    messages::types()
 }

@@ -1,11 +1,10 @@
-//! The bingo service's requests. Each goes to the queue [`QUEUE`]; its answer (or a
+//! The bingo service's requests. Each goes to the queue [`QUEUE`](super::QUEUE); its answer (or a
 //! `bingo.request.rejected.v1` saying why not) echoes `gameId` and the optional `requestId`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{ActivitySourceSpec, GridSpec, PatternSpec, QUEUE, SquareSpec, TickMode};
-use crate::{Message, MessageKind, MessageType, Route};
+use super::{ActivitySourceSpec, GridSpec, PatternSpec, SquareSpec, TickMode};
 
 /// `bingo.game.open.v1`: open a game. Answered by `bingo.game.opened.v1`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -148,89 +147,4 @@ pub struct CloseGame {
     /// The game.
     #[schemars(length(min = 1, max = 200))]
     pub game_id: String,
-}
-
-macro_rules! command {
-    ($type:ty, $name:literal, $example:expr) => {
-        impl Message for $type {
-            const TYPE: &'static str = $name;
-            const KIND: MessageKind = MessageKind::Command;
-            fn example() -> Self {
-                $example
-            }
-            fn route(&self) -> Route {
-                Route::Queue(QUEUE.to_string())
-            }
-        }
-    };
-}
-
-command!(OpenGame, "bingo.game.open.v1", super::examples::open_game());
-command!(
-    DealCard,
-    "bingo.card.deal.v1",
-    DealCard {
-        request_id: Some("req-17".into()),
-        game_id: "friday-quiz".into(),
-        player: "alice".into(),
-    }
-);
-command!(
-    PrintCards,
-    "bingo.cards.print.v1",
-    PrintCards {
-        request_id: None,
-        game_id: "friday-quiz".into(),
-        count: 50
-    }
-);
-command!(
-    CallSquare,
-    "bingo.square.call.v1",
-    CallSquare {
-        request_id: None,
-        game_id: "friday-quiz".into(),
-        square_id: 42
-    }
-);
-command!(
-    ClaimCard,
-    "bingo.card.claim.v1",
-    ClaimCard {
-        request_id: Some("req-18".into()),
-        game_id: "friday-quiz".into(),
-        serial: 3,
-        player: "alice".into(),
-    }
-);
-command!(
-    VerifyCard,
-    "bingo.card.verify.v1",
-    VerifyCard {
-        request_id: None,
-        game_id: "friday-quiz".into(),
-        serial: 12,
-        label: Some("3f2a-9c01-77be-4d10".into()),
-    }
-);
-command!(
-    CloseGame,
-    "bingo.game.close.v1",
-    CloseGame {
-        request_id: None,
-        game_id: "friday-quiz".into()
-    }
-);
-
-/// The command types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<OpenGame>(),
-        MessageType::of::<DealCard>(),
-        MessageType::of::<PrintCards>(),
-        MessageType::of::<CallSquare>(),
-        MessageType::of::<ClaimCard>(),
-        MessageType::of::<VerifyCard>(),
-        MessageType::of::<CloseGame>(),
-    ]
 }

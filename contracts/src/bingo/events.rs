@@ -4,10 +4,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::examples;
 use super::{ActivitySourceSpec, CardCell, ClaimCheck, GridSpec, PatternSpec, PrintedCard};
 use super::{SquareSpec, TickMode};
-use crate::{Message, MessageKind, MessageType};
 
 /// `bingo.game.opened.v1`: a game is open, with its configuration resolved (the grid's
 /// `freeCentre` is always given).
@@ -212,67 +210,4 @@ pub struct RequestRejected {
     pub code: String,
     /// Why, in words a person understands.
     pub reason: String,
-}
-
-macro_rules! event {
-    ($type:ty, $name:literal, $example:expr) => {
-        impl Message for $type {
-            const TYPE: &'static str = $name;
-            const KIND: MessageKind = MessageKind::Event;
-            fn example() -> Self {
-                $example
-            }
-        }
-    };
-}
-
-event!(GameOpened, "bingo.game.opened.v1", examples::game_opened());
-event!(CardDealt, "bingo.card.dealt.v1", examples::card_dealt());
-event!(
-    CardsPrinted,
-    "bingo.cards.printed.v1",
-    examples::cards_printed()
-);
-event!(
-    SquareCalled,
-    "bingo.square.called.v1",
-    examples::square_called()
-);
-event!(
-    SquareTicked,
-    "bingo.square.ticked.v1",
-    examples::square_ticked()
-);
-event!(
-    GestureUndone,
-    "bingo.gesture.undone.v1",
-    examples::gesture_undone()
-);
-event!(
-    ClaimAnswered,
-    "bingo.claim.answered.v1",
-    examples::claim_answered()
-);
-event!(CardWon, "bingo.card.won.v1", examples::card_won());
-event!(GameClosed, "bingo.game.closed.v1", examples::game_closed());
-event!(
-    RequestRejected,
-    "bingo.request.rejected.v1",
-    examples::request_rejected()
-);
-
-/// The event types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<GameOpened>(),
-        MessageType::of::<CardDealt>(),
-        MessageType::of::<CardsPrinted>(),
-        MessageType::of::<SquareCalled>(),
-        MessageType::of::<SquareTicked>(),
-        MessageType::of::<GestureUndone>(),
-        MessageType::of::<ClaimAnswered>(),
-        MessageType::of::<CardWon>(),
-        MessageType::of::<GameClosed>(),
-        MessageType::of::<RequestRejected>(),
-    ]
 }

@@ -34,6 +34,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::auth::{Auth, Principal, ReaderGuard, Refusals};
+use crate::json_error::error;
 
 /// What a client may cost the endpoint.
 #[derive(Debug, Clone, Copy)]
@@ -293,11 +294,6 @@ async fn send(
         Err(e @ SendError::NotConsumed { .. }) => error(StatusCode::NOT_FOUND, e.to_string()),
         Err(e @ SendError::Bus(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     }
-}
-
-/// A JSON error answer: `{"error": message}`.
-pub fn error(status: StatusCode, message: String) -> Response {
-    (status, axum::Json(json!({ "error": message }))).into_response()
 }
 
 #[derive(Debug, Deserialize)]

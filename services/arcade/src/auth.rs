@@ -32,7 +32,7 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::admin::error;
+use crate::json_error::error;
 
 /// The variable holding the operator's token (server and clients).
 pub const TOKEN_ENV: &str = "ARCADE_ADMIN_TOKEN";

@@ -1,9 +1,11 @@
 //! The command line: subcommands, flags and their environment fallbacks.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+
+use crate::client::{SendArgs, TapArgs, TypesArgs};
+use crate::connection::Connection;
 
 /// Arcade: independent game services that talk only through versioned JSON events.
 #[derive(Debug, Parser)]
@@ -43,9 +45,9 @@ pub enum Command {
     #[command(subcommand)]
     Puzzle(crate::tools::puzzle::PuzzleCommand),
     /// Print the completion script of a shell (bash, zsh, fish, elvish, powershell).
-    Completions(crate::shell::CompletionsArgs),
+    Completions(CompletionsArgs),
     /// Print the manual page (roff), or write one page per command with --dir.
-    Man(crate::shell::ManArgs),
+    Man(ManArgs),
     /// The dead letters: list them, show one, replay them to their queues (JSON lines).
     #[command(subcommand)]
     Dead(crate::dead::DeadCommand),
@@ -66,51 +68,6 @@ pub enum RaceCommand {
     /// Teams: `add NAME` prints the team's secret.
     #[command(subcommand)]
     Team(crate::tools::principals::TeamCommand),
-}
-
-/// Where to reach the services: a broker, or the admin endpoint of `arcade run`.
-#[derive(Debug, Clone, Args)]
-pub struct Connection {
-    /// RabbitMQ URL (amqp:// or amqps://). Absent: the embedded transport of `arcade run`.
-    /// Its value (with its password) is never shown.
-    #[arg(
-        long = "amqp",
-        env = "ARCADE_AMQP_URL",
-        value_name = "URL",
-        hide_env_values = true
-    )]
-    pub amqp: Option<String>,
-    /// PEM file of the CA certificates an amqps:// broker's certificate must chain to, besides
-    /// the system's roots (a broker whose certificate neither signed is refused).
-    #[arg(long = "amqp-ca", env = "ARCADE_AMQP_CA", value_name = "PEM")]
-    pub amqp_ca: Option<std::path::PathBuf>,
-    /// Type of the durable queues declared on RabbitMQ: quorum (replicated; the default) or
-    /// classic. An existing queue keeps its type: see ops/RUNBOOK.md to move one.
-    #[arg(
-        long = "queue-type",
-        env = "ARCADE_QUEUE_TYPE",
-        default_value = "quorum",
-        value_name = "TYPE"
-    )]
-    pub queue_type: arcade_runtime::bus::amqp::QueueType,
-    /// Address of the admin endpoint that `arcade run` serves on loopback.
-    #[arg(
-        long,
-        env = "ARCADE_ADMIN_ADDR",
-        default_value = "127.0.0.1:7878",
-        value_name = "ADDR"
-    )]
-    pub admin: SocketAddr,
-    /// Bearer token for the admin endpoint: the operator's (`arcade run` uses it instead of
-    /// generating one into DATA/admin-token; clients read that file when this is absent), or a
-    /// team's or player's secret. Its value is never shown.
-    #[arg(
-        long = "token",
-        env = "ARCADE_ADMIN_TOKEN",
-        value_name = "TOKEN",
-        hide_env_values = true
-    )]
-    pub token: Option<String>,
 }
 
 /// Bounds on what a client of the admin endpoint may cost.
@@ -318,47 +275,21 @@ impl HistoryArgs {
     }
 }
 
-/// `arcade tap`.
-#[derive(Debug, Args)]
-pub struct TapArgs {
-    /// Topic pattern over message types: `*` is one word, `#` zero or more (`game.#`, `#`).
-    #[arg(default_value = "#")]
-    pub pattern: String,
-    /// Stop after this many messages.
-    #[arg(long, value_name = "N")]
-    pub count: Option<u64>,
-    /// Replay the history first, then follow: from `first` (the oldest event kept), `last`
-    /// (the newest few), an RFC 3339 timestamp (e.g. 2026-12-02T19:30:00Z) or an offset in the
-    /// history stream (an integer, 0 the first event ever). Needs RabbitMQ (--amqp /
-    /// ARCADE_AMQP_URL): the history is the stream `arcade.history` that `arcade run` keeps
-    /// there; the embedded bus keeps none (`arcade log` reads a service's own log). Absent:
-    /// only what comes from now on.
-    #[arg(long = "from", value_name = "first|last|TIMESTAMP|OFFSET")]
-    pub from: Option<arcade_runtime::bus::amqp::StreamOffset>,
-    /// Broker and admin endpoint.
-    #[command(flatten)]
-    pub connection: Connection,
+/// `arcade completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell, e.g. `bash` (`arcade completions bash > /etc/bash_completion.d/arcade`).
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
-/// `arcade send`.
-#[derive(Debug, Args)]
-pub struct SendArgs {
-    /// Message type, e.g. `game.session.completed.v1`.
-    #[arg(value_name = "TYPE")]
-    pub message_type: String,
-    /// File holding the JSON payload, or `-` for standard input.
-    #[arg(value_name = "FILE|-")]
-    pub file: String,
-    /// Producer name the message carries (AMQP app_id).
-    #[arg(long, default_value = "arcade-cli")]
-    pub producer: String,
-    /// The message id (an idempotency key: sent again, it is applied once). Absent: a fresh
-    /// one. A send whose answer is lost is retried with the same id either way.
-    #[arg(long = "id", value_name = "ID")]
-    pub id: Option<String>,
-    /// Broker and admin endpoint.
-    #[command(flatten)]
-    pub connection: Connection,
+/// `arcade man`.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// Write one page per command (`arcade.1`, `arcade-referee-start.1`, …) into DIR instead
+    /// of printing `arcade.1`.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// `arcade demo`.
@@ -372,17 +303,6 @@ pub struct DemoArgs {
     /// never shown.
     #[arg(long = "amqp", value_name = "URL")]
     pub amqp: Option<String>,
-}
-
-/// `arcade types`.
-#[derive(Debug, Args)]
-pub struct TypesArgs {
-    /// Print this type's JSON Schema.
-    #[arg(long, value_name = "TYPE", conflicts_with = "example")]
-    pub schema: Option<String>,
-    /// Print this type's example payload.
-    #[arg(long, value_name = "TYPE")]
-    pub example: Option<String>,
 }
 
 #[cfg(test)]

@@ -8,16 +8,82 @@ use arcade_contracts::Catalog;
 use arcade_runtime::bus::amqp::history::HISTORY_STREAM;
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Bus, BusError, Runtime, SendError, SubscriptionSpec};
+use clap::Args;
 use serde_json::Value;
 
-use crate::cli::{Connection, SendArgs, TapArgs, TypesArgs};
-use crate::host::{amqp_bus, connect_amqp};
+use crate::connection::{Connection, amqp_bus, connect_amqp};
 
 /// Unacked history deliveries a tap holds at once (a stream consumer needs a prefetch).
 const TAP_PREFETCH: u16 = 256;
 
 /// Exit code of a refused input (bad payload, unknown type).
 const INVALID: u8 = 2;
+
+/// `arcade tap`.
+#[derive(Debug, Args)]
+pub struct TapArgs {
+    /// Topic pattern over message types: `*` is one word, `#` zero or more (`game.#`, `#`).
+    #[arg(default_value = "#")]
+    pub pattern: String,
+    /// Stop after this many messages.
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
+    /// Replay the history first, then follow: from `first` (the oldest event kept), `last`
+    /// (the newest few), an RFC 3339 timestamp (e.g. 2026-12-02T19:30:00Z) or an offset in the
+    /// history stream (an integer, 0 the first event ever). Needs RabbitMQ (--amqp /
+    /// ARCADE_AMQP_URL): the history is the stream `arcade.history` that `arcade run` keeps
+    /// there; the embedded bus keeps none (`arcade log` reads a service's own log). Absent:
+    /// only what comes from now on.
+    #[arg(long = "from", value_name = "first|last|TIMESTAMP|OFFSET")]
+    pub from: Option<arcade_runtime::bus::amqp::StreamOffset>,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+/// `arcade send`.
+#[derive(Debug, Args)]
+pub struct SendArgs {
+    /// Message type, e.g. `game.session.completed.v1`.
+    #[arg(value_name = "TYPE")]
+    pub message_type: String,
+    /// File holding the JSON payload, or `-` for standard input.
+    #[arg(value_name = "FILE|-")]
+    pub file: String,
+    /// Producer name the message carries (AMQP app_id).
+    #[arg(long, default_value = "arcade-cli")]
+    pub producer: String,
+    /// The message id (an idempotency key: sent again, it is applied once). Absent: a fresh
+    /// one. A send whose answer is lost is retried with the same id either way.
+    #[arg(long = "id", value_name = "ID")]
+    pub id: Option<String>,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+/// `arcade types`.
+#[derive(Debug, Args)]
+pub struct TypesArgs {
+    /// Print this type's JSON Schema.
+    #[arg(long, value_name = "TYPE", conflicts_with = "example")]
+    pub schema: Option<String>,
+    /// Print this type's example payload.
+    #[arg(long, value_name = "TYPE")]
+    pub example: Option<String>,
+}
+
+/// A path segment, percent-encoded.
+pub fn segment(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
 
 fn admin_url(connection: &Connection, path: &str) -> String {
     format!("http://{}{path}", connection.admin)

@@ -22,7 +22,7 @@ use arcade_runtime::{Bus, Delivery, Destination, Publication, SubscriptionSpec, 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use crate::host::connect_amqp_as;
+use crate::connection::connect_amqp_as;
 
 /// How long RabbitMQ may stay silent before every dead letter is taken to be read.
 const IDLE: Duration = Duration::from_secs(2);

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig, HistoryConfig};
+use arcade_runtime::bus::amqp::AmqpConfig;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::{Bus, Running, Runtime};
 use tokio_util::sync::CancellationToken;
@@ -15,78 +15,13 @@ use tracing::{error, info, warn};
 
 use crate::admin::{self, AdminState, Limits};
 use crate::auth::{Auth, OperatorToken};
-use crate::cli::{Connection, RunArgs};
+use crate::cli::RunArgs;
+use crate::connection::connect_bus;
 use crate::serve::ServeLimits;
 
 /// How long the relays get, at shutdown, to publish what the logs still hold (the rest is
 /// durable and goes out at the next start).
 const DRAIN: Duration = arcade_runtime::shutdown::DRAIN;
-
-/// The RabbitMQ bus at `url` (standard topology), connecting at once. With `must_connect` an
-/// unreachable broker is an error (`arcade tap`, `arcade send`); without it (`arcade run`) the
-/// services start anyway, events wait in their logs, and the bus connects when the broker
-/// appears. A tool's bus declares no history stream: `arcade run` (or the broker's
-/// definitions) owns it and its retention.
-pub async fn connect_amqp(
-    connection: &Connection,
-    url: &str,
-    name: &str,
-    must_connect: bool,
-) -> anyhow::Result<Arc<dyn Bus>> {
-    let bus = amqp_bus(
-        url,
-        connection.amqp_ca.as_deref(),
-        name,
-        connection.queue_type,
-        None,
-        must_connect,
-    )
-    .await?;
-    Ok(Arc::new(bus))
-}
-
-/// The RabbitMQ bus at `url` with queues of `queue_type`, connecting at once (an unreachable
-/// broker is an error): for the tools that have no [`Connection`] (`arcade dead`).
-pub async fn connect_amqp_as(
-    url: &str,
-    ca_file: Option<&Path>,
-    name: &str,
-    queue_type: arcade_runtime::bus::amqp::QueueType,
-) -> anyhow::Result<Arc<dyn Bus>> {
-    Ok(Arc::new(
-        amqp_bus(url, ca_file, name, queue_type, None, true).await?,
-    ))
-}
-
-/// The RabbitMQ bus at `url` with queues of `queue_type`; with `history` it declares the
-/// history stream with that retention (what hosts services does).
-pub async fn amqp_bus(
-    url: &str,
-    ca_file: Option<&Path>,
-    name: &str,
-    queue_type: arcade_runtime::bus::amqp::QueueType,
-    history: Option<HistoryConfig>,
-    must_connect: bool,
-) -> anyhow::Result<AmqpBus> {
-    let mut config = AmqpConfig::new(url);
-    config.connection_name = name.to_string();
-    config.queue_type = queue_type;
-    config.ca_file = ca_file.map(Path::to_path_buf);
-    config.history = history;
-    connect_bus(config, must_connect).await
-}
-
-/// The RabbitMQ bus of `config`, connecting at once (see [`amqp_bus`]).
-pub async fn connect_bus(config: AmqpConfig, must_connect: bool) -> anyhow::Result<AmqpBus> {
-    let bus = AmqpBus::new(config).map_err(|e| anyhow::anyhow!("--amqp / ARCADE_AMQP_URL: {e}"))?;
-    if let Err(e) = bus.connect_now().await {
-        if must_connect {
-            anyhow::bail!("--amqp / ARCADE_AMQP_URL: {e}");
-        }
-        warn!(error = %e, "RabbitMQ not reachable yet; services run and connect when it appears");
-    }
-    Ok(bus)
-}
 
 /// Opens the data directory, creating it; the error names the setting.
 pub fn prepare_data_dir(dir: &Path) -> anyhow::Result<()> {

@@ -2,29 +2,11 @@
 //! generated from the command line's own definition, so they never drift from it.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::CommandFactory;
 
-use crate::cli::Cli;
-
-/// `arcade completions`.
-#[derive(Debug, clap::Args)]
-pub struct CompletionsArgs {
-    /// The shell, e.g. `bash` (`arcade completions bash > /etc/bash_completion.d/arcade`).
-    #[arg(value_enum, value_name = "SHELL")]
-    pub shell: clap_complete::Shell,
-}
-
-/// `arcade man`.
-#[derive(Debug, clap::Args)]
-pub struct ManArgs {
-    /// Write one page per command (`arcade.1`, `arcade-referee-start.1`, …) into DIR instead
-    /// of printing `arcade.1`.
-    #[arg(long, value_name = "DIR")]
-    pub dir: Option<PathBuf>,
-}
+use crate::cli::{Cli, CompletionsArgs, ManArgs};
 
 /// Prints the completion script of `shell` on standard output.
 pub fn completions(args: &CompletionsArgs) -> anyhow::Result<ExitCode> {

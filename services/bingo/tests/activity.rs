@@ -38,7 +38,7 @@ fn triggers_spec(patterns: Vec<PatternKind>) -> GameSpec {
 }
 
 fn game(spec: GameSpec) -> Scenario {
-    let mut s = Scenario::new();
+    let mut s = given([]);
     s.run(cmd("a", Action::Open(spec)));
     s.run(cmd(
         "a",
@@ -90,7 +90,7 @@ fn a_gesture_ticks_the_squares_it_triggers_and_announces_each() {
 fn verbs_match_exactly_by_dotted_prefix_or_any_and_objects_when_required() {
     let s = game(triggers_spec(vec![PatternKind::FullCard]));
     let squares = |verb: &str, object: Option<&str>| {
-        ticked_squares(&s.when(gesture("e", "alice", verb, object)).unwrap())
+        ticked_squares(&s.when(gesture("e", "alice", verb, object)).events())
     };
     assert_eq!(squares("talk.bye", None), vec![2, 3]);
     assert_eq!(squares("talking", None), vec![3]);
@@ -207,11 +207,11 @@ fn an_undo_that_arrives_before_its_gesture_keeps_the_gesture_from_ticking() {
     assert_eq!(s.run(goal("alice", "table-3", "early")), vec![]);
     assert_eq!(ticked(&s, "a", "alice"), vec![4]);
     // The same after a restart: the state is the fold of the log.
-    let replayed = Scenario::given(s.history.clone());
+    let replayed = given(s.history().to_vec());
     assert_eq!(
         replayed
             .when(gesture("early", "alice", "x6", None))
-            .unwrap(),
+            .events(),
         vec![]
     );
     // An undo repeated is not announced again.
@@ -231,7 +231,7 @@ fn a_filtered_mapping_counts_only_the_messages_it_admits() {
     assert_eq!(s.run(rehearsal), vec![]);
     let payload = json!({"tableId": "table-3", "scorer": "alice", "counted": false});
     assert!(
-        s.state
+        s.state()
             .foreign_gestures("table.goal.scored.v1", &payload, "m-1")
             .is_empty(),
         "a message the filter keeps out is not a mapping problem to log"
@@ -286,7 +286,7 @@ fn a_gesture_that_completes_a_pattern_wins_by_itself_once() {
         let events = s.run(gesture(&format!("r{i}"), "alice", &format!("v{q}"), None));
         assert_eq!(kinds(&events), vec!["bingo.square.ticked.v1"]);
     }
-    assert_eq!(s.state.game("a").unwrap().winners(), &[1]);
+    assert_eq!(s.state().game("a").unwrap().winners(), &[1]);
 }
 
 #[test]
@@ -296,7 +296,7 @@ fn undo_unticks_nothing_on_a_card_that_already_won() {
         let q = square_at(&s, "a", "alice", *c);
         s.run(gesture(&format!("e{i}"), "alice", &format!("v{q}"), None));
     }
-    assert_eq!(s.state.game("a").unwrap().winners(), &[1]);
+    assert_eq!(s.state().game("a").unwrap().winners(), &[1]);
     let events = s.run(undo("e0"));
     assert_eq!(
         events,
@@ -368,14 +368,14 @@ fn only_games_that_map_a_message_type_count_it() {
     let events = s.run(goal("alice", "table-3", "m-1"));
     assert!(events.iter().all(|e| e.game_id() == "a"));
     assert_eq!(
-        s.state
+        s.state()
             .mapped_message_types()
             .into_iter()
             .collect::<Vec<_>>(),
         vec!["table.goal.scored.v1".to_string()]
     );
     s.run(cmd("a", Action::Close));
-    assert!(s.state.mapped_message_types().is_empty());
+    assert!(s.state().mapped_message_types().is_empty());
 }
 
 #[test]
@@ -386,8 +386,8 @@ fn a_message_that_does_not_map_ticks_nothing_and_says_why() {
         payload: json!({"tableId": "table-3"}),
         message_id: "m-9".into(),
     };
-    assert_eq!(s.when(input).unwrap(), vec![]);
-    let why = s.state.foreign_gestures(
+    assert_eq!(s.when(input).events(), vec![]);
+    let why = s.state().foreign_gestures(
         "table.goal.scored.v1",
         &json!({"tableId": "table-3"}),
         "m-9",
@@ -398,7 +398,7 @@ fn a_message_that_does_not_map_ticks_nothing_and_says_why() {
         "table.goal.scored.v1 has no member at /scorer"
     );
     assert!(
-        s.state
+        s.state()
             .foreign_gestures("other.type.v1", &json!({}), "m")
             .is_empty()
     );

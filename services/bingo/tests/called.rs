@@ -10,7 +10,7 @@ use common::*;
 /// A called 5×5 game of the squares 1..=75, patterns in this order, alice and bob dealt, and
 /// two printed cards.
 fn game(patterns: Vec<PatternKind>) -> Scenario {
-    let mut s = Scenario::new();
+    let mut s = given([]);
     s.run(cmd("q", Action::Open(called_spec(5, 75, patterns))));
     s.run(cmd(
         "q",
@@ -57,7 +57,7 @@ fn verify(serial: u32, label: Option<&str>) -> arcade_bingo::Input {
 fn call_cells(s: &mut Scenario, player: &str, cells: &[u8]) {
     for &cell in cells {
         let square = square_at(s, "q", player, cell);
-        if !s.state.game("q").unwrap().called().contains(&square) {
+        if !s.state().game("q").unwrap().called().contains(&square) {
             s.run(call(square));
         }
     }
@@ -85,7 +85,7 @@ fn a_call_is_announced_the_first_time_and_a_repeated_call_is_refused_already_cal
         }]
     );
     let repeated = cmd_id("q", "c-2", Action::Call { square: 42 });
-    let rejection = s.when(repeated).unwrap_err();
+    let rejection = s.when(repeated).rejection();
     assert_eq!(
         rejection.to_event(),
         Event::RequestRejected {
@@ -102,7 +102,7 @@ fn a_call_is_announced_the_first_time_and_a_repeated_call_is_refused_already_cal
         events.as_slice(),
         [Event::SquareCalled { call_number: 2, .. }]
     ));
-    assert_eq!(s.state.game("q").unwrap().called(), &[42, 7]);
+    assert_eq!(s.state().game("q").unwrap().called(), &[42, 7]);
 }
 
 #[test]
@@ -112,7 +112,7 @@ fn a_card_s_ticked_squares_are_the_called_squares_it_holds_plus_the_free_centre(
     call_cells(&mut s, "alice", &[0, 24]);
     assert_eq!(ticked(&s, "q", "alice"), vec![0, 12, 24]);
     // A square alice does not hold ticks nothing on her card.
-    let card = s.state.game("q").unwrap().card_of("alice").unwrap();
+    let card = s.state().game("q").unwrap().card_of("alice").unwrap();
     let absent = (1..=75)
         .find(|id| !card.cells.contains(&Some(*id)))
         .unwrap();
@@ -190,9 +190,9 @@ fn a_claim_on_a_complete_card_wins_and_names_the_pattern_and_the_ticked_cells() 
             }),
         ]
     );
-    assert_eq!(s.state.game("q").unwrap().winners(), &[serial]);
+    assert_eq!(s.state().game("q").unwrap().winners(), &[serial]);
     assert_eq!(
-        s.state.game("q").unwrap().card(serial).unwrap().win,
+        s.state().game("q").unwrap().card(serial).unwrap().win,
         Some(win)
     );
 }
@@ -215,7 +215,7 @@ fn a_card_wins_once_and_keeps_its_pattern_and_time() {
     let mut s = game(vec![PatternKind::Row, PatternKind::FullCard]);
     call_cells(&mut s, "alice", &[0, 1, 2, 3, 4]);
     s.run(claim(1, "alice"));
-    s.now = NOW + 60_000;
+    s.set_now(NOW + 60_000);
     // Later the whole card is called: it already won with a row.
     call_cells(
         &mut s,
@@ -226,7 +226,7 @@ fn a_card_wins_once_and_keeps_its_pattern_and_time() {
     assert_eq!(kinds(&events), vec!["bingo.claim.answered.v1"]);
     let win = answer(&events).win.clone().unwrap();
     assert_eq!((win.pattern.as_str(), win.at, win.place), ("row", NOW, 1));
-    assert_eq!(s.state.game("q").unwrap().winners(), &[1]);
+    assert_eq!(s.state().game("q").unwrap().winners(), &[1]);
 }
 
 #[test]
@@ -254,7 +254,7 @@ fn winners_are_kept_in_order() {
         }
     ));
     assert_eq!(answer(&alice_won).check, Check::Verify);
-    assert_eq!(s.state.game("q").unwrap().winners(), &[2, 1]);
+    assert_eq!(s.state().game("q").unwrap().winners(), &[2, 1]);
     let closed = s.run(cmd("q", Action::Close));
     assert!(
         matches!(&closed[0], Event::GameClosed { winners, cards: 4, .. } if winners == &vec![2, 1])
@@ -307,7 +307,7 @@ fn a_player_claims_their_own_card_only() {
 fn a_printed_card_is_verified_by_its_label_and_can_win() {
     let mut s = game(vec![PatternKind::Column]);
     let label = arcade_bingo::domain::Keys::new(&secret()).label("q", 3);
-    let card = s.state.game("q").unwrap().card(3).unwrap();
+    let card = s.state().game("q").unwrap().card(3).unwrap();
     for row in [0, 1, 3, 4] {
         let square = card.cells[row * 5 + 2].unwrap();
         s.run(call(square));
@@ -340,7 +340,7 @@ fn a_printed_card_is_verified_by_its_label_and_can_win() {
 #[test]
 fn a_card_that_does_not_match_its_serial_is_refused() {
     // The log says card 1 holds the squares the secret gives serial 2 (an altered card).
-    let mut s = Scenario::new();
+    let mut s = given([]);
     s.run(cmd(
         "q",
         Action::Open(called_spec(5, 75, vec![PatternKind::Row])),
@@ -352,7 +352,7 @@ fn a_card_that_does_not_match_its_serial_is_refused() {
         .map(|&i| Some(u32::from(i) + 1))
         .collect();
     cells.insert(12, None);
-    let s = Scenario::given(s.history.into_iter().chain([Event::CardDealt {
+    let s = given(s.into_history().into_iter().chain([Event::CardDealt {
         request_id: None,
         game_id: "q".into(),
         player: "alice".into(),
@@ -373,7 +373,9 @@ fn a_card_that_does_not_match_its_serial_is_refused() {
 fn a_server_with_another_secret_refuses_the_cards_it_did_not_deal() {
     let s = game(vec![PatternKind::Row]);
     let other = Bingo::new(&Secret::new(*b"a-different-secret!!").unwrap());
-    let rejection = other.decide(&s.state, &claim(1, "alice"), NOW).unwrap_err();
+    let rejection = other
+        .decide(s.state(), &claim(1, "alice"), NOW)
+        .unwrap_err();
     assert_eq!(rejection.refusal.code(), "card-mismatch");
     assert_eq!(rejection.request_type, "bingo.card.claim.v1");
     assert_eq!(rejection.request_id.as_deref(), Some("claim-1"));
@@ -398,7 +400,7 @@ fn a_closed_game_s_cards_are_verified_never_winning() {
         answer(&bob).win.as_ref().map(|w| w.pattern.as_str()),
         Some("row")
     );
-    assert_eq!(s.state.game("q").unwrap().winners(), &[2]);
+    assert_eq!(s.state().game("q").unwrap().winners(), &[2]);
 }
 
 #[test]
@@ -415,7 +417,7 @@ fn closing_twice_or_an_unknown_game_is_refused() {
             closed_at: NOW,
         }]
     );
-    assert!(!s.state.game("q").unwrap().is_open());
+    assert!(!s.state().game("q").unwrap().is_open());
     let (code, reason) = s.refused(cmd("q", Action::Close));
     assert_eq!(
         (code.as_str(), reason.as_str()),
@@ -427,7 +429,7 @@ fn closing_twice_or_an_unknown_game_is_refused() {
 #[test]
 fn a_rejection_names_the_request_and_becomes_one_event() {
     let s = game(vec![PatternKind::Row]);
-    let rejection = s.when(claim(2, "alice")).unwrap_err();
+    let rejection = s.when(claim(2, "alice")).rejection();
     assert_eq!(
         rejection.to_event(),
         Event::RequestRejected {
@@ -444,12 +446,12 @@ fn a_rejection_names_the_request_and_becomes_one_event() {
 fn printing_more_cards_than_the_grid_and_pool_make_distinct_is_refused_up_front() {
     // A 3×3 card drawn from 8 squares: 8! = 40,320 layouts, of which the game prints all but a
     // 64th (39,690), so that every card is found within the serials the service tries.
-    let mut s = Scenario::new();
+    let mut s = given([]);
     s.run(cmd(
         "small",
         Action::Open(called_spec(3, 8, vec![PatternKind::Line])),
     ));
-    assert_eq!(s.state.game("small").unwrap().printable(), 39_690);
+    assert_eq!(s.state().game("small").unwrap().printable(), 39_690);
     for _ in 0..39 {
         s.run(cmd("small", Action::Print { count: 1000 }));
     }
@@ -461,6 +463,6 @@ fn printing_more_cards_than_the_grid_and_pool_make_distinct_is_refused_up_front(
          batch of 1000 does not fit"
     );
     s.run(cmd("small", Action::Print { count: 690 }));
-    let game = s.state.game("small").unwrap();
+    let game = s.state().game("small").unwrap();
     assert_eq!((game.card_count(), game.printable()), (39_690, 0));
 }

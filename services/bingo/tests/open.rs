@@ -12,21 +12,21 @@ fn open(spec: GameSpec) -> arcade_bingo::Input {
 }
 
 fn refused(spec: GameSpec) -> String {
-    let (code, reason) = Scenario::new().refused(open(spec));
+    let (code, reason) = given([]).refused(open(spec));
     assert_eq!(code, "invalid-game", "{reason}");
     reason
 }
 
 #[test]
 fn an_open_game_is_announced_with_its_resolved_configuration() {
-    let s = Scenario::new();
+    let s = given([]);
     let events = s
         .when(cmd_id(
             "g",
             "r-1",
             Action::Open(called_spec(5, 75, vec![PatternKind::Line])),
         ))
-        .unwrap();
+        .events();
     let [
         Event::GameOpened {
             request_id,
@@ -49,7 +49,7 @@ fn an_open_game_is_announced_with_its_resolved_configuration() {
 
 #[test]
 fn a_game_id_is_used_once() {
-    let mut s = Scenario::new();
+    let mut s = given([]);
     s.run(open(called_spec(5, 75, vec![PatternKind::Row])));
     let (code, reason) = s.refused(open(called_spec(3, 8, vec![PatternKind::Row])));
     assert_eq!(code, "game-exists");
@@ -58,14 +58,14 @@ fn a_game_id_is_used_once() {
 
 #[test]
 fn ids_are_one_to_two_hundred_bytes() {
-    let s = Scenario::new();
+    let s = given([]);
     let spec = || Action::Open(called_spec(3, 8, vec![PatternKind::Row]));
     let (code, reason) = s.refused(cmd("", spec()));
     assert_eq!(code, "invalid-field");
     assert_eq!(reason, "the game id must be 1 to 200 bytes, not 0");
     let (_, reason) = s.refused(cmd(&"g".repeat(201), spec()));
     assert_eq!(reason, "the game id must be 1 to 200 bytes, not 201");
-    assert!(s.when(cmd(&"g".repeat(200), spec())).is_ok());
+    assert!(s.when(cmd(&"g".repeat(200), spec())).is_accepted());
     let (_, reason) = s.refused(cmd_id("g", &"r".repeat(201), spec()));
     assert_eq!(reason, "the request id must be 1 to 200 bytes, not 201");
 }
@@ -79,7 +79,7 @@ fn grids_are_three_to_nine_wide_and_only_odd_ones_have_a_centre() {
     assert!(refused(called_spec(10, 100, vec![PatternKind::Row])).ends_with("not 10"));
     let mut even = called_spec(4, 16, vec![PatternKind::Row]);
     assert!(
-        Scenario::new().when(open(even.clone())).is_ok(),
+        given([]).when(open(even.clone())).is_accepted(),
         "even grids default to no centre"
     );
     even.free_centre = Some(true);
@@ -90,16 +90,16 @@ fn grids_are_three_to_nine_wide_and_only_odd_ones_have_a_centre() {
     );
     let mut nine = called_spec(9, 81, vec![PatternKind::FullCard]);
     nine.free_centre = Some(false);
-    assert!(Scenario::new().when(open(nine)).is_ok());
+    assert!(given([]).when(open(nine)).is_accepted());
 }
 
 #[test]
 fn the_pool_holds_what_a_card_draws() {
     // 5×5 with a free centre draws 24; without, 25.
     assert!(
-        Scenario::new()
+        given([])
             .when(open(called_spec(5, 24, vec![PatternKind::Row])))
-            .is_ok()
+            .is_accepted()
     );
     assert_eq!(
         refused(called_spec(5, 23, vec![PatternKind::Row])),
@@ -124,9 +124,9 @@ fn the_pool_holds_what_a_card_draws() {
 #[test]
 fn a_pool_has_one_to_five_hundred_squares_with_distinct_ids_and_sized_labels() {
     assert!(
-        Scenario::new()
+        given([])
             .when(open(called_spec(3, 500, vec![PatternKind::Row])))
-            .is_ok()
+            .is_accepted()
     );
     assert!(
         refused(called_spec(3, 501, vec![PatternKind::Row]))
@@ -144,7 +144,7 @@ fn a_pool_has_one_to_five_hundred_squares_with_distinct_ids_and_sized_labels() {
     let mut labels = called_spec(3, 9, vec![PatternKind::Row]);
     labels.squares[0].label = "é".repeat(100);
     assert!(
-        Scenario::new().when(open(labels.clone())).is_ok(),
+        given([]).when(open(labels.clone())).is_accepted(),
         "200 bytes is fine"
     );
     labels.squares[0].label = "é".repeat(100) + "x";
@@ -178,7 +178,7 @@ fn trigger_verbs_are_exact_a_dotted_prefix_or_any() {
     };
     for ok in ["talk.hello", "talk.*", "*", "a.b.*"] {
         assert!(
-            Scenario::new().when(open(with_verb(ok, None))).is_ok(),
+            given([]).when(open(with_verb(ok, None))).is_accepted(),
             "{ok}"
         );
     }
@@ -215,9 +215,9 @@ fn patterns_are_one_to_sixteen_with_distinct_names() {
         .collect();
     assert!(refused(called_spec(5, 75, many.clone())).ends_with("not 17"));
     assert!(
-        Scenario::new()
+        given([])
             .when(open(called_spec(5, 75, many[..16].to_vec())))
-            .is_ok()
+            .is_accepted()
     );
     let clash = vec![
         PatternKind::Line,
@@ -286,7 +286,7 @@ fn goal_source() -> SourceSpec {
 fn activity_sources_are_checked() {
     let mut spec = activity_spec(vec![PatternKind::Row]);
     spec.sources = vec![goal_source()];
-    assert!(Scenario::new().when(open(spec.clone())).is_ok());
+    assert!(given([]).when(open(spec.clone())).is_accepted());
     spec.sources = vec![goal_source(), goal_source()];
     assert!(refused(spec.clone()).ends_with(
         "two activity sources listen to \"table.goal.scored.v1\": a message type maps to one verb"
@@ -328,8 +328,8 @@ fn activity_sources_are_checked() {
 fn a_square_spec_is_plain_data() {
     // The pool's order is the order cards draw from; it comes back unchanged.
     let spec = called_spec(3, 9, vec![PatternKind::Row]);
-    let mut s = Scenario::new();
+    let mut s = given([]);
     s.run(open(spec.clone()));
-    let squares: Vec<SquareSpec> = s.state.game("g").unwrap().config().spec().squares;
+    let squares: Vec<SquareSpec> = s.state().game("g").unwrap().config().spec().squares;
     assert_eq!(squares, spec.squares);
 }

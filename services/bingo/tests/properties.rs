@@ -189,7 +189,7 @@ proptest! {
     /// undone before it is recorded never ticks.
     #[test]
     fn undo_never_unticks_a_cell_another_standing_gesture_ticked(ops in ops()) {
-        let mut s = Scenario::new();
+        let mut s = given([]);
         s.run(cmd("a", Action::Open(activity_spec(vec![PatternKind::FullCard]))));
         s.run(cmd("a", Action::Deal { player: "alice".into() }));
         // Gesture key -> its verb's square, while it stands; None once undone.

@@ -13,7 +13,7 @@ use serde_json::json;
 /// A history with every kind of event: both game kinds, deals, prints, calls, ticks, undo,
 /// claims, wins, a refusal and a close.
 fn full_history() -> Vec<Event> {
-    let mut s = Scenario::new();
+    let mut s = given([]);
     s.run(cmd_id(
         "q",
         "r1",
@@ -32,7 +32,7 @@ fn full_history() -> Vec<Event> {
         },
     ));
     s.run(cmd("q", Action::Print { count: 3 }));
-    let card = s.state.game("q").unwrap().card_of("alice").unwrap();
+    let card = s.state().game("q").unwrap().card_of("alice").unwrap();
     for cell in [0, 1, 2, 3, 4] {
         s.run(cmd(
             "q",
@@ -64,7 +64,7 @@ fn full_history() -> Vec<Event> {
                 player: "alice".into(),
             },
         ))
-        .unwrap_err();
+        .rejection();
     s.run(cmd("q", Action::Close));
     let mut spec = activity_spec(vec![
         PatternKind::Line,
@@ -96,7 +96,7 @@ fn full_history() -> Vec<Event> {
         payload: json!({"scorer": "bob"}),
         message_id: "m-1".into(),
     });
-    let mut history = s.history;
+    let mut history = s.into_history();
     history.push(rejection.to_event());
     history
 }
@@ -199,7 +199,7 @@ fn every_bingo_command_and_activity_example_decodes_to_its_input() {
         "m",
     )
     .unwrap();
-    assert!(Scenario::new().when(open).is_ok());
+    assert!(given([]).when(open).is_accepted());
 }
 
 #[test]
@@ -249,7 +249,7 @@ fn a_logged_game_with_a_broken_configuration_is_refused_on_replay() {
 
 #[test]
 fn a_claim_answer_spells_out_no_win_as_nulls() {
-    let mut s = Scenario::new();
+    let mut s = given([]);
     s.run(cmd(
         "q",
         Action::Open(called_spec(3, 8, vec![PatternKind::Row])),

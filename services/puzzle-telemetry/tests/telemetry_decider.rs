@@ -7,20 +7,14 @@ use arcade_contracts::{Catalog, Message};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::domain::strata::{Puzzle, Stage};
 use arcade_puzzle_telemetry::domain::telemetry::{
-    Event, FlagReason, Input, PUBLISH_INTERVAL_MS, PuzzleMessage, PuzzleTelemetry, TelemetryState,
+    Event, FlagReason, Input, PUBLISH_INTERVAL_MS, PuzzleMessage,
 };
+use arcade_puzzle_telemetry::service::TelemetryService;
+use arcade_runtime::testkit::Scenario;
 
-fn given(events: &[Event]) -> TelemetryState {
-    let mut state = TelemetryState::default();
-    for event in events {
-        PuzzleTelemetry::evolve(&mut state, event);
-    }
-    state
-}
-
-fn when(state: &TelemetryState, input: Input, now_ms: u64) -> Vec<Event> {
-    let Ok(events) = PuzzleTelemetry::default().decide(state, &input, now_ms);
-    events
+/// The service's decider, publishing at most every [`PUBLISH_INTERVAL_MS`], given these events.
+fn given(events: &[Event]) -> Scenario<TelemetryService> {
+    Scenario::given(TelemetryService::new(PUBLISH_INTERVAL_MS), events.to_vec())
 }
 
 fn session(seed: i64, stage: u8, outcome: Wire, turns: u32) -> GameSessionCompleted {
@@ -36,12 +30,11 @@ fn session(seed: i64, stage: u8, outcome: Wire, turns: u32) -> GameSessionComple
 
 /// The flag of a session, or `None` if it is recorded.
 fn verdict(completed: GameSessionCompleted) -> Option<(FlagReason, Option<u8>)> {
-    match when(
-        &TelemetryState::default(),
-        Input::Session(completed.into()),
-        1_000,
-    )
-    .as_slice()
+    match given(&[])
+        .at(1_000)
+        .when(Input::Session(completed.into()))
+        .events()
+        .as_slice()
     {
         [Event::Recorded(_)] => None,
         [Event::Flagged(f)] => Some((f.flag.reason, f.flag.move_limit)),
@@ -51,11 +44,10 @@ fn verdict(completed: GameSessionCompleted) -> Option<(FlagReason, Option<u8>)> 
 
 #[test]
 fn given_nothing_when_a_valid_session_arrives_then_it_is_recorded_with_its_move_limit() {
-    let events = when(
-        &TelemetryState::default(),
-        Input::Session(session(42, 3, Wire::Won, 6).into()),
-        1_000,
-    );
+    let events = given(&[])
+        .at(1_000)
+        .when(Input::Session(session(42, 3, Wire::Won, 6).into()))
+        .events();
     let [Event::Recorded(recorded)] = events.as_slice() else {
         panic!("{events:?}")
     };
@@ -166,11 +158,10 @@ fn a_one_turn_win_is_recorded_only_on_a_puzzle_that_one_pulse_solves() {
 
 #[test]
 fn a_flag_is_published_with_its_reason_words_and_the_offending_fields() {
-    let events = when(
-        &TelemetryState::default(),
-        Input::Session(session(77, 5, Wire::Failed, 14).into()),
-        9,
-    );
+    let events = given(&[])
+        .at(9)
+        .when(Input::Session(session(77, 5, Wire::Failed, 14).into()))
+        .events();
     let PuzzleMessage::Flagged(flagged) = events[0].to_message() else {
         panic!("{events:?}")
     };
@@ -204,13 +195,13 @@ fn given_sessions_then_statistics_count_them_per_stage_and_keep_flags_out() {
         session(5, 2, Wire::Failed, 1),
         session(6, 9, Wire::Won, 1),
     ];
-    let mut events = Vec::new();
+    let mut telemetry = given(&[]).at(100);
     for (n, input) in inputs.into_iter().enumerate() {
         let mut input = input;
         input.duration_ms = 10_000 * (n as u64 + 1);
-        events.extend(when(&given(&events), Input::Session(input.into()), 100));
+        telemetry.run(Input::Session(input.into()));
     }
-    let stats = given(&events).snapshot(500);
+    let stats = telemetry.state().snapshot(500);
     assert_eq!((stats.sessions, stats.flagged), (4, 2));
     let two = &stats.stages[1];
     assert_eq!(
@@ -244,51 +235,35 @@ fn given_sessions_then_statistics_count_them_per_stage_and_keep_flags_out() {
 
 #[test]
 fn given_no_new_session_when_ticked_then_nothing_is_published() {
-    assert_eq!(
-        PuzzleTelemetry::default().next_deadline(&TelemetryState::default()),
-        None
-    );
-    assert!(when(&TelemetryState::default(), Input::Tick, 50_000).is_empty());
+    assert_eq!(given(&[]).next_deadline(), None);
+    assert!(given(&[]).at(50_000).when(Input::Tick).events().is_empty());
 }
 
 #[test]
 fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
-    let first = when(
-        &TelemetryState::default(),
-        Input::Session(session(1, 1, Wire::Won, 2).into()),
-        1_000,
-    );
-    let state = given(&first);
+    let mut telemetry = given(&[]).at(1_000);
+    telemetry.run(Input::Session(session(1, 1, Wire::Won, 2).into()));
     assert_eq!(
-        PuzzleTelemetry::default().next_deadline(&state),
+        telemetry.next_deadline(),
         Some(1_000),
         "first one right away"
     );
-    let published = when(&state, Input::Tick, 1_000);
+    let published = telemetry.run(Input::Tick);
     let [Event::StatsPublished(stats)] = published.as_slice() else {
         panic!("{published:?}")
     };
     assert_eq!((stats.published_at_ms, stats.sessions), (1_000, 1));
 
-    let mut log = [first, published].concat();
-    assert_eq!(PuzzleTelemetry::default().next_deadline(&given(&log)), None);
-    log.extend(when(
-        &given(&log),
-        Input::Session(session(2, 1, Wire::Won, 2).into()),
-        2_000,
-    ));
-    log.extend(when(
-        &given(&log),
-        Input::Session(session(3, 1, Wire::Won, 2).into()),
-        2_500,
-    ));
-    let state = given(&log);
-    assert_eq!(
-        PuzzleTelemetry::default().next_deadline(&state),
-        Some(1_000 + PUBLISH_INTERVAL_MS)
-    );
-    assert!(when(&state, Input::Tick, 5_999).is_empty());
-    let published = when(&state, Input::Tick, 6_000);
+    assert_eq!(telemetry.next_deadline(), None);
+    telemetry.set_now(2_000);
+    telemetry.run(Input::Session(session(2, 1, Wire::Won, 2).into()));
+    telemetry.set_now(2_500);
+    telemetry.run(Input::Session(session(3, 1, Wire::Won, 2).into()));
+    assert_eq!(telemetry.next_deadline(), Some(1_000 + PUBLISH_INTERVAL_MS));
+    telemetry.set_now(5_999);
+    assert!(telemetry.when(Input::Tick).events().is_empty());
+    telemetry.set_now(6_000);
+    let published = telemetry.when(Input::Tick).events();
     let [Event::StatsPublished(stats)] = published.as_slice() else {
         panic!("{published:?}")
     };
@@ -316,26 +291,27 @@ fn through_the_log(events: &[Event]) -> Vec<Event> {
 #[test]
 fn given_a_log_of_simulated_and_forged_sessions_then_replay_rebuilds_the_same_statistics() {
     let mut simulator = Simulator::new(2026);
-    let mut log = Vec::new();
-    let mut state = TelemetryState::default();
+    let mut telemetry = given(&[]);
     for n in 0..1_500u64 {
         let mut completed = simulator.session(None);
         if n % 50 == 0 {
             completed.turns += 20; // a forged session
         }
+        telemetry.set_now(1_000 + n * 97);
         for input in [Input::Session(completed.into()), Input::Tick] {
-            for event in when(&state, input, 1_000 + n * 97) {
-                PuzzleTelemetry::evolve(&mut state, &event);
-                log.push(event);
-            }
+            telemetry.run(input);
         }
     }
-    let replayed = given(&through_the_log(&log));
-    assert_eq!(replayed, state);
-    assert_eq!(replayed.snapshot(7), state.snapshot(7));
+    let (replayed, state) = (
+        given(&through_the_log(telemetry.history())),
+        telemetry.state(),
+    );
+    assert_eq!(replayed.state(), state);
+    assert_eq!(replayed.state().snapshot(7), state.snapshot(7));
     assert_eq!(state.stats().flagged(), 30);
     assert_eq!(state.stats().sessions(), 1_470);
-    let published = log
+    let published = telemetry
+        .history()
         .iter()
         .filter(|e| matches!(e, Event::StatsPublished(_)))
         .count();
@@ -353,17 +329,16 @@ fn a_php_producer_payload_with_only_a_type_header_decodes_and_is_recorded() {
         .validate(GameSessionCompleted::TYPE, &value)
         .unwrap();
     let completed: GameSessionCompleted = serde_json::from_value(value).unwrap();
-    let events = when(
-        &TelemetryState::default(),
-        Input::Session(completed.into()),
-        3,
-    );
+    let events = given(&[])
+        .at(3)
+        .when(Input::Session(completed.into()))
+        .events();
     assert!(matches!(events.as_slice(), [Event::Recorded(r)] if r.session.game_id == "php-8c1f"));
 }
 
 #[test]
 fn the_published_statistics_match_their_schema() {
-    let stats: StatsUpdated = given(&[]).snapshot(1);
+    let stats: StatsUpdated = given(&[]).state().snapshot(1);
     let value = serde_json::to_value(&stats).unwrap();
     Catalog::new().validate(StatsUpdated::TYPE, &value).unwrap();
     assert_eq!(

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 
 use arcade_runtime::{Snapshot, SnapshotError};
 
-use crate::domain::event::Name;
+use crate::domain::car::Name;
 use crate::domain::state::{
     About, Car, Combat, DuelProgress, OpenEvent, Pending, RaceState, Side, Team,
 };

@@ -11,6 +11,8 @@ use arcade_referee::domain::referee::{
 use arcade_referee::{
     BallKind, Event, Ibr, IbrLock, Input, Phase, Referee, Rejection, Rules, Score, Side, TableState,
 };
+use arcade_runtime::testkit::Scenario;
+use arcade_runtime::{Context, Decided, Decider};
 use common::bar_document;
 use serde_json::{Value, json};
 
@@ -23,8 +25,34 @@ const HINGE_ONLY: Ibr = Ibr {
     lock: IbrLock::Released,
 };
 
-fn referee() -> Referee {
-    Referee::new("t1")
+/// The referee's rules as a decider: the domain's inputs, each carrying its own time. (The
+/// runtime's `Decider` of the referee, `RefereeService`, takes the wire commands and stamps them
+/// with the host's clock; these tests speak the domain's inputs.)
+#[derive(Debug)]
+struct TableRules(Referee);
+
+impl Decider for TableRules {
+    type State = TableState;
+    type Input = Input;
+    type Event = Event;
+    type Rejection = Rejection;
+
+    fn decide(&self, state: &TableState, input: &Input, _: &Context) -> Decided<Self> {
+        self.0.decide(state, input)
+    }
+
+    fn evolve(state: &mut TableState, event: &Event) {
+        Referee::evolve(state, event);
+    }
+
+    fn next_deadline(&self, state: &TableState) -> Option<u64> {
+        Referee::next_deadline(state)
+    }
+}
+
+/// Table t1, given these past events.
+fn given(events: &[Event]) -> Scenario<TableRules> {
+    Scenario::given(TableRules(Referee::new("t1")), events.to_vec())
 }
 
 fn start_with(game_id: &str, rules: Value, at_ms: u64) -> Input {
@@ -41,25 +69,13 @@ fn ball(side: Side, kind: BallKind, at_ms: u64) -> Input {
     Input::Ball(BallSeen { side, kind, at_ms })
 }
 
-fn given(events: &[Event]) -> TableState {
-    let mut state = TableState::default();
-    for event in events {
-        Referee::evolve(&mut state, event);
-    }
-    state
-}
-
-/// Runs inputs through decide and evolve, returning every event.
+/// Every event of these inputs, each accepted in turn.
 fn history(inputs: &[Input]) -> Vec<Event> {
-    let mut state = TableState::default();
-    let mut all = Vec::new();
+    let mut table = given(&[]);
     for input in inputs {
-        for event in referee().decide(&state, input).unwrap() {
-            Referee::evolve(&mut state, &event);
-            all.push(event);
-        }
+        table.run(input.clone());
     }
-    all
+    table.into_history()
 }
 
 /// Goals alternating hinge, lock, hinge… until each side has its count.
@@ -83,10 +99,6 @@ fn bar_game_at(hinge: usize, lock: usize) -> Vec<Event> {
         inputs.push(ball(side, Goal, T0 + 1_000 * (i as u64 + 1)));
     }
     history(&inputs)
-}
-
-fn when(given_events: &[Event], input: Input) -> Result<Vec<Event>, Rejection> {
-    referee().decide(&given(given_events), &input)
 }
 
 fn scored(
@@ -120,7 +132,9 @@ fn ibr(ibr: Ibr) -> Event {
 
 #[test]
 fn a_start_starts_the_game_and_sets_the_locks() {
-    let events = when(&[], start_with("g1", bar_document(), T0)).unwrap();
+    let events = given(&[])
+        .when(start_with("g1", bar_document(), T0))
+        .events();
     let rules = Arc::new(Rules::parse(&bar_document()).unwrap());
     assert_eq!(
         events,
@@ -135,7 +149,7 @@ fn a_start_starts_the_game_and_sets_the_locks() {
             ibr(Ibr::RELEASED),
         ]
     );
-    assert_eq!(Referee::next_deadline(&given(&events)), Some(T0 + 900_000));
+    assert_eq!(given(&events).next_deadline(), Some(T0 + 900_000));
 }
 
 #[test]
@@ -143,7 +157,7 @@ fn invalid_rules_are_refused_with_the_path() {
     let mut rules = bar_document();
     rules["conditions"]["tie_break"]["win_rule"]["$or"][1]["$and"][0] =
         json!({"$gte": ["$score", 1]});
-    let refusal = when(&[], start_with("g1", rules, T0)).unwrap_err();
+    let refusal = given(&[]).when(start_with("g1", rules, T0)).rejection();
     assert!(matches!(
         &refusal,
         Rejection::Start {
@@ -167,7 +181,7 @@ fn a_start_for_another_table_is_refused() {
         at_ms: T0,
     });
     assert_eq!(
-        when(&[], input).unwrap_err().to_string(),
+        given(&[]).when(input).rejection().to_string(),
         r#"this referee is table "t1", not "t2""#
     );
 }
@@ -176,15 +190,17 @@ fn a_start_for_another_table_is_refused() {
 fn a_start_during_a_game_is_refused_and_a_played_game_id_too() {
     let playing = bar_game_at(1, 0);
     assert_eq!(
-        when(&playing, start_with("g2", bar_document(), T0))
-            .unwrap_err()
+        given(&playing)
+            .when(start_with("g2", bar_document(), T0))
+            .rejection()
             .to_string(),
         r#"game "g1" is still being played on this table"#
     );
     let finished = bar_game_at(5, 0);
     assert_eq!(
-        when(&finished, start_with("g1", bar_document(), T0))
-            .unwrap_err()
+        given(&finished)
+            .when(start_with("g1", bar_document(), T0))
+            .rejection()
             .to_string(),
         r#"game "g1" was already played on this table"#
     );
@@ -193,8 +209,10 @@ fn a_start_during_a_game_is_refused_and_a_played_game_id_too() {
 #[test]
 fn the_next_game_releases_the_locks_of_the_finished_one() {
     let finished = bar_game_at(5, 0);
-    assert_eq!(given(&finished).ibr(), Some(Ibr::LOCKED));
-    let events = when(&finished, start_with("g2", bar_document(), T0 + 600_000)).unwrap();
+    assert_eq!(given(&finished).state().ibr(), Some(Ibr::LOCKED));
+    let events = given(&finished)
+        .when(start_with("g2", bar_document(), T0 + 600_000))
+        .events();
     assert_eq!(
         events[1],
         Event::IbrChanged {
@@ -206,12 +224,14 @@ fn the_next_game_releases_the_locks_of_the_finished_one() {
 
 #[test]
 fn a_ball_without_a_game_changes_nothing() {
-    assert_eq!(when(&[], ball(Hinge, Goal, T0)).unwrap(), vec![]);
+    assert_eq!(given(&[]).when(ball(Hinge, Goal, T0)).events(), vec![]);
 }
 
 #[test]
 fn a_ball_that_changes_no_lock_only_scores() {
-    let events = when(&bar_game_at(0, 0), ball(Hinge, Goal, T0 + 5_000)).unwrap();
+    let events = given(&bar_game_at(0, 0))
+        .when(ball(Hinge, Goal, T0 + 5_000))
+        .events();
     assert_eq!(
         events,
         vec![scored(Hinge, Goal, true, (1, 0), Phase::Default, 1, 5_000)]
@@ -221,8 +241,8 @@ fn a_ball_that_changes_no_lock_only_scores() {
 #[test]
 fn four_three_locks_the_hinge_ball_return() {
     let game = bar_game_at(3, 3);
-    assert_eq!(given(&game).ibr(), Some(Ibr::RELEASED));
-    let events = when(&game, ball(Hinge, Goal, T0 + 200_000)).unwrap();
+    assert_eq!(given(&game).state().ibr(), Some(Ibr::RELEASED));
+    let events = given(&game).when(ball(Hinge, Goal, T0 + 200_000)).events();
     assert_eq!(
         events,
         vec![
@@ -235,8 +255,8 @@ fn four_three_locks_the_hinge_ball_return() {
 #[test]
 fn four_four_then_a_hinge_goal_changes_phase() {
     let game = bar_game_at(4, 4);
-    assert_eq!(given(&game).ibr(), Some(Ibr::RELEASED));
-    let events = when(&game, ball(Hinge, Goal, T0 + 300_000)).unwrap();
+    assert_eq!(given(&game).state().ibr(), Some(Ibr::RELEASED));
+    let events = given(&game).when(ball(Hinge, Goal, T0 + 300_000)).events();
     assert_eq!(
         events,
         vec![
@@ -256,7 +276,7 @@ fn four_four_then_a_hinge_goal_changes_phase() {
 #[test]
 fn a_winning_ball_locks_both_and_finishes_the_game() {
     let game = bar_game_at(4, 2);
-    let events = when(&game, ball(Hinge, Inout, T0 + 250_000)).unwrap();
+    let events = given(&game).when(ball(Hinge, Inout, T0 + 250_000)).events();
     assert_eq!(
         events,
         vec![
@@ -275,20 +295,18 @@ fn a_winning_ball_locks_both_and_finishes_the_game() {
     let mut after = game.clone();
     after.extend(events);
     assert_eq!(
-        when(&after, ball(Lock, Goal, T0 + 260_000)).unwrap(),
+        given(&after).when(ball(Lock, Goal, T0 + 260_000)).events(),
         vec![]
     );
     assert_eq!(
-        when(
-            &after,
-            Input::Tick {
+        given(&after)
+            .when(Input::Tick {
                 now_ms: T0 + 2_000_000
-            }
-        )
-        .unwrap(),
+            })
+            .events(),
         vec![]
     );
-    assert_eq!(Referee::next_deadline(&given(&after)), None);
+    assert_eq!(given(&after).next_deadline(), None);
 }
 
 #[test]
@@ -296,7 +314,7 @@ fn rehearsal_balls_are_published_as_not_counted() {
     let mut rules = bar_document();
     rules["rehearsal_balls"] = json!(1);
     let game = history(&[start_with("g1", rules, T0)]);
-    let events = when(&game, ball(Lock, Goal, T0 + 1_000)).unwrap();
+    let events = given(&game).when(ball(Lock, Goal, T0 + 1_000)).events();
     assert_eq!(
         events,
         vec![scored(Lock, Goal, false, (0, 0), Phase::Default, 1, 1_000)]
@@ -307,22 +325,18 @@ fn rehearsal_balls_are_published_as_not_counted() {
 fn the_timeout_tick_changes_phase_and_the_leader_wins() {
     let game = bar_game_at(3, 2);
     assert_eq!(
-        when(
-            &game,
-            Input::Tick {
+        given(&game)
+            .when(Input::Tick {
                 now_ms: T0 + 899_999
-            }
-        )
-        .unwrap(),
+            })
+            .events(),
         vec![]
     );
-    let events = when(
-        &game,
-        Input::Tick {
+    let events = given(&game)
+        .when(Input::Tick {
             now_ms: T0 + 900_000,
-        },
-    )
-    .unwrap();
+        })
+        .events();
     assert_eq!(
         events,
         vec![
@@ -349,7 +363,7 @@ fn the_timeout_tick_changes_phase_and_the_leader_wins() {
 #[test]
 fn a_ball_after_the_deadline_times_out_first_then_counts() {
     let game = bar_game_at(2, 2);
-    let events = when(&game, ball(Lock, Goal, T0 + 901_000)).unwrap();
+    let events = given(&game).when(ball(Lock, Goal, T0 + 901_000)).events();
     assert_eq!(
         events,
         vec![
@@ -379,18 +393,16 @@ fn a_tie_at_the_timeout_locks_both_and_waits() {
     let game = bar_game_at(2, 2);
     let mut after = game.clone();
     after.extend(
-        when(
-            &game,
-            Input::Tick {
+        given(&game)
+            .when(Input::Tick {
                 now_ms: T0 + 900_000,
-            },
-        )
-        .unwrap(),
+            })
+            .events(),
     );
-    let state = given(&after);
-    assert_eq!(state.game().unwrap().play().phase, Phase::Timeout);
-    assert_eq!(state.ibr(), Some(Ibr::LOCKED));
-    assert_eq!(Referee::next_deadline(&state), None);
+    let table = given(&after);
+    assert_eq!(table.state().game().unwrap().play().phase, Phase::Timeout);
+    assert_eq!(table.state().ibr(), Some(Ibr::LOCKED));
+    assert_eq!(table.next_deadline(), None);
 }
 
 fn report(game_id: &str) -> Input {
@@ -408,14 +420,14 @@ fn report(game_id: &str) -> Input {
 fn a_reported_goal_counts_like_a_sensor_ball() {
     let game = bar_game_at(0, 0);
     assert_eq!(
-        when(&game, report("g1")).unwrap(),
+        given(&game).when(report("g1")).events(),
         vec![scored(Lock, Goal, true, (0, 1), Phase::Default, 1, 1)]
     );
 }
 
 #[test]
 fn a_reported_goal_that_fits_no_game_is_refused() {
-    let reason = |events: &[Event], game_id| match when(events, report(game_id)) {
+    let reason = |events: &[Event], game_id| match given(events).when(report(game_id)).outcome() {
         Err(Rejection::Report { reason, .. }) => reason,
         other => panic!("expected a refusal, got {other:?}"),
     };
@@ -435,7 +447,8 @@ fn a_reported_goal_that_fits_no_game_is_refused() {
 #[test]
 fn evolve_rebuilds_the_play_of_the_pure_game() {
     let game = bar_game_at(4, 4);
-    let state = given(&game);
+    let table = given(&game);
+    let state = table.state();
     let rules = Rules::parse(&bar_document()).unwrap();
     let expected = alternating(4, 4)
         .into_iter()

@@ -1,7 +1,8 @@
 //! Two small services that exercise the protocol, for the runtime's tests and benchmarks (and
 //! the transports' contract tests): an **emitter** that numbers items per producer, and a
 //! **tally** that consumes them and records, for every (producer, n), how many times its
-//! effect was applied and whether it came in order. Enabled by the `testkit` feature.
+//! effect was applied and whether it came in order. And [`Scenario`], the given/when/then
+//! harness of every service's decider tests. Enabled by the `testkit` feature.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +14,10 @@ use crate::decider::{
     Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of,
 };
 use crate::snapshot::{Codec, Snapshot, SnapshotError};
+
+pub mod scenario;
+
+pub use scenario::{Scenario, Then};
 
 /// `test.item.emitted.v1`: the emitter's n-th item of a producer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -21,7 +21,8 @@ use serde_json::{Value, json};
 mod puzzle;
 
 use crate::cli::DemoArgs;
-use crate::host::{amqp_bus, stop_all};
+use crate::connection::amqp_bus;
+use crate::host::stop_all;
 use crate::services::{self, ServiceArgs};
 
 /// How long the demo waits for an expected message before it gives up and says so.

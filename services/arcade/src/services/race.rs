@@ -23,8 +23,9 @@ use axum::routing::get;
 use clap::Args;
 use sha2::{Digest, Sha256};
 
-use crate::admin::{AdminState, bad_team, error, ndjson_stream};
+use crate::admin::{AdminState, bad_team, ndjson_stream};
 use crate::auth::Refusals;
+use crate::json_error::error;
 
 /// Settings of the race service.
 #[derive(Debug, Clone, Default, Args)]

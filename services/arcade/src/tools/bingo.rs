@@ -25,6 +25,8 @@ use arcade_contracts::bingo::{GameOpened, GridSpec, OpenGame, RequestRejected, T
 use arcade_contracts::{Catalog, Message};
 use clap::{Args, Subcommand, ValueEnum};
 
+use crate::client::segment;
+
 pub use link::Admin;
 
 /// Exit code of a refused input or request.
@@ -125,18 +127,6 @@ pub async fn run(command: BingoCommand) -> anyhow::Result<ExitCode> {
 pub fn refused(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::from(REFUSED)
-}
-
-/// A path segment, percent-encoded.
-pub fn segment(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            other => format!("%{other:02X}"),
-        })
-        .collect()
 }
 
 async fn open(args: OpenArgs) -> anyhow::Result<ExitCode> {

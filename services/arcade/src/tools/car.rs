@@ -25,8 +25,7 @@ use arcade_runtime::Runtime;
 use serde_json::Value;
 
 use super::duel_ai::HttpDuelAi;
-use crate::cli::Connection;
-use crate::host::connect_amqp;
+use crate::connection::{Connection, connect_amqp};
 
 /// `arcade car`.
 #[derive(Debug, clap::Args)]

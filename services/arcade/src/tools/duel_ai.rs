@@ -84,7 +84,7 @@ mod tests {
 
     use super::*;
     use crate::admin;
-    use crate::cli::Connection;
+    use crate::connection::Connection;
     use crate::tools::car::{CarArgs, via_admin};
 
     /// What the test's AI was asked (raw query strings) and what it answered.

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde_json::Value;
 
-use crate::cli::Connection;
+use crate::client::segment;
+use crate::connection::Connection;
 
 /// `arcade race team …`.
 #[derive(Debug, Subcommand)]
@@ -52,10 +53,7 @@ pub async fn player(command: PlayerCommand) -> anyhow::Result<ExitCode> {
 
 async fn add(args: &NameArgs, collection: &str) -> anyhow::Result<ExitCode> {
     let admin = args.connection.admin;
-    let url = format!(
-        "http://{admin}/{collection}/{}",
-        crate::tools::bingo::segment(&args.name)
-    );
+    let url = format!("http://{admin}/{collection}/{}", segment(&args.name));
     let response = crate::auth::http_client(args.connection.token.as_deref())
         .post(&url)
         .send()

@@ -31,8 +31,7 @@ use arcade_runtime::{Runtime, SubscriptionSpec};
 use clap::{Args, Subcommand, ValueEnum};
 use futures::StreamExt;
 
-use crate::cli::Connection;
-use crate::host::connect_amqp;
+use crate::connection::{Connection, connect_amqp};
 
 /// Producer name (`app_id`) of the simulated sessions.
 pub const SIMULATOR: &str = "puzzle-simulator";

@@ -30,8 +30,7 @@ use arcade_runtime::bus::amqp::StreamOffset;
 use arcade_runtime::bus::amqp::history::HISTORY_STREAM;
 use arcade_runtime::{Bus, Delivery, SubscriptionSpec};
 
-use crate::cli::Connection;
-use crate::host::amqp_bus;
+use crate::connection::{Connection, amqp_bus};
 
 /// Unacked history deliveries held at once (a stream consumer needs a prefetch).
 const PREFETCH: u16 = 512;

@@ -13,8 +13,8 @@ use arcade_contracts::Message;
 use arcade_contracts::table::{TableGameAbort, TableGameStart, TableGoalReport};
 use serde_json::{Value, json};
 
-use crate::cli::Connection;
 use crate::client::publish;
+use crate::connection::Connection;
 
 /// `arcade referee …`.
 #[derive(Debug, clap::Subcommand)]

@@ -8,44 +8,43 @@ use serde_json::Value;
 
 use super::claims::{new_win, won_event};
 use super::config::TickMode;
-use super::decide::Bingo;
 use super::event::{CardCell, Event};
 use super::grid::bit;
 use super::mapping::{Gesture, MappingError};
 use super::state::{Game, GestureState, State};
 
-impl Bingo {
-    pub(crate) fn record(&self, state: &State, gesture: &Gesture, now: u64) -> Vec<Event> {
-        state
-            .games
-            .values()
-            .flat_map(|game| tick_game(game, gesture, now))
-            .collect()
-    }
+/// What a gesture ticks in every open activity game.
+pub(crate) fn record(state: &State, gesture: &Gesture, now: u64) -> Vec<Event> {
+    state
+        .games
+        .values()
+        .flat_map(|game| tick_game(game, gesture, now))
+        .collect()
+}
 
-    pub(crate) fn foreign(
-        &self,
-        state: &State,
-        message_type: &str,
-        payload: &Value,
-        message_id: &str,
-        now: u64,
-    ) -> Vec<Event> {
-        state
-            .foreign_gestures(message_type, payload, message_id)
-            .into_iter()
-            .filter_map(|(game_id, gesture)| Some((state.game(&game_id)?, gesture.ok()?)))
-            .flat_map(|(game, gesture)| tick_game(game, &gesture, now))
-            .collect()
-    }
+/// What another service's fact ticks in the games that map its type.
+pub(crate) fn foreign(
+    state: &State,
+    message_type: &str,
+    payload: &Value,
+    message_id: &str,
+    now: u64,
+) -> Vec<Event> {
+    state
+        .foreign_gestures(message_type, payload, message_id)
+        .into_iter()
+        .filter_map(|(game_id, gesture)| Some((state.game(&game_id)?, gesture.ok()?)))
+        .flat_map(|(game, gesture)| tick_game(game, &gesture, now))
+        .collect()
+}
 
-    pub(crate) fn undo(&self, state: &State, entry_id: &str) -> Vec<Event> {
-        state
-            .games
-            .values()
-            .filter_map(|game| undo_game(game, entry_id))
-            .collect()
-    }
+/// What an undo unticks in every open activity game.
+pub(crate) fn undo(state: &State, entry_id: &str) -> Vec<Event> {
+    state
+        .games
+        .values()
+        .filter_map(|game| undo_game(game, entry_id))
+        .collect()
 }
 
 impl State {

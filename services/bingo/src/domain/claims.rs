@@ -2,10 +2,10 @@
 //! secret deals for its serial, and the answer (ticked cells and the winning pattern, if any).
 //! A card wins once; a closed game's cards are verified, never winning.
 
-use super::decide::Bingo;
 use super::event::{Check, ClaimAnswer, Event, WinReport};
 use super::grid::cells_of;
 use super::refusal::Refusal;
+use super::secret::Keys;
 use super::state::Game;
 
 /// Who asks.
@@ -19,67 +19,64 @@ pub(crate) enum Asker<'a> {
     Label(&'a str),
 }
 
-impl Bingo {
-    pub(crate) fn check_card(
-        &self,
-        game: &Game,
-        serial: u32,
-        asker: Asker<'_>,
-        request_id: Option<String>,
-        now: u64,
-    ) -> Result<Vec<Event>, Refusal> {
-        let id = || game.id.clone();
-        let Some(index) = game.card_index(serial) else {
-            return Err(Refusal::UnknownCard { game: id(), serial });
-        };
-        let card = &game.cards[index];
-        let check = match asker {
-            Asker::Player(player) => match &card.owner {
-                Some(owner) if owner == player => Check::Claim,
-                Some(_) => return Err(Refusal::NotYourCard { game: id(), serial }),
-                None => return Err(Refusal::PrintedCardClaimed { game: id(), serial }),
-            },
-            Asker::Organiser => Check::Verify,
-            Asker::Label(label) => {
-                if card.owner.is_some() {
-                    return Err(Refusal::NotPrinted { game: id(), serial });
-                }
-                if !self.keys.label_matches(&game.id, serial, label) {
-                    return Err(Refusal::BadLabel { game: id(), serial });
-                }
-                Check::VerifyLabel
+/// Checks a card for `asker`, with the keys that deal the game's cards.
+pub(crate) fn check_card(
+    keys: &Keys,
+    game: &Game,
+    serial: u32,
+    asker: Asker<'_>,
+    request_id: Option<String>,
+    now: u64,
+) -> Result<Vec<Event>, Refusal> {
+    let id = || game.id.clone();
+    let Some(index) = game.card_index(serial) else {
+        return Err(Refusal::UnknownCard { game: id(), serial });
+    };
+    let card = &game.cards[index];
+    let check = match asker {
+        Asker::Player(player) => match &card.owner {
+            Some(owner) if owner == player => Check::Claim,
+            Some(_) => return Err(Refusal::NotYourCard { game: id(), serial }),
+            None => return Err(Refusal::PrintedCardClaimed { game: id(), serial }),
+        },
+        Asker::Organiser => Check::Verify,
+        Asker::Label(label) => {
+            if card.owner.is_some() {
+                return Err(Refusal::NotPrinted { game: id(), serial });
             }
-        };
-        let config = &game.config;
-        let derived =
-            self.keys
-                .layout(&game.id, serial, config.pool().len(), config.grid().draws());
-        if derived != card.layout {
-            return Err(Refusal::LayoutMismatch { game: id(), serial });
+            if !keys.label_matches(&game.id, serial, label) {
+                return Err(Refusal::BadLabel { game: id(), serial });
+            }
+            Check::VerifyLabel
         }
-        let ticked = game.ticked_mask(card);
-        let mut events = Vec::new();
-        let win = match (&card.win, game.open) {
-            (Some(win), _) => Some(win.report()),
-            (None, false) => None,
-            (None, true) => config.patterns().first_match(ticked).map(|found| {
-                let report = new_win(game, found.pattern, found.cells, now);
-                events.push(won_event(game, index, &report));
-                report
-            }),
-        };
-        events.push(Event::ClaimAnswered(ClaimAnswer {
-            request_id,
-            game_id: id(),
-            serial,
-            check,
-            player: card.owner.clone(),
-            ticked_cells: cells_of(ticked),
-            win,
-            game_closed: !game.open,
-        }));
-        Ok(events)
+    };
+    let config = &game.config;
+    let derived = keys.layout(&game.id, serial, config.pool().len(), config.grid().draws());
+    if derived != card.layout {
+        return Err(Refusal::LayoutMismatch { game: id(), serial });
     }
+    let ticked = game.ticked_mask(card);
+    let mut events = Vec::new();
+    let win = match (&card.win, game.open) {
+        (Some(win), _) => Some(win.report()),
+        (None, false) => None,
+        (None, true) => config.patterns().first_match(ticked).map(|found| {
+            let report = new_win(game, found.pattern, found.cells, now);
+            events.push(won_event(game, index, &report));
+            report
+        }),
+    };
+    events.push(Event::ClaimAnswered(ClaimAnswer {
+        request_id,
+        game_id: id(),
+        serial,
+        check,
+        player: card.owner.clone(),
+        ticked_cells: cells_of(ticked),
+        win,
+        game_closed: !game.open,
+    }));
+    Ok(events)
 }
 
 /// A win now with `pattern` (its index) and `cells`, placed after the game's current winners.

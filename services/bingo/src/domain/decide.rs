@@ -6,6 +6,8 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
+use super::activity;
+use super::claims::{Asker, check_card};
 use super::config::{GameConfig, TickMode};
 use super::event::{Event, PrintedCard};
 use super::input::{Action, Command, Input};
@@ -64,13 +66,19 @@ impl Bingo {
                         refusal,
                     })
             }
-            Input::Recorded(gesture) => Ok(self.record(state, gesture, now_ms)),
-            Input::Undone { entry_id } => Ok(self.undo(state, entry_id)),
+            Input::Recorded(gesture) => Ok(activity::record(state, gesture, now_ms)),
+            Input::Undone { entry_id } => Ok(activity::undo(state, entry_id)),
             Input::Foreign {
                 message_type,
                 payload,
                 message_id,
-            } => Ok(self.foreign(state, message_type, payload, message_id, now_ms)),
+            } => Ok(activity::foreign(
+                state,
+                message_type,
+                payload,
+                message_id,
+                now_ms,
+            )),
         }
     }
 
@@ -114,24 +122,18 @@ impl Bingo {
             Action::Call { square } => call(game, *square, rid),
             Action::Claim { serial, player } => {
                 check_text("player", player)?;
-                self.check_card(
-                    game,
-                    *serial,
-                    super::claims::Asker::Player(player),
-                    rid,
-                    now,
-                )
+                check_card(&self.keys, game, *serial, Asker::Player(player), rid, now)
             }
             Action::Verify {
                 serial,
                 label: None,
-            } => self.check_card(game, *serial, super::claims::Asker::Organiser, rid, now),
+            } => check_card(&self.keys, game, *serial, Asker::Organiser, rid, now),
             Action::Verify {
                 serial,
                 label: Some(label),
             } => {
                 check_text("label", label)?;
-                self.check_card(game, *serial, super::claims::Asker::Label(label), rid, now)
+                check_card(&self.keys, game, *serial, Asker::Label(label), rid, now)
             }
             Action::Close => close(game, rid, now),
         }

@@ -1,10 +1,11 @@
-//! Given/when/then harness for the bingo decider, and builders of typical games.
+//! The bingo decider under the runtime's given/when/then harness, and builders of typical games.
 #![allow(dead_code)]
 
 use arcade_bingo::domain::{
-    Action, Command, Event, GameSpec, Gesture, PatternKind, Rejection, Secret, SquareSpec, TickMode,
+    Action, Command, Event, GameSpec, Gesture, PatternKind, Secret, SquareSpec, TickMode,
 };
-use arcade_bingo::{Bingo, Input, State};
+use arcade_bingo::{Bingo, BingoService, Input};
+use arcade_runtime::testkit;
 
 /// The clock of every scenario (ms since the epoch).
 pub const NOW: u64 = 1_767_225_600_000;
@@ -19,61 +20,24 @@ pub fn bingo() -> Bingo {
     Bingo::new(&secret())
 }
 
-/// A scenario: past events folded into a state, and the decider.
-pub struct Scenario {
-    pub bingo: Bingo,
-    pub state: State,
-    pub history: Vec<Event>,
-    pub now: u64,
+/// A bingo scenario (the runtime's given/when/then harness on the service's decider).
+pub type Scenario = testkit::Scenario<BingoService>;
+
+/// Given these past events, dealing from [`secret`], at [`NOW`].
+pub fn given(events: impl IntoIterator<Item = Event>) -> Scenario {
+    Scenario::given(BingoService::new(&secret()), events).at(NOW)
 }
 
-impl Scenario {
-    /// Given these past events.
-    pub fn given(events: impl IntoIterator<Item = Event>) -> Scenario {
-        let mut scenario = Scenario {
-            bingo: bingo(),
-            state: State::default(),
-            history: Vec::new(),
-            now: NOW,
-        };
-        for event in events {
-            scenario.apply(event);
-        }
-        scenario
-    }
-
-    /// Given nothing.
-    pub fn new() -> Scenario {
-        Scenario::given([])
-    }
-
-    fn apply(&mut self, event: Event) {
-        Bingo::evolve(&mut self.state, &event);
-        self.history.push(event);
-    }
-
-    /// When this input arrives: what the decider says (the state does not change).
-    pub fn when(&self, input: Input) -> Result<Vec<Event>, Rejection> {
-        self.bingo.decide(&self.state, &input, self.now)
-    }
-
-    /// Runs an input that must be accepted, applies its events and returns them.
-    pub fn run(&mut self, input: Input) -> Vec<Event> {
-        let events = self
-            .when(input.clone())
-            .unwrap_or_else(|r| panic!("{input:?} was refused: {r}"));
-        for event in &events {
-            self.apply(event.clone());
-        }
-        events
-    }
-
+/// Bingo's refusals as the requester reads them.
+pub trait Refused {
     /// When this request arrives, it is refused: the refusal's code and reason.
-    pub fn refused(&self, input: Input) -> (String, String) {
-        match self.when(input.clone()) {
-            Ok(events) => panic!("{input:?} was accepted: {events:?}"),
-            Err(rejection) => (rejection.refusal.code().to_string(), rejection.to_string()),
-        }
+    fn refused(&self, input: Input) -> (String, String);
+}
+
+impl Refused for Scenario {
+    fn refused(&self, input: Input) -> (String, String) {
+        let rejection = self.when(input).rejection();
+        (rejection.refusal.code().to_string(), rejection.to_string())
     }
 }
 
@@ -160,24 +124,29 @@ pub fn undo(entry: &str) -> Input {
 
 /// The serial of a player's card.
 pub fn serial_of(s: &Scenario, game: &str, player: &str) -> u32 {
-    s.state.game(game).unwrap().card_of(player).unwrap().serial
+    s.state()
+        .game(game)
+        .unwrap()
+        .card_of(player)
+        .unwrap()
+        .serial
 }
 
 /// The cell of a square on a player's card.
 pub fn cell_of(s: &Scenario, game: &str, player: &str, square: u32) -> u8 {
-    let card = s.state.game(game).unwrap().card_of(player).unwrap();
+    let card = s.state().game(game).unwrap().card_of(player).unwrap();
     card.cells.iter().position(|&c| c == Some(square)).unwrap() as u8
 }
 
 /// The square in a cell of a player's card.
 pub fn square_at(s: &Scenario, game: &str, player: &str, cell: u8) -> u32 {
-    let card = s.state.game(game).unwrap().card_of(player).unwrap();
+    let card = s.state().game(game).unwrap().card_of(player).unwrap();
     card.cells[usize::from(cell)].unwrap()
 }
 
 /// The ticked cells of a player's card.
 pub fn ticked(s: &Scenario, game: &str, player: &str) -> Vec<u8> {
-    s.state
+    s.state()
         .game(game)
         .unwrap()
         .card_of(player)

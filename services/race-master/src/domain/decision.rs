@@ -1,8 +1,8 @@
 //! What the master asks a car and what a car answers, as the domain sees them. A question
 //! goes out in a `DecisionRequested` event with a deadline; the answer comes back as an input.
 
+use super::car::{CarState, Name};
 use super::duel::Parry;
-use super::event::{CarState, Name};
 use super::rules::Module;
 
 /// What an earlier answer in a duel did, as both players saw it.

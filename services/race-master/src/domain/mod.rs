@@ -1,8 +1,9 @@
 //! The pure race: rules and numbers ([`rules`]), the seeded dice ([`dice`]), the duel
-//! ([`duel`]), questions to cars ([`decision`]), facts ([`event`]), the state they fold into
+//! ([`duel`]), cars' names and states ([`car`]), questions to cars ([`decision`]), facts ([`event`]), the state they fold into
 //! ([`state`]), scoring ([`scoring`]), hints about the hidden achievements ([`hints`]) and the decider ([`decide`]). No I/O, no clock, no global
 //! randomness: time and the seed come in as values.
 
+pub mod car;
 pub mod decide;
 pub mod decision;
 pub mod dice;

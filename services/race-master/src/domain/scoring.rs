@@ -4,7 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use super::event::{Bonus, BonusKind, Name, Standing};
+use super::car::Name;
+use super::event::{Bonus, BonusKind, Standing};
 use super::rules::{BONUS_POINTS, distance_points};
 use super::state::RaceState;
 

@@ -8,7 +8,8 @@ use super::RaceMessage;
 use super::enums::{
     achievement_from, achievement_to, modules_from, modules_to, stop_from, stop_to,
 };
-use crate::domain::event::{CarStatus, Event, Name};
+use crate::domain::car::Name;
+use crate::domain::event::{CarStatus, Event};
 use crate::domain::hints::hint;
 use crate::domain::rules::{Achievement, RING_SQUARES};
 

@@ -8,8 +8,9 @@ use arcade_contracts::race as c;
 use super::enums::*;
 use super::steps::{StepFields, answer_from, fighter_index, pair, question_from, step_from};
 use super::{RaceMessage, WireError};
+use crate::domain::car::Name;
 use crate::domain::duel::Step;
-use crate::domain::event::{Bonus, Closure, Event, Fighter, Name, Standing, Started, Transcript};
+use crate::domain::event::{Bonus, Closure, Event, Fighter, Standing, Started, Transcript};
 
 fn n(name: &str) -> Name {
     Arc::from(name)

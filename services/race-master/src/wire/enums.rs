@@ -2,6 +2,7 @@
 
 use arcade_contracts::race as c;
 
+use crate::domain::car::CarState;
 use crate::domain::decision::ActionKind;
 use crate::domain::duel::{Illegal, Parry, Silence};
 use crate::domain::event as d;
@@ -228,7 +229,7 @@ pub fn distribution_from(d: c::EventDistribution) -> Distribution {
 }
 
 /// A car's state to the wire.
-pub fn state_to(s: d::CarState) -> c::CarState {
+pub fn state_to(s: CarState) -> c::CarState {
     c::CarState {
         square: s.square,
         modules: modules_to(s.modules),
@@ -236,8 +237,8 @@ pub fn state_to(s: d::CarState) -> c::CarState {
 }
 
 /// A car's state from the wire.
-pub fn state_from(s: c::CarState) -> d::CarState {
-    d::CarState {
+pub fn state_from(s: c::CarState) -> CarState {
+    CarState {
         square: s.square,
         modules: modules_from(s.modules),
     }

@@ -9,7 +9,7 @@ use arcade_race_master::domain::{Input, Rejection};
 
 use crate::having;
 use crate::scoring::drive;
-use crate::support::{Race, only};
+use crate::support::{RaceSteps, new_race, only};
 
 #[test]
 fn the_budget_report_after_the_finish_counts_the_end_bonuses() {
@@ -21,7 +21,7 @@ fn the_budget_report_after_the_finish_counts_the_end_bonuses() {
         panic!("{:?}", events.last())
     };
     for line in standings {
-        let reported = race.ok(Input::QueryBudget {
+        let reported = race.run(Input::QueryBudget {
             team: line.team.to_string(),
         });
         let [Event::BudgetReported { points, .. }] = &reported[..] else {
@@ -35,8 +35,8 @@ fn the_budget_report_after_the_finish_counts_the_end_bonuses() {
 
 #[test]
 fn a_team_gets_its_cars_true_state_at_any_time() {
-    let mut race = Race::new(3);
-    let empty = race.ok(Input::QueryState { team: "red".into() });
+    let mut race = new_race(3);
+    let empty = race.run(Input::QueryState { team: "red".into() });
     assert_eq!(
         empty,
         [Event::StateReported {
@@ -52,7 +52,7 @@ fn a_team_gets_its_cars_true_state_at_any_time() {
     race.register("blue", "blue-1", (1, 3, 1));
     race.start(only(EventKind::Nothing));
     race.next_turn();
-    let reported = race.ok(Input::QueryState { team: "red".into() });
+    let reported = race.run(Input::QueryState { team: "red".into() });
     assert_eq!(
         reported,
         [Event::StateReported {
@@ -75,10 +75,10 @@ fn a_team_gets_its_cars_true_state_at_any_time() {
 
 #[test]
 fn granted_money_above_300_is_picsou_once() {
-    let mut race = Race::new(3);
+    let mut race = new_race(3);
     race.register("red", "red-1", (1, 4, 2));
     race.start(only(EventKind::Nothing));
-    let granted = race.ok(Input::Grant {
+    let granted = race.run(Input::Grant {
         team: "red".into(),
         amount: 200,
         reason: Some("console".into()),
@@ -87,7 +87,7 @@ fn granted_money_above_300_is_picsou_once() {
         having!(granted, Event::AchievementAwarded { .. }).is_empty(),
         "$287 is not above $300"
     );
-    let granted = race.ok(Input::Grant {
+    let granted = race.run(Input::Grant {
         team: "red".into(),
         amount: 14,
         reason: None,
@@ -111,15 +111,15 @@ fn granted_money_above_300_is_picsou_once() {
             }
         ]
     );
-    assert_eq!(race.state.team("red").unwrap().budget, 301);
-    let again = race.ok(Input::Grant {
+    assert_eq!(race.state().team("red").unwrap().budget, 301);
+    let again = race.run(Input::Grant {
         team: "red".into(),
         amount: 1,
         reason: None,
     });
     assert_eq!(again.len(), 1, "Picsou once per team: {again:?}");
     assert!(matches!(
-        race.when(Input::Grant {
+        race.try_run(Input::Grant {
             team: "nobody".into(),
             amount: 5,
             reason: None
@@ -127,7 +127,7 @@ fn granted_money_above_300_is_picsou_once() {
         Err(Rejection::UnknownTeam { .. })
     ));
     assert!(matches!(
-        race.when(Input::Grant {
+        race.try_run(Input::Grant {
             team: "red".into(),
             amount: 0,
             reason: None
@@ -168,24 +168,24 @@ fn hints_come_during_the_race_every_fifth_turn() {
 
 #[test]
 fn the_operator_publishes_a_hint_with_the_turn_in_progress() {
-    let mut race = Race::new(3);
+    let mut race = new_race(3);
     race.register("red", "red-1", (1, 4, 2));
     assert_eq!(
-        race.when(Input::PublishHint(Achievement::Stratege)),
+        race.try_run(Input::PublishHint(Achievement::Stratege)),
         Err(Rejection::NotStarted),
         "a hint comes with a turn"
     );
     race.start(only(EventKind::Nothing));
     race.next_turn();
-    let turn = race.state.turn;
+    let turn = race.state().turn;
     assert!(turn >= 1);
     assert_eq!(
-        race.ok(Input::PublishHint(Achievement::Stratege)),
+        race.run(Input::PublishHint(Achievement::Stratege)),
         [Event::HintPublished {
             turn,
             achievement: Achievement::Stratege
         }]
     );
     // Again, the same achievement: the organiser may repeat a hint.
-    assert_eq!(race.ok(Input::PublishHint(Achievement::Stratege)).len(), 1);
+    assert_eq!(race.run(Input::PublishHint(Achievement::Stratege)).len(), 1);
 }

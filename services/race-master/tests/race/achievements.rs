@@ -8,7 +8,7 @@ use arcade_race_master::domain::rules::{Achievement, EventKind};
 
 use crate::events::{fight_out, one_car, seed_where};
 use crate::having;
-use crate::support::{Race, only};
+use crate::support::{RaceSteps, new_race, only};
 
 fn earned(events: &[Event]) -> Vec<(String, Achievement, u32, u32)> {
     events
@@ -54,7 +54,7 @@ fn the_rewards_are_the_notes_table() {
 
 #[test]
 fn moving_with_eight_engines_is_rapide_comme_l_eclair_once_per_team() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     race.register("red", "red-1", (1, 8, 1));
     race.register("red", "red-2", (1, 8, 1));
     let events = race.start(only(EventKind::Nothing));
@@ -69,7 +69,7 @@ fn moving_with_eight_engines_is_rapide_comme_l_eclair_once_per_team() {
             ..
         }]
     ));
-    assert_eq!(race.state.team("red").unwrap().achievement_points, 2);
+    assert_eq!(race.state().team("red").unwrap().achievement_points, 2);
     let events = race.next_turn();
     assert!(earned(&events).is_empty(), "once per team");
 }
@@ -85,7 +85,7 @@ fn fighting_with_eight_weapons_is_arme_jusqu_aux_dents() {
 
 #[test]
 fn winning_with_three_weapons_fewer_is_stratege() {
-    let mut race = Race::new(5);
+    let mut race = new_race(5);
     race.register("red", "red-1", (1, 3, 1));
     race.register("blue", "blue-1", (1, 3, 4));
     race.start(only(EventKind::Nothing));
@@ -127,5 +127,5 @@ fn losing_the_last_pilot_stops_the_car_ulysse_31() {
     )));
     let got: Vec<_> = earned(&events).into_iter().map(|(_, a, _, _)| a).collect();
     assert_eq!(got, [Achievement::Ulysse31, Achievement::SnakesOnACar]);
-    assert!(race.state.car("red-1").unwrap().stopped.is_some());
+    assert!(race.state().car("red-1").unwrap().stopped.is_some());
 }

@@ -9,11 +9,11 @@ use arcade_race_master::domain::event::{
 use arcade_race_master::domain::rules::{Achievement, EventKind};
 
 use crate::having;
-use crate::support::{Race, only};
+use crate::support::{Race, RaceSteps, new_race, only};
 
 /// Cars meeting on square 3 after turn 1 (3 engines each), with nothing else happening.
 fn meeting(cars: &[(&str, &str, (u32, u32, u32))]) -> (Race, Vec<Event>) {
-    let mut race = Race::new(5);
+    let mut race = new_race(5);
     for (team, car, modules) in cars {
         race.register(team, car, *modules);
     }
@@ -124,7 +124,7 @@ fn a_car_with_no_weapon_is_destroyed_when_the_other_wants_to_fight() {
     assert!(
         matches!(&events[3], Event::CombatResolved { outcome: CombatOutcome::Destroyed, winner: Some(w), .. } if &**w == "red-1")
     );
-    assert_eq!(race.state.car("red-1").unwrap().fights_won, 1);
+    assert_eq!(race.state().car("red-1").unwrap().fights_won, 1);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use arcade_race_master::domain::event::{
 use arcade_race_master::domain::rules::{Achievement, EventKind, Module, Modules};
 
 use crate::having;
-use crate::support::{Race, only};
+use crate::support::{Race, RaceSteps, new_race, only};
 
 /// The first seed whose draw for car 0 on turn 1 satisfies `wanted`.
 pub fn seed_where(purpose: Purpose, wanted: impl Fn(u32) -> bool) -> u64 {
@@ -22,7 +22,7 @@ pub fn seed_where(purpose: Purpose, wanted: impl Fn(u32) -> bool) -> u64 {
 
 /// A one-car race (team red) started with only `kind` events.
 pub fn one_car(seed: u64, modules: (u32, u32, u32), kind: EventKind) -> (Race, Vec<Event>) {
-    let mut race = Race::new(seed);
+    let mut race = new_race(seed);
     race.register("red", "red-1", modules);
     let events = race.start(only(kind));
     (race, events)
@@ -145,7 +145,7 @@ fn going_around_a_mine_field_costs_three_turns_and_busy_cars_skip_mines() {
     }
     race.next_turn();
     assert_eq!(
-        race.state.car("red-1").unwrap().square,
+        race.state().car("red-1").unwrap().square,
         3,
         "still going around"
     );
@@ -328,9 +328,9 @@ fn buying_at_the_garage_pays_adds_the_module_and_costs_one_square() {
             ..
         }
     ));
-    assert_eq!(race.state.team("red").unwrap().budget, 89);
+    assert_eq!(race.state().team("red").unwrap().budget, 89);
     assert_eq!(
-        race.state.car("red-1").unwrap().farthest,
+        race.state().car("red-1").unwrap().farthest,
         3,
         "the farthest square still counts"
     );
@@ -338,7 +338,7 @@ fn buying_at_the_garage_pays_adds_the_module_and_costs_one_square() {
 
 #[test]
 fn a_team_without_money_cannot_buy_and_a_refusal_buys_nothing() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     for i in 1..=5 {
         race.register("red", &format!("red-{i}"), (1, 4, 5));
     }

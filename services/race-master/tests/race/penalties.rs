@@ -2,16 +2,15 @@
 //! costs the rule book's turns, and a state check's penalty comes with the right state. And
 //! answers the master refuses: late, unknown, closed, or from another car.
 
+use arcade_race_master::domain::car::CarState;
 use arcade_race_master::domain::decision::{Answer, Asked};
-use arcade_race_master::domain::event::{
-    CarState, Closure, Event, EventOutcome, MoveReason, PenaltyReason,
-};
+use arcade_race_master::domain::event::{Closure, Event, EventOutcome, MoveReason, PenaltyReason};
 use arcade_race_master::domain::rules::{EventKind, Modules};
 use arcade_race_master::domain::{Input, Rejection};
 
 use crate::events::one_car;
 use crate::having;
-use crate::support::Race;
+use crate::support::{RaceSteps, new_race, only};
 
 #[test]
 fn a_wrong_state_report_misses_the_next_move_and_gets_the_right_state() {
@@ -75,8 +74,8 @@ fn a_true_state_report_costs_nothing() {
 #[test]
 fn no_state_report_in_time_is_penalised_with_the_correction() {
     let (mut race, _) = one_car(1, (1, 3, 1), EventKind::Nothing);
-    let deadline = race.master.next_deadline(&race.state).unwrap();
-    assert_eq!(deadline, race.now + 5_000, "5 s to answer by default");
+    let deadline = race.next_deadline().unwrap();
+    assert_eq!(deadline, race.now_ms() + 5_000, "5 s to answer by default");
     let events = race.tick_at(deadline);
     assert!(matches!(
         &events[0],
@@ -104,7 +103,7 @@ fn no_answer_at_a_mine_field_costs_three_turns_and_at_a_wreck_or_garage_one() {
         (EventKind::Garage, 1),
     ] {
         let (mut race, _) = one_car(1, (1, 3, 1), kind);
-        let deadline = race.master.next_deadline(&race.state).unwrap();
+        let deadline = race.next_deadline().unwrap();
         let events = race.tick_at(deadline);
         assert!(
             matches!(&events[1], Event::PenaltyGiven { reason: PenaltyReason::NoAnswer, turns_to_miss, correction: None, .. } if *turns_to_miss == turns),
@@ -118,7 +117,7 @@ fn no_answer_at_a_mine_field_costs_three_turns_and_at_a_wreck_or_garage_one() {
                 ..
             }
         ));
-        assert_eq!(race.state.car("red-1").unwrap().turns_to_miss, turns);
+        assert_eq!(race.state().car("red-1").unwrap().turns_to_miss, turns);
     }
 }
 
@@ -152,12 +151,12 @@ fn an_answer_to_another_question_is_a_wrong_answer() {
 
 #[test]
 fn no_answer_to_should_fight_is_penalised_and_counts_as_refusing() {
-    let mut race = Race::new(5);
+    let mut race = new_race(5);
     race.register("red", "red-1", (1, 3, 2));
     race.register("blue", "blue-1", (1, 3, 2));
-    race.start(crate::support::only(EventKind::Nothing));
+    race.start(only(EventKind::Nothing));
     race.answer("red-1", Answer::ShouldFight(false));
-    let deadline = race.master.next_deadline(&race.state).unwrap();
+    let deadline = race.next_deadline().unwrap();
     let events = race.tick_at(deadline);
     assert!(
         matches!(&events[1], Event::PenaltyGiven { car, reason: PenaltyReason::NoAnswer, turns_to_miss: 1, .. } if &**car == "blue-1")
@@ -181,17 +180,17 @@ fn late_unknown_closed_and_foreign_answers_are_refused() {
         answer: Answer::ReportState(truth),
     };
     assert_eq!(
-        race.when(answer(99, "red", "red-1")),
+        race.try_run(answer(99, "red", "red-1")),
         Err(Rejection::UnknownDecision { decision_id: 99 })
     );
     assert!(matches!(
-        race.when(answer(decision_id, "blue", "blue-1")),
+        race.try_run(answer(decision_id, "blue", "blue-1")),
         Err(Rejection::NotYours { .. })
     ));
-    let deadline = race.state.pending[&decision_id].deadline_ms;
-    race.now = deadline;
+    let deadline = race.state().pending[&decision_id].deadline_ms;
+    race.set_now(deadline);
     let late = answer(decision_id, "red", "red-1");
-    let rejection = race.when(late.clone()).unwrap_err();
+    let rejection = race.try_run(late.clone()).unwrap_err();
     assert_eq!(
         rejection,
         Rejection::Late {
@@ -199,11 +198,13 @@ fn late_unknown_closed_and_foreign_answers_are_refused() {
             deadline_ms: deadline
         }
     );
-    assert!(matches!(&race.master.refusal(&late, &rejection)[..],
-        [Event::CommandRejected { command, decision_id: Some(_), .. }] if command == "race.decision.made.v1"));
+    assert!(
+        matches!(&race.decider().master().refusal(&late, &rejection)[..],
+        [Event::CommandRejected { command, decision_id: Some(_), .. }] if command == "race.decision.made.v1")
+    );
     race.tick_at(deadline);
     assert_eq!(
-        race.when(answer(decision_id, "red", "red-1")),
+        race.try_run(answer(decision_id, "red", "red-1")),
         Err(Rejection::DecisionClosed { decision_id })
     );
     assert!(
@@ -218,7 +219,7 @@ fn a_master_restarted_with_another_seed_refuses_to_go_on() {
     let (race, _) = one_car(1, (1, 3, 1), EventKind::Nothing);
     let other = arcade_race_master::domain::RaceMaster::new(2);
     assert!(matches!(
-        other.decide(&race.state, &Input::Tick, race.now),
+        other.decide(race.state(), &Input::Tick, race.now_ms()),
         Err(Rejection::SeedMismatch { .. })
     ));
 }

@@ -8,6 +8,7 @@ use arcade_race_master::domain::rules::{Achievement, EventKind};
 
 use crate::events::{fight_out, one_car};
 use crate::having;
+use crate::support::RaceSteps;
 
 #[test]
 fn pirates_fight_a_duel_whose_loser_pays() {
@@ -51,7 +52,7 @@ fn pirates_fight_a_duel_whose_loser_pays() {
                         ..
                     }
                 )));
-                assert_eq!(race.state.car("red-1").unwrap().fights_won, 1);
+                assert_eq!(race.state().car("red-1").unwrap().fights_won, 1);
             }
             Some(_) => {
                 losses += 1;

@@ -6,7 +6,7 @@ use arcade_race_master::domain::rules::{EventKind, Modules};
 use arcade_race_master::domain::{Input, Rejection};
 
 use crate::having;
-use crate::support::{Race, only};
+use crate::support::{Race, RaceSteps, new_race, only};
 
 fn refused(
     race: &mut Race,
@@ -19,9 +19,9 @@ fn refused(
         car: car.into(),
         modules: Modules::new(modules.0, modules.1, modules.2),
     };
-    match race.when(input.clone()) {
+    match race.try_run(input.clone()) {
         Err(rejection @ Rejection::Registration { problem, .. }) => {
-            (problem, race.master.refusal(&input, &rejection))
+            (problem, race.decider().master().refusal(&input, &rejection))
         }
         other => panic!("expected a refusal, got {other:?}"),
     }
@@ -29,7 +29,7 @@ fn refused(
 
 #[test]
 fn a_car_is_registered_and_paid_for() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     let events = race.register("red", "red-1", (2, 4, 4));
     assert_eq!(
         events,
@@ -42,12 +42,12 @@ fn a_car_is_registered_and_paid_for() {
             starts_turn: 1,
         }]
     );
-    assert_eq!(race.state.team("red").unwrap().budget, 82);
+    assert_eq!(race.state().team("red").unwrap().budget, 82);
 }
 
 #[test]
 fn ten_modules_pass_and_eleven_are_refused() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     race.register("red", "red-1", (1, 4, 5));
     let (problem, refusal) = refused(&mut race, "red", "red-2", (1, 5, 5));
     assert_eq!(problem, RegistrationProblem::TooManyModules);
@@ -59,39 +59,39 @@ fn ten_modules_pass_and_eleven_are_refused() {
 
 #[test]
 fn a_car_without_a_pilot_is_refused() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     assert_eq!(
         refused(&mut race, "red", "red-1", (0, 5, 5)).0,
         RegistrationProblem::NoPilot
     );
-    assert!(race.state.cars.is_empty());
+    assert!(race.state().cars.is_empty());
 }
 
 #[test]
 fn a_car_over_the_team_budget_is_refused_and_nothing_is_paid() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     for i in 1..=5 {
         race.register("red", &format!("red-{i}"), (1, 4, 5)); // $19 each
     }
-    assert_eq!(race.state.team("red").unwrap().budget, 5);
+    assert_eq!(race.state().team("red").unwrap().budget, 5);
     let (problem, refusal) = refused(&mut race, "red", "red-6", (1, 1, 2));
     assert_eq!(problem, RegistrationProblem::OverBudget);
     assert!(
         matches!(&refusal[..], [Event::RegistrationRejected { reason, .. }]
         if reason == "car red-6 costs $7 and team red has $5 left")
     );
-    assert_eq!(race.state.team("red").unwrap().budget, 5);
+    assert_eq!(race.state().team("red").unwrap().budget, 5);
     // Exactly the budget is fine.
     race.register("red", "red-6", (1, 2, 0));
-    assert_eq!(race.state.team("red").unwrap().budget, 0);
+    assert_eq!(race.state().team("red").unwrap().budget, 0);
     // Another team has its own $100.
     race.register("blue", "blue-1", (1, 4, 5));
-    assert_eq!(race.state.team("blue").unwrap().budget, 81);
+    assert_eq!(race.state().team("blue").unwrap().budget, 81);
 }
 
 #[test]
 fn a_taken_or_malformed_name_is_refused() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     race.register("red", "red-1", (1, 1, 1));
     assert_eq!(
         refused(&mut race, "blue", "red-1", (1, 1, 1)).0,
@@ -109,7 +109,7 @@ fn a_taken_or_malformed_name_is_refused() {
 
 #[test]
 fn a_car_registered_during_a_turn_starts_on_the_next_one() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     race.register("red", "red-1", (1, 3, 1));
     race.start(only(EventKind::Nothing));
     // Given turn 1 is waiting for red-1's state report, when blue registers a car,
@@ -119,8 +119,8 @@ fn a_car_registered_during_a_turn_starts_on_the_next_one() {
         [Event::CarRegistered { starts_turn: 2, .. }]
     ));
     // then it does not race in turn 1,
-    assert_eq!(race.state.car("blue-1").unwrap().square, 0);
-    assert!(!race.state.racing(race.state.car_index["blue-1"]));
+    assert_eq!(race.state().car("blue-1").unwrap().square, 0);
+    assert!(!race.state().racing(race.state().car_index["blue-1"]));
     // and joins turn 2, moving with its 5 engines.
     let events = race.next_turn();
     assert!(
@@ -142,9 +142,9 @@ fn a_car_registered_during_a_turn_starts_on_the_next_one() {
 
 #[test]
 fn a_team_asks_its_budget_at_any_time() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     race.register("red", "red-1", (2, 4, 4));
-    let events = race.ok(Input::QueryBudget { team: "red".into() });
+    let events = race.run(Input::QueryBudget { team: "red".into() });
     assert_eq!(
         events,
         [Event::BudgetReported {
@@ -157,26 +157,28 @@ fn a_team_asks_its_budget_at_any_time() {
     let unknown = Input::QueryBudget {
         team: "green".into(),
     };
-    let rejection = race.when(unknown.clone()).unwrap_err();
+    let rejection = race.try_run(unknown.clone()).unwrap_err();
     assert_eq!(rejection.to_string(), "team green has no car registered");
-    assert!(matches!(&race.master.refusal(&unknown, &rejection)[..],
-        [Event::CommandRejected { command, .. }] if command == "race.budget.query.v1"));
+    assert!(
+        matches!(&race.decider().master().refusal(&unknown, &rejection)[..],
+        [Event::CommandRejected { command, .. }] if command == "race.budget.query.v1")
+    );
 }
 
 #[test]
 fn the_race_starts_once_and_a_finished_race_takes_no_car() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     race.register("red", "red-1", (1, 3, 1));
-    race.ok(Input::Start(arcade_race_master::domain::StartSettings {
+    race.run(Input::Start(arcade_race_master::domain::StartSettings {
         turns: Some(1),
         distribution: Some(only(EventKind::Nothing)),
         ..Default::default()
     }));
     let again = Input::Start(Default::default());
-    assert_eq!(race.when(again), Err(Rejection::AlreadyStarted));
+    assert_eq!(race.try_run(again), Err(Rejection::AlreadyStarted));
     race.report_truthfully();
     assert_eq!(
-        race.state.status,
+        race.state().status,
         arcade_race_master::domain::state::Status::Finished
     );
     assert_eq!(
@@ -187,17 +189,17 @@ fn the_race_starts_once_and_a_finished_race_takes_no_car() {
 
 #[test]
 fn odds_that_do_not_add_up_to_100_are_refused() {
-    let mut race = Race::new(1);
+    let mut race = new_race(1);
     let mut odds = only(EventKind::Wreck);
     odds.garage = 5;
     assert_eq!(
-        race.when(Input::SetDistribution(odds)),
+        race.try_run(Input::SetDistribution(odds)),
         Err(Rejection::BadDistribution { sum: 105 })
     );
     odds.wreck = 95;
     assert_eq!(
-        race.ok(Input::SetDistribution(odds)),
+        race.run(Input::SetDistribution(odds)),
         [Event::DistributionChanged(odds)]
     );
-    assert_eq!(race.state.distribution, odds);
+    assert_eq!(race.state().distribution, odds);
 }

@@ -28,8 +28,8 @@ fn cars_a_lap_apart_meet_on_the_same_square_of_the_ring() {
         })
         .collect();
     assert_eq!(paired, [(50, 100, 2)], "they meet once, on ring square 100");
-    assert_eq!(race.state.car("red-1").unwrap().square, 400);
-    assert_eq!(race.state.car("blue-1").unwrap().square, 100);
+    assert_eq!(race.state().car("red-1").unwrap().square, 400);
+    assert_eq!(race.state().car("blue-1").unwrap().square, 100);
     // The move says both: the distance (400) and the ring square (100).
     let moved = events.iter().rev().find_map(|e| match encode(e) {
         RaceMessage::CarMoved(m) if m.car == "red-1" => Some(m),

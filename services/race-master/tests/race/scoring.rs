@@ -5,7 +5,7 @@ use arcade_race_master::domain::event::{BonusKind, Event, FinishReason};
 use arcade_race_master::domain::rules::{EventKind, distance_points};
 use arcade_race_master::domain::{Input, StartSettings};
 
-use crate::support::{Race, only};
+use crate::support::{Race, RaceSteps, new_race, only};
 
 #[test]
 fn points_by_farthest_square_follow_the_rule_book() {
@@ -36,16 +36,16 @@ fn points_by_farthest_square_follow_the_rule_book() {
 
 /// A race of `turns` turns where the cars only drive.
 pub(crate) fn drive(cars: &[(&str, &str, (u32, u32, u32))], turns: u32) -> (Race, Vec<Event>) {
-    let mut race = Race::new(9);
+    let mut race = new_race(9);
     for (team, car, modules) in cars {
         race.register(team, car, *modules);
     }
-    let mut events = race.ok(Input::Start(StartSettings {
+    let mut events = race.run(Input::Start(StartSettings {
         turns: Some(turns),
         distribution: Some(only(EventKind::Nothing)),
         ..StartSettings::default()
     }));
-    while race.state.status != arcade_race_master::domain::state::Status::Finished {
+    while race.state().status != arcade_race_master::domain::state::Status::Finished {
         // Nobody fights: every car refuses.
         for (_, car, asked) in race.pending() {
             if asked == arcade_race_master::domain::decision::Asked::ShouldFight {
@@ -56,7 +56,7 @@ pub(crate) fn drive(cars: &[(&str, &str, (u32, u32, u32))], turns: u32) -> (Race
             }
         }
         events.extend(race.report_truthfully());
-        if race.state.status != arcade_race_master::domain::state::Status::Finished {
+        if race.state().status != arcade_race_master::domain::state::Status::Finished {
             events.extend(race.tick());
         }
     }
@@ -162,13 +162,13 @@ fn tied_teams_share_a_bonus_and_a_rank() {
 
 #[test]
 fn by_default_the_race_ends_after_two_hours() {
-    let mut race = Race::new(9);
+    let mut race = new_race(9);
     race.register("red", "red-1", (1, 1, 1));
     race.start(only(EventKind::Nothing));
-    let start = race.now;
+    let start = race.now_ms();
     loop {
         race.report_truthfully();
-        if race.state.status == arcade_race_master::domain::state::Status::Finished {
+        if race.state().status == arcade_race_master::domain::state::Status::Finished {
             break;
         }
         race.tick();
@@ -178,9 +178,9 @@ fn by_default_the_race_ends_after_two_hours() {
         at_ms,
         reason: FinishReason::Duration,
         ..
-    }) = race.log.last()
+    }) = race.history().last()
     else {
-        panic!("{:?}", race.log.last())
+        panic!("{:?}", race.history().last())
     };
     // A turn every 10 s from the start: 720 turns in 7,200 s.
     assert_eq!((*turn, *at_ms - start), (720, 7_200_000));

@@ -1,9 +1,13 @@
-//! A race under test: given past facts (or inputs), when an input, then facts or a refusal.
+//! A race under test on the runtime's given/when/then harness ([`Scenario`]): odds, and the
+//! race's steps (register, start, answer, tick) as builders.
 
+use arcade_race_master::domain::car::CarState;
 use arcade_race_master::domain::decision::{Answer, Asked, Question};
-use arcade_race_master::domain::event::{CarState, Event};
+use arcade_race_master::domain::event::Event;
 use arcade_race_master::domain::rules::{Distribution, EventKind, Modules};
-use arcade_race_master::domain::{Input, RaceMaster, RaceState, Rejection, StartSettings};
+use arcade_race_master::domain::{Input, StartSettings};
+use arcade_race_master::service::RaceService;
+use arcade_runtime::testkit::Scenario;
 
 /// Odds that always give `kind`.
 pub fn only(kind: EventKind) -> Distribution {
@@ -24,81 +28,71 @@ pub fn only(kind: EventKind) -> Distribution {
     d
 }
 
-/// A race at time `now`, with its log.
-pub struct Race {
-    pub master: RaceMaster,
-    pub state: RaceState,
-    pub now: u64,
-    pub log: Vec<Event>,
+/// A race under the runtime's given/when/then harness: the race master's decider, its state
+/// and log, and the clock.
+pub type Race = Scenario<RaceService>;
+
+/// A race master drawing from `seed`, nothing happened yet, at 1,000 ms.
+pub fn new_race(seed: u64) -> Race {
+    Scenario::new(RaceService::new(seed)).at(1_000)
 }
 
-impl Race {
-    pub fn new(seed: u64) -> Race {
-        Race {
-            master: RaceMaster::new(seed),
-            state: RaceState::default(),
-            now: 1_000,
-            log: Vec::new(),
-        }
-    }
+/// The steps of a race: registrations, the start, questions and answers, time passing.
+pub trait RaceSteps {
+    /// Registers a car of (pilots, engines, weapons); must be accepted.
+    fn register(&mut self, team: &str, car: &str, modules: (u32, u32, u32)) -> Vec<Event>;
+    /// Starts the race with these odds; must be accepted.
+    fn start(&mut self, distribution: Distribution) -> Vec<Event>;
+    /// Open questions: (decision, car, kind).
+    fn pending(&self) -> Vec<(u64, String, Asked)>;
+    /// The open question to `car`.
+    fn question(&self, car: &str) -> (u64, Question);
+    /// Car `car` answers its open question.
+    fn answer(&mut self, car: &str, answer: Answer) -> Vec<Event>;
+    /// The state the master holds for a car.
+    fn truth(&self, car: &str) -> CarState;
+    /// Every open state check answered with the truth.
+    fn report_truthfully(&mut self) -> Vec<Event>;
+    /// Time passes to `at`, and the master is ticked.
+    fn tick_at(&mut self, at: u64) -> Vec<Event>;
+    /// Time passes to the master's next deadline.
+    fn tick(&mut self) -> Vec<Event>;
+    /// Reports truthfully, then runs to the next turn's start.
+    fn next_turn(&mut self) -> Vec<Event>;
+}
 
-    /// Given: facts applied without deciding.
-    pub fn given(&mut self, events: &[Event]) -> &mut Self {
-        for event in events {
-            RaceMaster::evolve(&mut self.state, event);
-            self.log.push(event.clone());
-        }
-        self
-    }
-
-    /// When: an input decided now; its facts are applied.
-    pub fn when(&mut self, input: Input) -> Result<Vec<Event>, Rejection> {
-        let events = self.master.decide(&self.state, &input, self.now)?;
-        self.given(&events);
-        Ok(events)
-    }
-
-    /// An input that must be accepted.
-    pub fn ok(&mut self, input: Input) -> Vec<Event> {
-        match self.when(input.clone()) {
-            Ok(events) => events,
-            Err(rejection) => panic!("{input:?} was refused: {rejection}"),
-        }
-    }
-
-    pub fn register(
+impl RaceSteps for Race {
+    fn register(
         &mut self,
         team: &str,
         car: &str,
         (pilots, engines, weapons): (u32, u32, u32),
     ) -> Vec<Event> {
         let modules = Modules::new(pilots, engines, weapons);
-        self.ok(Input::Register {
+        self.run(Input::Register {
             team: team.into(),
             car: car.into(),
             modules,
         })
     }
 
-    pub fn start(&mut self, distribution: Distribution) -> Vec<Event> {
-        self.ok(Input::Start(StartSettings {
+    fn start(&mut self, distribution: Distribution) -> Vec<Event> {
+        self.run(Input::Start(StartSettings {
             distribution: Some(distribution),
             ..StartSettings::default()
         }))
     }
 
-    /// Open questions: (decision, car, kind).
-    pub fn pending(&self) -> Vec<(u64, String, Asked)> {
-        self.state
+    fn pending(&self) -> Vec<(u64, String, Asked)> {
+        self.state()
             .pending
             .iter()
-            .map(|(&id, p)| (id, self.state.cars[p.car].name.to_string(), p.asked))
+            .map(|(&id, p)| (id, self.state().cars[p.car].name.to_string(), p.asked))
             .collect()
     }
 
-    /// The open question to `car`.
-    pub fn question(&self, car: &str) -> (u64, Question) {
-        self.log
+    fn question(&self, car: &str) -> (u64, Question) {
+        self.history()
             .iter()
             .rev()
             .find_map(|e| match e {
@@ -107,7 +101,7 @@ impl Race {
                     car: c,
                     question,
                     ..
-                } if &**c == car && self.state.pending.contains_key(decision_id) => {
+                } if &**c == car && self.state().pending.contains_key(decision_id) => {
                     Some((*decision_id, question.clone()))
                 }
                 _ => None,
@@ -115,13 +109,12 @@ impl Race {
             .unwrap_or_else(|| panic!("no open question to {car}; open: {:?}", self.pending()))
     }
 
-    /// Car `car` answers its open question.
-    pub fn answer(&mut self, car: &str, answer: Answer) -> Vec<Event> {
+    fn answer(&mut self, car: &str, answer: Answer) -> Vec<Event> {
         let (decision_id, _) = self.question(car);
-        let team = self.state.teams[self.state.car(car).unwrap().team]
+        let team = self.state().teams[self.state().car(car).unwrap().team]
             .name
             .to_string();
-        self.ok(Input::Answer {
+        self.run(Input::Answer {
             decision_id,
             team,
             car: car.into(),
@@ -129,17 +122,15 @@ impl Race {
         })
     }
 
-    /// The state the master holds for a car.
-    pub fn truth(&self, car: &str) -> CarState {
-        let c = self.state.car(car).unwrap();
+    fn truth(&self, car: &str) -> CarState {
+        let c = self.state().car(car).unwrap();
         CarState {
             square: c.square,
             modules: c.modules,
         }
     }
 
-    /// Every open state check answered with the truth.
-    pub fn report_truthfully(&mut self) -> Vec<Event> {
+    fn report_truthfully(&mut self) -> Vec<Event> {
         let mut all = Vec::new();
         for (_, car, asked) in self.pending() {
             if asked == Asked::ReportState {
@@ -150,26 +141,20 @@ impl Race {
         all
     }
 
-    /// Time passes to `at`, and the master is ticked.
-    pub fn tick_at(&mut self, at: u64) -> Vec<Event> {
-        self.now = at;
-        self.ok(Input::Tick)
+    fn tick_at(&mut self, at: u64) -> Vec<Event> {
+        self.set_now(at);
+        self.run(Input::Tick)
     }
 
-    /// Time passes to the master's next deadline.
-    pub fn tick(&mut self) -> Vec<Event> {
-        let at = self
-            .master
-            .next_deadline(&self.state)
-            .expect("something is scheduled");
-        self.tick_at(at.max(self.now))
+    fn tick(&mut self) -> Vec<Event> {
+        let at = self.next_deadline().expect("something is scheduled");
+        self.tick_at(at.max(self.now_ms()))
     }
 
-    /// Reports truthfully, then runs to the next turn's start.
-    pub fn next_turn(&mut self) -> Vec<Event> {
+    fn next_turn(&mut self) -> Vec<Event> {
         self.report_truthfully();
         assert!(
-            self.state.pending.is_empty(),
+            self.state().pending.is_empty(),
             "open questions left: {:?}",
             self.pending()
         );

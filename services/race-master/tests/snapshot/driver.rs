@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 
 use arcade_contracts::race::DecisionRequested;
 use arcade_race_master::bots::{CarBot, Strategy as Style};
+use arcade_race_master::domain::car::CarState;
 use arcade_race_master::domain::decision::{Answer, Asked};
-use arcade_race_master::domain::event::{CarState, Event};
+use arcade_race_master::domain::event::Event;
 use arcade_race_master::domain::rules::{Distribution, Modules};
 use arcade_race_master::domain::state::Status;
 use arcade_race_master::domain::{Input, RaceMaster, RaceState, StartSettings};

@@ -19,7 +19,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::admin::error;
+use crate::json_error::error;
 
 /// The view of the bingo service this process hosts; `start` sets it.
 static HOSTED: Mutex<Option<BingoView>> = Mutex::new(None);

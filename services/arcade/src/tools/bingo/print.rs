@@ -24,7 +24,8 @@ use arcade_contracts::bingo::{CardsPrinted, PrintCards, PrintedCard, RequestReje
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::{Admin, AdminArg, refused, segment};
+use super::{Admin, AdminArg, refused};
+use crate::client::segment;
 
 /// How the cards are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -3,9 +3,10 @@
 //! (ask a car, award, stop, gain or lose a module, penalise).
 
 use super::RaceMaster;
+use crate::domain::car::{CarState, Name};
 use crate::domain::decision::Question;
 use crate::domain::dice::Dice;
-use crate::domain::event::{CarState, Event, ModuleReason, Name, PenaltyReason, StopReason};
+use crate::domain::event::{Event, ModuleReason, PenaltyReason, StopReason};
 use crate::domain::rules::{Achievement, Module};
 use crate::domain::state::RaceState;
 

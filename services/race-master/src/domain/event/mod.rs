@@ -2,14 +2,10 @@
 //! carries everything `evolve` needs: every random draw's outcome is in here, so replaying the
 //! log rebuilds the race without drawing again.
 
-use std::sync::Arc;
-
+use super::car::{CarState, Name};
 use super::decision::{Answer, Question};
 use super::duel::{Play, StepOutcome};
 use super::rules::{Achievement, Distribution, EventKind, Module, Modules};
-
-/// A team's or car's name.
-pub type Name = Arc<str>;
 
 mod parts;
 

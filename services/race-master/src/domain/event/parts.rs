@@ -1,6 +1,6 @@
 //! The small facts' parts: reasons, outcomes, fighters, standings, bonuses, the duel transcript.
 
-use super::Name;
+use crate::domain::car::Name;
 use crate::domain::duel::Step;
 use crate::domain::rules::Modules;
 
@@ -78,15 +78,6 @@ pub enum PenaltyReason {
     WrongAnswer,
     /// A wrong state report.
     WrongState,
-}
-
-/// A car's square and modules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CarState {
-    /// Its square.
-    pub square: u32,
-    /// Its modules.
-    pub modules: Modules,
 }
 
 /// A car as a state report gives it.

@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 
 mod evolve;
 
+use super::car::Name;
 use super::decision::Asked;
 use super::duel::Play;
-use super::event::{Name, Started, StopReason};
+use super::event::{Started, StopReason};
 use super::rules::{Distribution, EventKind, Modules};
 
 /// Where the race is.
