@@ -19,7 +19,7 @@ use tracing::{debug, warn};
 use crate::bus::{Acker, Bus, Delivery};
 use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Counters;
-use crate::decider::{Context, Decided, Decoded, Service, ServiceSpec};
+use crate::decider::{Context, Decoded, Service, ServiceSpec};
 use crate::inbound::{self, Inbound};
 use crate::snapshot::{Codec, SnapshotPolicy};
 use crate::store::Seen;
@@ -45,6 +45,15 @@ pub enum HostError {
         /// The service.
         service: String,
         /// Why.
+        reason: String,
+    },
+    /// Its task ended without returning (it panicked, or was cancelled from outside): the
+    /// inputs in hand were not acked and will come again.
+    #[error("{service}: its task failed: {reason}")]
+    Task {
+        /// The service.
+        service: String,
+        /// What the runtime said of the task.
         reason: String,
     },
     /// An event of its own log no longer decodes: the state cannot be rebuilt.
@@ -490,14 +499,14 @@ impl<S: Service> Host<S> {
                     None => deliveries_open = false,
                 },
                 input = local.recv(), if local_open => match input {
-                    Some(input) => self.on_local(input, &mut batch)?,
+                    Some(input) => self.on_local(input, &mut batch),
                     None => local_open = false,
                 },
                 () = sleep_until(wake), if wake.is_some() => {
                     self.last_fired = deadline;
                     let now = self.clock.now_ms();
                     if let Some(input) = self.service.tick(now) {
-                        self.on_local(input, &mut batch)?;
+                        self.on_local(input, &mut batch);
                     }
                 }
             }
@@ -505,7 +514,7 @@ impl<S: Service> Host<S> {
                 if let Ok(delivery) = deliveries.try_recv() {
                     self.on_delivery(delivery, &mut batch).await?;
                 } else if let Ok(input) = local.try_recv() {
-                    self.on_local(input, &mut batch)?;
+                    self.on_local(input, &mut batch);
                 } else {
                     break;
                 }
@@ -653,7 +662,7 @@ impl<S: Service> Host<S> {
                 .add_input(&inbound.dedupe_key, inbound.body_digest, Vec::new());
             return Ok(());
         }
-        self.apply(Some(inbound), input, batch)?;
+        self.apply(Some(inbound), input, batch);
         Ok(())
     }
 
@@ -669,12 +678,9 @@ impl<S: Service> Host<S> {
         }
     }
 
-    fn on_local(&mut self, input: S::Input, batch: &mut Batch<S::Event>) -> Result<(), HostError> {
+    fn on_local(&mut self, input: S::Input, batch: &mut Batch<S::Event>) {
         batch.inputs += 1;
-        self.apply(None, input, batch).map_err(|e| match e {
-            Refused::Store(e) => self.store_error(e),
-            Refused::Poison(reason) => self.store_error(StoreError::Corrupt { seq: 0, reason }),
-        })
+        self.apply(None, input, batch);
     }
 
     async fn dead_letter(&mut self, acker: Box<dyn Acker>, reason: &str) -> Result<(), HostError> {
@@ -691,12 +697,7 @@ impl<S: Service> Host<S> {
     /// state at once so the next input of the batch sees it; `cause` is the message it came in,
     /// if any. Should the group's commit fail, the host stops and its state is rebuilt from the
     /// log at the next start.
-    fn apply(
-        &mut self,
-        cause: Option<&Inbound>,
-        input: S::Input,
-        batch: &mut Batch<S::Event>,
-    ) -> Result<(), Refused> {
+    fn apply(&mut self, cause: Option<&Inbound>, input: S::Input, batch: &mut Batch<S::Event>) {
         let ctx = Context {
             now_ms: self.clock.now_ms(),
         };
@@ -728,7 +729,6 @@ impl<S: Service> Host<S> {
             None => batch.pending.add(None, records),
         }
         batch.events.extend(events);
-        Ok(())
     }
 
     fn record(
@@ -844,19 +844,8 @@ impl<S: Service> Host<S> {
     /// Decides on one input and commits it now, outside `run` (tests and tools). Not flushed.
     pub fn handle_local(&mut self, input: S::Input) -> Result<(), HostError> {
         let mut batch = Batch::new(&self.store);
-        self.on_local(input, &mut batch)?;
+        self.on_local(input, &mut batch);
         self.commit(batch.pending)
-    }
-
-    /// What `decide` would say, without committing anything.
-    pub fn preview(&self, input: &S::Input) -> Decided<S> {
-        self.service.decide(
-            &self.state,
-            input,
-            &Context {
-                now_ms: self.clock.now_ms(),
-            },
-        )
     }
 }
 

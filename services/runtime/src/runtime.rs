@@ -564,10 +564,9 @@ impl<S: Service> HostHandle<S> {
         let host = match self.host.await {
             Ok(result) => result?,
             Err(join) => {
-                return Err(HostError::Replay {
+                return Err(HostError::Task {
                     service: self.name,
-                    seq: 0,
-                    reason: format!("host task failed: {join}"),
+                    reason: join.to_string(),
                 });
             }
         };
