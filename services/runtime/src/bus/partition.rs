@@ -2,7 +2,7 @@
 //! owning the games RabbitMQ's consistent-hash exchange hashes to it (`--partition K/N`).
 //!
 //! Instance K of service S is named `S.pK`: its data dir, its producer name and its queue. The
-//! topology (declared idempotently by every instance, see `amqp.rs`): an exchange
+//! topology (declared idempotently by every instance, see `amqp/declare.rs`): an exchange
 //! `S.partitions` of type `x-consistent-hash` hashing the header [`HEADER_PARTITION_KEY`] (the
 //! game id), bound from the events exchange with the service's per-game patterns and from the
 //! commands exchange with key `S`; all N queues `S.p0 … S.p{N-1}` bound to it with weight 1, in

@@ -18,7 +18,8 @@ use chrono::{DateTime, Utc};
 use lapin::options::{BasicConsumeOptions, BasicQosOptions};
 use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
 
-use super::{AmqpBus, AmqpConsumer, short, unavailable};
+use super::consume::AmqpConsumer;
+use super::{AmqpBus, short, unavailable};
 use crate::bus::pattern::Pattern;
 use crate::bus::{BusError, Consumer, Delivery};
 

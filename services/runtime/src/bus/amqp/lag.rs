@@ -18,7 +18,8 @@ use std::sync::{Arc, Mutex, Weak};
 use lapin::options::QueueDeclareOptions;
 use lapin::types::FieldTable;
 
-use super::{AmqpBus, Inner, short};
+use super::link::Inner;
+use super::{AmqpBus, short};
 
 /// The last depth read of each watched queue (`None`: not known now).
 #[derive(Debug, Default)]

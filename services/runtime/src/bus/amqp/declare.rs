@@ -1,0 +1,300 @@
+//! Declaring on the broker, idempotently: a subscription's durable queue and its bindings, the
+//! commands binding, a partitioned service's consistent-hash exchange and queues, the history
+//! stream; and why a declaration failed, told so the operator knows what to do.
+
+use lapin::options::{
+    ExchangeBindOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
+};
+use lapin::types::{AMQPValue, FieldTable, LongString};
+use lapin::{Channel, Connection, ExchangeKind};
+use tracing::warn;
+
+use super::topology::{self, QueueType};
+use super::{AmqpBus, short, unavailable};
+use crate::bus::partition::{CONSISTENT_HASH, HEADER_PARTITION_KEY, Partitioned};
+use crate::bus::{BusError, SubscriptionSpec};
+
+impl AmqpBus {
+    /// Declares the durable queue of `spec`, its partitions and its bindings, without consuming.
+    pub(super) async fn declare_subscription(
+        &self,
+        spec: &SubscriptionSpec,
+    ) -> Result<(), BusError> {
+        let (connection, _) = self.connection().await?;
+        let channel = connection
+            .create_channel()
+            .await
+            .map_err(|e| unavailable("cannot open a channel", e))?;
+        let setup = async {
+            if let Some(partitioned) = &spec.partition {
+                self.declare_partitions(&channel, partitioned).await?;
+            }
+            self.declare_durable_queue(&channel, &spec.queue).await?;
+            self.bind_commands(&connection, &spec.queue).await;
+            for pattern in &spec.bindings {
+                channel
+                    .queue_bind(
+                        short(&spec.queue),
+                        short(&self.inner.config.events_exchange),
+                        short(pattern),
+                        QueueBindOptions::default(),
+                        FieldTable::default(),
+                    )
+                    .await?;
+            }
+            Ok::<(), lapin::Error>(())
+        };
+        let result = setup.await;
+        let _ = channel.close(200, short("declared")).await;
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if connection.status().connected() => {
+                Err(BusError::Refused(match &spec.partition {
+                    Some(partitioned) if !topology::inequivalent(&e.to_string()) => {
+                        self.partitions_error(partitioned, &e)
+                    }
+                    _ => self.declare_error(&connection, &spec.queue, &e).await,
+                }))
+            }
+            Err(e) => Err(unavailable(
+                &format!("cannot declare queue {}", spec.queue),
+                e,
+            )),
+        }
+    }
+
+    /// Declares the history stream and binds it to every event, on a channel of its own: a
+    /// stream that exists with other retention arguments is kept as it is, with a warning.
+    pub(super) async fn declare_history(&self, connection: &Connection) {
+        let config = &self.inner.config;
+        let Some(history) = config
+            .history
+            .as_ref()
+            .filter(|_| config.expire_after.is_none())
+        else {
+            return;
+        };
+        let declare = async {
+            let channel = connection.create_channel().await?;
+            channel
+                .queue_declare(
+                    short(&history.stream),
+                    QueueDeclareOptions {
+                        durable: true,
+                        ..QueueDeclareOptions::default()
+                    },
+                    history.arguments(),
+                )
+                .await?;
+            channel
+                .queue_bind(
+                    short(&history.stream),
+                    short(&config.events_exchange),
+                    short("#"),
+                    QueueBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await?;
+            channel.close(200, short("history declared")).await
+        };
+        if let Err(e) = declare.await {
+            warn!(
+                %e,
+                stream = %history.stream,
+                max_bytes = history.max_bytes,
+                max_age = %history.max_age,
+                "cannot declare the history stream (other retention than ARCADE_HISTORY_MAX_BYTES / ARCADE_HISTORY_MAX_AGE, or no permission); relying on the broker's"
+            );
+        }
+    }
+
+    /// The arguments of a durable queue: every queue but the dead letters' dead-letters to them.
+    pub(super) fn queue_arguments(&self, queue: &str) -> FieldTable {
+        let config = &self.inner.config;
+        let dead_letters = (queue != config.dead_letters).then_some(config.dead_letters.as_str());
+        topology::durable_arguments(config.queue_type, dead_letters, config.expire_after)
+    }
+
+    /// Why declaring `queue` failed, told so the operator knows what to do. A queue that
+    /// exists with other arguments is probed (on a channel of its own) with Arcade's arguments
+    /// of the other queue type, to say which type it has.
+    pub(super) async fn declare_error(
+        &self,
+        connection: &Connection,
+        queue: &str,
+        error: &lapin::Error,
+    ) -> String {
+        let text = error.to_string();
+        if !topology::inequivalent(&text) {
+            return format!("cannot declare queue {queue}: {text}");
+        }
+        let config = &self.inner.config;
+        let other = match config.queue_type {
+            QueueType::Quorum => QueueType::Classic,
+            QueueType::Classic => QueueType::Quorum,
+        };
+        let dead_letters = (queue != config.dead_letters).then_some(config.dead_letters.as_str());
+        let arguments = topology::durable_arguments(other, dead_letters, config.expire_after);
+        let found = match connection.create_channel().await {
+            Ok(channel) => {
+                let probe = channel
+                    .queue_declare(
+                        short(queue),
+                        QueueDeclareOptions {
+                            durable: true,
+                            ..QueueDeclareOptions::default()
+                        },
+                        arguments,
+                    )
+                    .await;
+                let _ = channel.close(200, short("probed")).await;
+                probe.is_ok().then_some(other)
+            }
+            Err(_) => None,
+        };
+        topology::explain(queue, config.queue_type, found, &text)
+    }
+
+    pub(super) async fn declare_durable_queue(
+        &self,
+        channel: &Channel,
+        queue: &str,
+    ) -> lapin::Result<()> {
+        channel
+            .queue_declare(
+                short(queue),
+                QueueDeclareOptions {
+                    durable: true,
+                    ..QueueDeclareOptions::default()
+                },
+                self.queue_arguments(queue),
+            )
+            .await
+            .map(|_| ())
+    }
+
+    /// The topology of a partitioned service, declared idempotently by each of its instances
+    /// before it consumes: the consistent-hash exchange `S.partitions` (hashing the header
+    /// `x-arcade-partition-key`), bound from the events exchange with the per-game patterns and
+    /// from the commands exchange with key `S` (so commands sent to queue `S` reach the
+    /// partitions and are not unroutable), and every partition's queue, bound to it with weight
+    /// "1".
+    ///
+    /// The queues are bound in lexicographic order of their names, always: the exchange numbers
+    /// its hash-ring buckets in the order bindings are added, and when the broker restarts it
+    /// rebuilds the ring from the stored bindings, which come back in that order
+    /// (`rabbit_exchange_type_consistent_hash.erl`). Binding in the same order from the start
+    /// keeps the game → partition map the same across broker restarts. Binding again what is
+    /// bound changes nothing (the broker adds no second binding), so instances starting
+    /// together agree.
+    pub(super) async fn declare_partitions(
+        &self,
+        channel: &Channel,
+        partitioned: &Partitioned,
+    ) -> lapin::Result<()> {
+        let config = &self.inner.config;
+        let exchange = partitioned.exchange();
+        let mut arguments = FieldTable::default();
+        arguments.insert(
+            short("hash-header"),
+            AMQPValue::LongString(LongString::from(HEADER_PARTITION_KEY.to_string())),
+        );
+        channel
+            .exchange_declare(
+                short(&exchange),
+                ExchangeKind::Custom(CONSISTENT_HASH.to_string()),
+                ExchangeDeclareOptions {
+                    durable: true,
+                    auto_delete: config.expire_after.is_some(),
+                    ..ExchangeDeclareOptions::default()
+                },
+                arguments,
+            )
+            .await?;
+        for pattern in &partitioned.keyed {
+            channel
+                .exchange_bind(
+                    short(&exchange),
+                    short(&config.events_exchange),
+                    short(pattern),
+                    ExchangeBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await?;
+        }
+        channel
+            .exchange_bind(
+                short(&exchange),
+                short(&config.commands_exchange),
+                short(&partitioned.service),
+                ExchangeBindOptions::default(),
+                FieldTable::default(),
+            )
+            .await?;
+        for queue in partitioned.queues() {
+            self.declare_durable_queue(channel, &queue).await?;
+            channel
+                .queue_bind(
+                    short(&queue),
+                    short(&exchange),
+                    short("1"),
+                    QueueBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Why declaring a partitioned service's topology failed, told so the operator knows what
+    /// to do.
+    pub(super) fn partitions_error(
+        &self,
+        partitioned: &Partitioned,
+        error: &lapin::Error,
+    ) -> String {
+        let text = error.to_string();
+        let hint = if text.contains("x-consistent-hash") || text.contains("exchange type") {
+            ": enable the broker's plugin (rabbitmq-plugins enable rabbitmq_consistent_hash_exchange)"
+        } else {
+            ""
+        };
+        format!(
+            "cannot declare the partitions of {} (exchange {}): {text}{hint}",
+            partitioned.service,
+            partitioned.exchange()
+        )
+    }
+
+    /// Binds a durable queue to the commands exchange under its own name, on a channel of its
+    /// own: a user whose definitions hold the binding already, and who may not make it, still
+    /// consumes its queue.
+    pub(super) async fn bind_commands(&self, connection: &Connection, queue: &str) {
+        if queue == self.inner.config.dead_letters {
+            // Dead letters are taken, never sent to.
+            return;
+        }
+        let bind = async {
+            let channel = connection.create_channel().await?;
+            let bound = channel
+                .queue_bind(
+                    short(queue),
+                    short(&self.inner.config.commands_exchange),
+                    short(queue),
+                    QueueBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await;
+            let _ = channel.close(200, short("commands bound")).await;
+            bound
+        };
+        if let Err(e) = bind.await {
+            warn!(
+                %e,
+                queue,
+                commands = %self.inner.config.commands_exchange,
+                "cannot bind the queue to the commands exchange; relying on the broker's definitions"
+            );
+        }
+    }
+}
