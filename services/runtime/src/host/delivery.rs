@@ -1,0 +1,257 @@
+//! The path of one input through the host: a delivery is checked and decoded (or
+//! dead-lettered), deduplicated against its batch and the inbox, decided on, and its events
+//! recorded into the batch's commit group; local inputs join at the decision.
+
+use std::time::Instant;
+
+use arcade_contracts::{Envelope, Route};
+use tracing::{debug, warn};
+
+use super::batch::Batch;
+use super::{Host, HostError};
+use crate::bus::{Acker, Delivery};
+use crate::clock::rfc3339_ms;
+use crate::counters::Counters;
+use crate::decider::{Context, Decoded, Service};
+use crate::inbound::{self, Inbound};
+use crate::store::{LogRecord, Seen, StoreError};
+use crate::telemetry;
+
+impl<S: Service> Host<S> {
+    /// The consumer span of a message: the exchange and routing key it came by follow from its
+    /// type's route (topic, or a queue through the default exchange).
+    fn process_span(&self, inbound: &Inbound, queue: &str) -> tracing::Span {
+        let envelope = &inbound.envelope;
+        let addressed = tracing::enabled!(tracing::Level::INFO)
+            && self
+                .catalog
+                .get(&envelope.message_type)
+                .and_then(|entry| entry.route(&envelope.payload).ok())
+                .is_some_and(|route| matches!(route, Route::Queue(_)));
+        let (destination, routing_key) = if addressed {
+            (telemetry::spans::DEFAULT_EXCHANGE, queue)
+        } else {
+            (
+                self.messaging.exchange.as_str(),
+                envelope.message_type.as_str(),
+            )
+        };
+        telemetry::process_span(&telemetry::Consumed {
+            system: self.messaging.system,
+            destination,
+            routing_key,
+            queue,
+            message_type: &envelope.message_type,
+            message_id: &envelope.message_id,
+            correlation_id: &envelope.correlation_id,
+            service: &self.spec.name,
+            traceparent: inbound.traceparent.as_deref(),
+        })
+    }
+
+    pub(super) async fn on_delivery(
+        &mut self,
+        mut delivery: Delivery,
+        batch: &mut Batch<S::Event>,
+    ) -> Result<(), HostError> {
+        batch.inputs += 1;
+        Counters::inc(&self.counters.consumed);
+        let received = self
+            .counters
+            .histograms
+            .handle_latency
+            .is_some()
+            .then(Instant::now);
+        let queue = std::mem::take(&mut delivery.queue);
+        let routing_key = delivery.topic_routing_key.take();
+        let (wire, acker) = delivery.into_parts();
+        if let Err(reason) = inbound::check_routing_key(&wire, routing_key.as_deref()) {
+            return self.dead_letter(acker, &reason).await;
+        }
+        let inbound = match inbound::decode(&wire, &self.catalog, self.clock.now_ms()) {
+            Ok(inbound) => inbound,
+            Err(reason) => return self.dead_letter(acker, &reason).await,
+        };
+        let span = self.process_span(&inbound, &queue);
+        let outcome = span.in_scope(|| self.on_inbound(&inbound, batch));
+        match outcome {
+            Ok(()) => {
+                batch.acks.push(acker);
+                batch.received.extend(received);
+                Ok(())
+            }
+            Err(Refused::Poison(reason)) => self.dead_letter(acker, &reason).await,
+            Err(Refused::Store(e)) => Err(self.store_error(e)),
+        }
+    }
+
+    fn on_inbound(
+        &mut self,
+        inbound: &Inbound,
+        batch: &mut Batch<S::Event>,
+    ) -> Result<(), Refused> {
+        match self.seen(inbound, batch) {
+            Seen::New => {}
+            Seen::Same => {
+                Counters::inc(&self.counters.deduplicated);
+                debug!(message_id = %inbound.envelope.message_id, "duplicate delivery absorbed");
+                return Ok(());
+            }
+            Seen::Different => {
+                warn!(
+                    message_id = %inbound.envelope.message_id,
+                    sender = inbound.envelope.sender.as_deref().unwrap_or(&inbound.envelope.producer),
+                    "a message id came again with another body"
+                );
+                return Err(Refused::Poison(inbound::ID_REUSED.to_string()));
+            }
+        }
+        let input = match self.service.input(&inbound.envelope).map_err(|reason| {
+            Refused::Poison(format!("{}: {reason}", inbound.envelope.message_type))
+        })? {
+            Decoded::Input(input) => input,
+            Decoded::Ignore(why) => {
+                Counters::inc(&self.counters.ignored);
+                debug!(%why, "ignored");
+                return Ok(());
+            }
+        };
+        if self.service.is_repeat(&self.state, &input) {
+            Counters::inc(&self.counters.deduplicated);
+            debug!(message_id = %inbound.envelope.message_id, "repeat of an applied fact absorbed");
+            batch
+                .pending
+                .add_input(&inbound.dedupe_key, inbound.body_digest, Vec::new());
+            return Ok(());
+        }
+        self.apply(Some(inbound), input, batch);
+        Ok(())
+    }
+
+    /// What the batch and the inbox know of an input: new, a duplicate, or its id reused.
+    fn seen(&self, inbound: &Inbound, batch: &Batch<S::Event>) -> Seen {
+        match batch.pending.seen(&inbound.dedupe_key, inbound.body_digest) {
+            Seen::New => self.store.seen(
+                &inbound.dedupe_key,
+                Some(&inbound.legacy_key),
+                inbound.body_digest,
+            ),
+            known => known,
+        }
+    }
+
+    pub(super) fn on_local(&mut self, input: S::Input, batch: &mut Batch<S::Event>) {
+        batch.inputs += 1;
+        self.apply(None, input, batch);
+    }
+
+    async fn dead_letter(&mut self, acker: Box<dyn Acker>, reason: &str) -> Result<(), HostError> {
+        warn!(service = %self.spec.name, %reason, "message dead-lettered");
+        Counters::inc(&self.counters.dead_lettered);
+        if let Err(error) = acker.dead_letter(reason).await {
+            // The message was not moved; it stays unacked and comes back, to be refused again.
+            warn!(service = %self.spec.name, %error, "could not dead-letter; it will be redelivered");
+        }
+        Ok(())
+    }
+
+    /// Decides on one input and adds the outcome to the batch's commit group, evolving the
+    /// state at once so the next input of the batch sees it; `cause` is the message it came in,
+    /// if any. Should the group's commit fail, the host stops and its state is rebuilt from the
+    /// log at the next start.
+    fn apply(&mut self, cause: Option<&Inbound>, input: S::Input, batch: &mut Batch<S::Event>) {
+        let ctx = Context {
+            now_ms: self.clock.now_ms(),
+        };
+        if self.stamp.0 != ctx.now_ms {
+            self.stamp = (ctx.now_ms, rfc3339_ms(ctx.now_ms));
+        }
+        let events = match self.service.decide(&self.state, &input, &ctx) {
+            Ok(events) => events,
+            Err(rejection) => {
+                Counters::inc(&self.counters.rejected);
+                debug!(service = %self.spec.name, %rejection, "input refused");
+                self.service.refusal(&input, &rejection)
+            }
+        };
+        let input_flow = self.service.flow_of_input(&input);
+        let traceparent = cause.and_then(|_| telemetry::current_traceparent());
+        let records: Vec<LogRecord> = events
+            .iter()
+            .map(|event| self.record(event, cause, input_flow.as_deref(), traceparent.clone()))
+            .collect();
+        for (event, record) in events.iter().zip(&records) {
+            S::evolve(&mut self.state, event);
+            self.remember_flow(event, record);
+        }
+        match cause {
+            Some(cause) => batch
+                .pending
+                .add_input(&cause.dedupe_key, cause.body_digest, records),
+            None => batch.pending.add(None, records),
+        }
+        batch.events.extend(events);
+    }
+
+    fn record(
+        &self,
+        event: &S::Event,
+        cause: Option<&Inbound>,
+        input_flow: Option<&str>,
+        traceparent: Option<String>,
+    ) -> LogRecord {
+        let outbound = self.service.encode(event);
+        let message_id = uuid::Uuid::now_v7().to_string();
+        let (correlation_id, causation_id, traceparent) = match cause {
+            Some(cause) => (
+                cause.envelope.correlation_id.clone(),
+                Some(cause.envelope.message_id.clone()),
+                traceparent,
+            ),
+            // A local input (a sensor) continues its flow, in the flow's trace.
+            None => {
+                let flow = self.service.flow_of_event(event);
+                match flow
+                    .as_deref()
+                    .or(input_flow)
+                    .and_then(|f| self.flows.get(f))
+                {
+                    Some(flow) => (
+                        flow.correlation.clone(),
+                        Some(flow.last.clone()),
+                        flow.traceparent.clone(),
+                    ),
+                    None => (message_id.clone(), None, None),
+                }
+            }
+        };
+        LogRecord {
+            envelope: Envelope {
+                message_id,
+                message_type: outbound.message_type.to_string(),
+                correlation_id,
+                causation_id,
+                producer: self.spec.name.clone(),
+                sender: None,
+                occurred_at: self.stamp.1.clone(),
+                payload: outbound.payload,
+            },
+            queue: match outbound.route {
+                Route::Topic => None,
+                Route::Queue(queue) => Some(queue),
+            },
+            traceparent,
+        }
+    }
+}
+
+enum Refused {
+    Poison(String),
+    Store(StoreError),
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Self {
+        Refused::Store(e)
+    }
+}
