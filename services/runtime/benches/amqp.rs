@@ -73,10 +73,10 @@ fn pairs() -> usize {
         .unwrap_or(PAIRS)
 }
 
-/// CPU time (user + system) this process has used so far, from `/proc/self/stat` (in clock
-/// ticks of 10 ms: a run of Arcade uses about a hundred).
-fn cpu_time() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+/// CPU time (user + system) a process has used so far, from its `/proc/…/stat` (in clock
+/// ticks of 10 ms: a run of Arcade uses about a hundred); zero when it cannot be read.
+fn stat_cpu_time(stat: &std::path::Path) -> Duration {
+    let stat = std::fs::read_to_string(stat).unwrap_or_default();
     // Fields after the command name (which is in parentheses): state is the first, utime the
     // 12th and stime the 13th.
     let fields: Vec<&str> = stat
@@ -92,34 +92,25 @@ fn cpu_time() -> Duration {
     Duration::from_millis((ticks(11) + ticks(12)) * 10)
 }
 
+/// CPU time (user + system) this process has used so far.
+fn cpu_time() -> Duration {
+    stat_cpu_time(std::path::Path::new("/proc/self/stat"))
+}
+
 /// CPU time (user + system) the RabbitMQ node(s) on this machine have used so far: every
 /// `beam.smp` process, from `/proc` (zero when there is none, or the broker is elsewhere).
 fn broker_cpu_time() -> Duration {
-    let mut total = Duration::ZERO;
     let Ok(entries) = std::fs::read_dir("/proc") else {
-        return total;
+        return Duration::ZERO;
     };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let is_beam =
-            std::fs::read_to_string(path.join("comm")).is_ok_and(|comm| comm.trim() == "beam.smp");
-        if !is_beam {
-            continue;
-        }
-        let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
-        let fields: Vec<&str> = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.split_whitespace().collect())
-            .unwrap_or_default();
-        let ticks = |i: usize| {
-            fields
-                .get(i)
-                .and_then(|f| f.parse::<u64>().ok())
-                .unwrap_or(0)
-        };
-        total += Duration::from_millis((ticks(11) + ticks(12)) * 10);
-    }
-    total
+    entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            std::fs::read_to_string(path.join("comm")).is_ok_and(|comm| comm.trim() == "beam.smp")
+        })
+        .map(|path| stat_cpu_time(&path.join("stat")))
+        .sum()
 }
 
 /// Waits until this process and the broker have been idle for a moment (at most 10 s): what a
