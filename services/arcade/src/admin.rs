@@ -19,53 +19,28 @@
 //! line, never buffered without end.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use arcade_contracts::principal::{bingo_player, race_team};
-use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Runtime, SendError, SendOptions, SubscriptionSpec};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Extension, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::auth::{Auth, Principal, ReaderGuard, Refusals};
+use crate::auth::{Auth, Principal, Refusals};
 use crate::json_error::error;
 
-/// What a client may cost the endpoint.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// Largest request body, refused (413) before it is buffered.
-    pub max_body: usize,
-    /// Time a request's body may take to arrive.
-    pub body_timeout: Duration,
-    /// Time a stream's reader may leave a line unread before it is dropped.
-    pub stream_stall: Duration,
-    /// Lines a stream holds for its reader (beyond the socket's buffers).
-    pub stream_buffer: usize,
-    /// Bytes of lines a stream holds for its reader: with [`STREAM_PREFETCH`] deliveries of at
-    /// most the broker's message size, what one reader that does not read may cost.
-    pub stream_buffer_bytes: usize,
-}
+mod limits;
+mod stream;
+#[cfg(test)]
+pub mod testing;
 
-/// The unacked deliveries a stream's consumer may hold (a service queue's consumer takes more).
-pub const STREAM_PREFETCH: u16 = 16;
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_body: 1024 * 1024,
-            body_timeout: Duration::from_secs(10),
-            stream_stall: Duration::from_secs(30),
-            stream_buffer: 64,
-            stream_buffer_bytes: 4 * 1024 * 1024,
-        }
-    }
-}
+pub use limits::Limits;
+pub use stream::ndjson_stream;
 
 /// What the handlers share.
 #[derive(Clone, Debug)]
@@ -95,7 +70,7 @@ pub fn router(state: AdminState) -> Router {
 pub fn protect(router: Router, auth: Arc<Auth>) -> Router {
     router.layer(axum::middleware::from_fn_with_state(
         auth,
-        crate::auth::authenticate,
+        crate::auth::middleware::authenticate,
     ))
 }
 
@@ -308,173 +283,4 @@ async fn stream(State(state): State<AdminState>, Query(query): Query<StreamQuery
         vec![pattern],
     );
     ndjson_stream(&state.runtime, &spec, &state.limits, None).await
-}
-
-/// A stream's line and the bytes of its budget it holds.
-type Line = (axum::body::Bytes, tokio::sync::OwnedSemaphorePermit);
-
-/// A delivery as a stream line: its envelope as JSON and a newline.
-fn stream_line(message: &arcade_runtime::WireMessage) -> axum::body::Bytes {
-    let mut line = serde_json::to_vec(&lossy_envelope(message)).unwrap_or_default();
-    line.push(b'\n');
-    line.into()
-}
-
-/// Subscribes with `spec` and streams every delivery as one JSON envelope per line, acking each
-/// once handed to the response. The consumer lives as long as the response (or until the
-/// process stops: [`Runtime::stopping`]), and `reader` (a
-/// team's one-reader guard) with it. At most `limits.stream_buffer` lines wait for the reader;
-/// a reader that leaves one unread for `limits.stream_stall` is dropped, with a log line.
-pub async fn ndjson_stream(
-    runtime: &Runtime,
-    spec: &SubscriptionSpec,
-    limits: &Limits,
-    reader: Option<ReaderGuard>,
-) -> Response {
-    let mut spec = spec.clone();
-    spec.prefetch = spec.prefetch.min(STREAM_PREFETCH);
-    let mut consumer = match runtime.bus().subscribe(&spec).await {
-        Ok(consumer) => consumer,
-        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
-    };
-    let (lines, receiver) = tokio::sync::mpsc::channel::<Line>(limits.stream_buffer.max(1));
-    // A line holds permits of this budget, one per byte, until it is handed to the socket.
-    let budget = limits.stream_buffer_bytes.max(1);
-    let bytes = Arc::new(tokio::sync::Semaphore::new(budget));
-    let stall = limits.stream_stall;
-    let queue = spec.queue.clone();
-    // The stream ends when the process stops, so an open tap never holds a shutdown.
-    let stopping = runtime.stopping();
-    tokio::spawn(async move {
-        let _reader = reader;
-        loop {
-            let delivery = tokio::select! {
-                delivery = consumer.next() => match delivery {
-                    Ok(delivery) => delivery,
-                    Err(_) => break,
-                },
-                () = lines.closed() => break,
-                () = stopping.cancelled() => break,
-            };
-            let line = stream_line(&delivery.message);
-            let held = u32::try_from(line.len().min(budget)).unwrap_or(u32::MAX);
-            let handed = tokio::time::timeout(stall, async {
-                let permit = bytes.clone().acquire_many_owned(held).await.ok()?;
-                lines.send((line, permit)).await.ok()
-            });
-            match handed.await {
-                Ok(Some(())) => {
-                    let _ = delivery.ack().await;
-                }
-                // The reader went away: the delivery goes back to its queue.
-                Ok(None) => break,
-                Err(_) => {
-                    tracing::warn!(
-                        %queue,
-                        stall_secs = stall.as_secs(),
-                        "stream reader dropped: it left a line unread too long"
-                    );
-                    break;
-                }
-            }
-        }
-    });
-    let body = futures::stream::unfold(receiver, |mut receiver| async move {
-        // The permit goes when the line is handed on: the socket's buffers bound the rest.
-        let (line, _permit) = receiver.recv().await?;
-        Some((Ok::<_, std::convert::Infallible>(line), receiver))
-    });
-    Response::builder()
-        .header(header::CONTENT_TYPE, "application/x-ndjson")
-        .body(Body::from_stream(body))
-        .unwrap_or_else(|e| error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
-}
-
-/// An admin endpoint for tests: on a free loopback port, with a fresh operator token and the
-/// routes `extra` adds, behind the same checks and bounds as `arcade run`'s.
-#[cfg(test)]
-pub mod testing {
-    use std::net::SocketAddr;
-    use std::sync::Arc;
-
-    use arcade_runtime::Runtime;
-    use axum::Router;
-    use tokio_util::sync::CancellationToken;
-
-    use super::{AdminState, Limits, protect, router};
-    use crate::auth::{Auth, OperatorToken};
-    use crate::serve::ServeLimits;
-
-    /// A running test endpoint.
-    pub struct TestAdmin {
-        /// Where it listens.
-        pub addr: SocketAddr,
-        /// The operator's token.
-        pub operator: String,
-        /// Its principals.
-        pub auth: Arc<Auth>,
-        /// Cancel to stop it.
-        pub shutdown: CancellationToken,
-        /// Its task.
-        pub server: tokio::task::JoinHandle<()>,
-    }
-
-    impl TestAdmin {
-        /// A client presenting `token`.
-        pub fn client(&self, token: &str) -> reqwest::Client {
-            crate::auth::http_client(Some(token))
-        }
-
-        /// A URL of the endpoint.
-        pub fn url(&self, path: &str) -> String {
-            format!("http://{}{path}", self.addr)
-        }
-
-        /// Stops it.
-        pub async fn stop(self) {
-            self.shutdown.cancel();
-            let _ = self.server.await;
-        }
-    }
-
-    /// Starts one on `runtime`, with the routes `extra` makes and `limits`.
-    pub async fn spawn_with(
-        runtime: &Runtime,
-        extra: impl FnOnce(&AdminState) -> Router,
-        limits: Limits,
-        serve: ServeLimits,
-    ) -> TestAdmin {
-        let listener = crate::serve::bind("127.0.0.1:0".parse().unwrap(), "test")
-            .await
-            .unwrap();
-        let addr = listener.local_addr().unwrap();
-        let operator = crate::auth::new_token();
-        let token = OperatorToken::resolve(Some(&operator), std::path::Path::new(".")).unwrap();
-        let auth = Arc::new(Auth::open(&token, None, addr, &[]).unwrap());
-        let state = AdminState {
-            runtime: runtime.clone(),
-            auth: auth.clone(),
-            limits,
-        };
-        let routes = router(state.clone()).merge(extra(&state));
-        let shutdown = CancellationToken::new();
-        let server = crate::serve::serve_on(
-            listener,
-            protect(routes, auth.clone()),
-            serve,
-            shutdown.clone(),
-        );
-        TestAdmin {
-            addr,
-            operator,
-            auth,
-            shutdown,
-            server,
-        }
-    }
-
-    /// Starts one on `runtime` with the routes `extra` makes and the default bounds.
-    pub async fn spawn(runtime: &Runtime, extra: impl FnOnce(&AdminState) -> Router) -> TestAdmin {
-        spawn_with(runtime, extra, Limits::default(), ServeLimits::default()).await
-    }
 }

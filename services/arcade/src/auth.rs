@@ -17,28 +17,23 @@
 //! Tokens are never logged: refusals name the principal, never the token.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use arcade_contracts::principal::{BINGO_PLAYER_PREFIX, OPERATOR, RACE_TEAM_PREFIX};
-use axum::extract::{Request, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::middleware::Next;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
-use rand::RngCore;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::json_error::error;
 
-/// The variable holding the operator's token (server and clients).
-pub const TOKEN_ENV: &str = "ARCADE_ADMIN_TOKEN";
+pub mod middleware;
+mod token;
 
-/// The file of the operator's generated token, in the data directory.
-pub const TOKEN_FILE: &str = "admin-token";
+use token::digest;
+pub use token::{OperatorToken, http_client, new_token, write_private};
 
 /// The file of the principals' token digests, in the data directory.
 pub const PRINCIPALS_FILE: &str = "principals.json";
@@ -72,122 +67,6 @@ impl Principal {
                 .map(|player| Principal::Player(player.to_string()))
         }
     }
-}
-
-/// A fresh secret: 32 random bytes, hex.
-pub fn new_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rng().fill_bytes(&mut bytes);
-    format!("arc_{}", hex::encode(bytes))
-}
-
-fn digest(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
-}
-
-/// Writes `text` to `path` readable by its owner only, replacing it atomically.
-pub fn write_private(path: &Path, text: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        file.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    }
-    file.write_all(text)?;
-    file.as_file().sync_all()?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// The operator's token and where it is (for a 401's message).
-#[derive(Clone)]
-pub struct OperatorToken {
-    token: String,
-    /// Where a client finds it.
-    pub source: String,
-}
-
-impl std::fmt::Debug for OperatorToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OperatorToken")
-            .field("source", &self.source)
-            .finish_non_exhaustive()
-    }
-}
-
-impl OperatorToken {
-    /// The explicit token, else the one in `<data>/admin-token`, else a new one written there
-    /// (0600) and, on a terminal, printed once to stderr.
-    pub fn resolve(explicit: Option<&str>, data: &Path) -> anyhow::Result<OperatorToken> {
-        if let Some(token) = explicit.map(str::trim).filter(|t| !t.is_empty()) {
-            return Ok(OperatorToken {
-                token: token.to_string(),
-                source: format!("{TOKEN_ENV} (or --token)"),
-            });
-        }
-        let path = data.join(TOKEN_FILE);
-        let source = format!("{} (or set {TOKEN_ENV})", path.display());
-        match std::fs::read_to_string(&path) {
-            Ok(text) if !text.trim().is_empty() => {
-                return Ok(OperatorToken {
-                    token: text.trim().to_string(),
-                    source,
-                });
-            }
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => anyhow::bail!("{}: cannot read the admin token: {e}", path.display()),
-        }
-        let token = new_token();
-        write_private(&path, format!("{token}\n").as_bytes()).map_err(|e| {
-            anyhow::anyhow!("{}: cannot write the admin token: {e}", path.display())
-        })?;
-        let mut stderr = std::io::stderr();
-        if stderr.is_terminal() {
-            // Printed once, to the person at the terminal; never to a log.
-            let _ = writeln!(stderr, "admin token (also in {}): {token}", path.display());
-        } else {
-            let _ = writeln!(stderr, "admin token generated into {}", path.display());
-        }
-        Ok(OperatorToken { token, source })
-    }
-}
-
-/// The token a client presents: `explicit` (`--token`), else `ARCADE_ADMIN_TOKEN`, else the
-/// file `admin-token` in `ARCADE_DATA_DIR` (default `./data`). `None` when none is found (the
-/// endpoint's 401 then says where to look).
-pub fn client_token(explicit: Option<&str>) -> Option<String> {
-    if let Some(token) = explicit.map(str::trim).filter(|t| !t.is_empty()) {
-        return Some(token.to_string());
-    }
-    if let Ok(token) = std::env::var(TOKEN_ENV)
-        && !token.trim().is_empty()
-    {
-        return Some(token.trim().to_string());
-    }
-    let data =
-        std::env::var_os("ARCADE_DATA_DIR").map_or_else(|| PathBuf::from("./data"), PathBuf::from);
-    std::fs::read_to_string(data.join(TOKEN_FILE))
-        .ok()
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty())
-}
-
-/// An HTTP client presenting `token` (see [`client_token`]) to the admin endpoint.
-pub fn http_client(token: Option<&str>) -> reqwest::Client {
-    let mut headers = reqwest::header::HeaderMap::new();
-    if let Some(token) = client_token(token)
-        && let Ok(mut value) = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
-    {
-        value.set_sensitive(true);
-        headers.insert(reqwest::header::AUTHORIZATION, value);
-    }
-    reqwest::Client::builder()
-        .default_headers(headers)
-        .build()
-        .unwrap_or_default()
 }
 
 /// Requests refused, by why (`GET /auth`).
@@ -406,73 +285,6 @@ impl Auth {
             ),
         )
     }
-}
-
-/// Whether a request needs no token: the probes and the puzzle's static page.
-fn public(method: &Method, path: &str) -> bool {
-    method == Method::GET && matches!(path, "/health" | "/ready")
-}
-
-/// Whether a non-operator principal may reach `path` at all (the handlers check the rest).
-fn principal_route(principal: &Principal, method: &Method, path: &str) -> bool {
-    match principal {
-        Principal::Operator => true,
-        Principal::Team(team) => {
-            (method == Method::POST && path.starts_with("/messages/"))
-                || (method == Method::GET && path == format!("/race/teams/{team}/stream"))
-        }
-        Principal::Player(_) => method == Method::POST && path.starts_with("/messages/"),
-    }
-}
-
-/// The middleware: checks `Host`/`Origin` and the bearer token, and hands the handlers the
-/// [`Principal`] as an extension.
-pub async fn authenticate(
-    State(auth): State<Arc<Auth>>,
-    mut request: Request,
-    next: Next,
-) -> Response {
-    let path = request.uri().path().to_string();
-    if public(request.method(), &path) {
-        return next.run(request).await;
-    }
-    if let Some(why) = auth.foreign(request.headers()) {
-        Refusals::count(&auth.refused.foreign_origin);
-        tracing::warn!(%path, reason = %why, "admin request refused");
-        return error(StatusCode::FORBIDDEN, why);
-    }
-    let query_token = (request.method() == Method::GET && path == "/puzzle")
-        .then(|| {
-            request.uri().query().and_then(|q| {
-                q.split('&')
-                    .find_map(|pair| pair.strip_prefix("token="))
-                    .map(str::to_string)
-            })
-        })
-        .flatten();
-    let token = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
-        .or(query_token);
-    let Some(token) = token else {
-        return auth.unauthenticated("no bearer token");
-    };
-    let Some(principal) = auth.principal(&token) else {
-        return auth.unauthenticated("unknown bearer token");
-    };
-    if !principal_route(&principal, request.method(), &path) {
-        Refusals::count(&auth.refused.forbidden);
-        tracing::warn!(principal = %principal.name(), %path, "admin request refused: not allowed");
-        return error(
-            StatusCode::FORBIDDEN,
-            format!("{} may not {} {path}", principal.name(), request.method()),
-        );
-    }
-    request.extensions_mut().insert(principal);
-    next.run(request).await
 }
 
 #[cfg(test)]

@@ -118,14 +118,9 @@ pub struct RunArgs {
     /// Settings of the services.
     #[command(flatten)]
     pub settings: crate::services::ServiceArgs,
-    /// Directory of the services' data (one sled database each).
-    #[arg(
-        long = "data",
-        env = "ARCADE_DATA_DIR",
-        default_value = "./data",
-        value_name = "DIR"
-    )]
-    pub data: PathBuf,
+    /// Where the data is.
+    #[command(flatten)]
+    pub data: arcade_runtime::app::args::DataArgs,
     /// Run as instance K of N of a partitioned service (`bingo` or `puzzle-telemetry`, alone
     /// in this process, on RabbitMQ): the instance owns the games the broker's consistent-hash
     /// exchange hashes to it, with its own log in DATA/SERVICE.pK and its own queue SERVICE.pK.
@@ -152,24 +147,13 @@ pub struct RunArgs {
     pub limits: AdminLimitArgs,
     /// Health, readiness and metrics.
     #[command(flatten)]
-    pub observe: crate::observe::ObserveArgs,
+    pub observe: arcade_runtime::app::args::ObserveArgs,
     /// The history stream on RabbitMQ.
     #[command(flatten)]
     pub history: HistoryArgs,
-    /// How long each service remembers a processed message id to deduplicate redeliveries,
-    /// e.g. `7d`, `12h`, `1m` (units ms, s, m, h, d). A redelivery older than this is applied
-    /// again; RabbitMQ redeliveries and relay republishes come within seconds to hours.
-    #[arg(
-        long = "dedupe-window",
-        env = "ARCADE_DEDUPE_WINDOW",
-        default_value = "7d",
-        value_parser = arcade_runtime::store::parse_dedupe_window,
-        value_name = "DURATION"
-    )]
-    pub dedupe_window: std::time::Duration,
-    /// State snapshots.
+    /// Deduplication and snapshots of the services' logs.
     #[command(flatten)]
-    pub snapshots: SnapshotArgs,
+    pub host: arcade_runtime::app::args::HostArgs,
 }
 
 impl RunArgs {
@@ -180,7 +164,7 @@ impl RunArgs {
         let Some(partition) = self.partition else {
             return Ok(None);
         };
-        if self.connection.amqp.is_none() {
+        if self.connection.broker.amqp.is_none() {
             anyhow::bail!(
                 "--partition / ARCADE_PARTITION {partition}: partitions need RabbitMQ (--amqp): the embedded bus runs one instance of each service"
             );
@@ -204,38 +188,6 @@ impl RunArgs {
                 }
             ),
         }
-    }
-}
-
-/// When each hosted service snapshots its state, so that a restart replays only the log after
-/// the newest snapshot.
-#[derive(Debug, Clone, Args)]
-pub struct SnapshotArgs {
-    /// Snapshot a service's state after this many new log entries (0: not by count; with an
-    /// interval of `off` too, no snapshots: a restart replays the whole log).
-    #[arg(
-        long = "snapshot-every",
-        env = "ARCADE_SNAPSHOT_EVERY",
-        default_value_t = 10_000,
-        value_name = "N"
-    )]
-    pub every: u64,
-    /// Snapshot a service's state at least this often while entries come, e.g. `60s`, `5m`
-    /// (units ms, s, m, h, d; `off`: not by time).
-    #[arg(
-        long = "snapshot-interval",
-        env = "ARCADE_SNAPSHOT_INTERVAL",
-        default_value = "60s",
-        value_parser = arcade_runtime::snapshot::parse_interval,
-        value_name = "DURATION"
-    )]
-    pub interval: std::time::Duration,
-}
-
-impl SnapshotArgs {
-    /// The runtime's policy.
-    pub fn policy(&self) -> arcade_runtime::SnapshotPolicy {
-        arcade_runtime::SnapshotPolicy::from_settings(self.every, self.interval)
     }
 }
 
@@ -370,7 +322,7 @@ mod tests {
     fn partitions_are_refused_on_the_embedded_bus() {
         let mut args = run(&["bingo", "--partition", "0/2"]).unwrap();
         // No broker, whatever the environment says (CI sets ARCADE_AMQP_URL).
-        args.connection.amqp = None;
+        args.connection.broker.amqp = None;
         let error = args.partition().unwrap_err().to_string();
         assert!(
             error.contains("--partition") && error.contains("partitions need RabbitMQ (--amqp)"),

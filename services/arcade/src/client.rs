@@ -11,7 +11,7 @@ use arcade_runtime::{Bus, BusError, Runtime, SendError, SubscriptionSpec};
 use clap::Args;
 use serde_json::Value;
 
-use crate::connection::{Connection, amqp_bus, connect_amqp};
+use crate::connection::{Connection, tool_bus};
 
 /// Unacked history deliveries a tap holds at once (a stream consumer needs a prefetch).
 const TAP_PREFETCH: u16 = 256;
@@ -89,21 +89,11 @@ fn admin_url(connection: &Connection, path: &str) -> String {
     format!("http://{}{path}", connection.admin)
 }
 
-fn unreachable(connection: &Connection, error: &reqwest::Error) -> anyhow::Error {
-    anyhow::anyhow!(
-        "no `arcade run` answers at {} ({error}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ",
-        connection.admin
-    )
-}
-
 pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let mut printed = 0u64;
     let limit = args.count.unwrap_or(u64::MAX);
-    if let Some(url) = &args.connection.amqp {
-        let queue_type = args.connection.queue_type;
-        let ca = args.connection.amqp_ca.as_deref();
-        let bus = amqp_bus(url, ca, "arcade tap", queue_type, None, true).await?;
+    if let Some(bus) = tool_bus(&args.connection.broker, "arcade tap").await? {
         let mut consumer = match args.from {
             Some(from) => bus
                 .replay(HISTORY_STREAM, &args.pattern, from, TAP_PREFETCH)
@@ -145,7 +135,7 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
         .query(&[("pattern", &args.pattern)])
         .send()
         .await
-        .map_err(|e| unreachable(&args.connection, &e))?;
+        .map_err(|e| args.connection.unreachable(&e))?;
     if !response.status().is_success() {
         let status = response.status();
         let body: Value = response.json().await.unwrap_or_default();
@@ -243,8 +233,8 @@ pub async fn publish_with_id(
     let pause = |attempt: u32| {
         tokio::time::sleep(std::time::Duration::from_millis(100u64 << attempt.min(6)))
     };
-    let envelope = if let Some(url) = &connection.amqp {
-        let runtime = Runtime::new(connect_amqp(connection, url, "arcade send", true).await?);
+    let envelope = if let Some(bus) = tool_bus(&connection.broker, "arcade send").await? {
+        let runtime = Runtime::new(std::sync::Arc::new(bus));
         let mut attempt = 1;
         loop {
             let options = arcade_runtime::SendOptions {
@@ -290,7 +280,7 @@ pub async fn publish_with_id(
                 Err(e) if ambiguous(&e) && attempt < ATTEMPTS => {
                     eprintln!("send {id}: no answer ({e}); retrying with the same id");
                 }
-                Err(e) => return Err(unreachable(connection, &e)),
+                Err(e) => return Err(connection.unreachable(&e)),
             }
             pause(attempt).await;
             attempt += 1;

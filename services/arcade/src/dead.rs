@@ -7,14 +7,13 @@
 //! a service included, is never delivered. `list` and `show` mark such a dead letter
 //! (`"refusal"`).
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use arcade_contracts::Catalog;
+use arcade_runtime::app::args::BrokerArgs;
 use arcade_runtime::bus::Consumer;
-use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::dead_origin::check_dead_letter_origin;
 use arcade_runtime::inbound::{decode, lossy_envelope};
 use arcade_runtime::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY};
@@ -22,7 +21,7 @@ use arcade_runtime::{Bus, Delivery, Destination, Publication, SubscriptionSpec, 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use crate::connection::connect_amqp_as;
+use crate::connection::tool_bus;
 
 /// How long RabbitMQ may stay silent before every dead letter is taken to be read.
 const IDLE: Duration = Duration::from_secs(2);
@@ -41,35 +40,13 @@ pub enum DeadCommand {
 /// Where the dead letters are.
 #[derive(Debug, Args)]
 pub struct DeadArgs {
-    /// RabbitMQ URL, as the operator's user. Absent: the embedded bus under --data.
-    #[arg(
-        long = "amqp",
-        env = "ARCADE_AMQP_URL",
-        value_name = "URL",
-        hide_env_values = true
-    )]
-    pub amqp: Option<String>,
-    /// PEM file of the CA certificates an amqps:// broker's certificate must chain to, besides
-    /// the system's roots.
-    #[arg(long = "amqp-ca", env = "ARCADE_AMQP_CA", value_name = "PEM")]
-    pub amqp_ca: Option<PathBuf>,
-    /// The data directory of a stopped `arcade run` (embedded transport).
-    #[arg(
-        long = "data",
-        env = "ARCADE_DATA_DIR",
-        default_value = "./data",
-        value_name = "DIR"
-    )]
-    pub data: PathBuf,
-    /// Type of the dead-letter queue on RabbitMQ, as the services declare it: quorum (the
-    /// default) or classic.
-    #[arg(
-        long = "queue-type",
-        env = "ARCADE_QUEUE_TYPE",
-        default_value = "quorum",
-        value_name = "TYPE"
-    )]
-    pub queue_type: arcade_runtime::bus::amqp::QueueType,
+    /// The broker (as the operator's user: nobody else may read the dead letters). Absent:
+    /// the embedded bus under --data.
+    #[command(flatten)]
+    pub broker: BrokerArgs,
+    /// Where the data is.
+    #[command(flatten)]
+    pub data: arcade_runtime::app::args::DataArgs,
     /// The deployment's broker user prefix (`render-definitions.py --user-prefix`): a dead
     /// letter is trusted when its `user_id` is PREFIX + `arcade-admin`, or PREFIX + the service
     /// consuming its origin queue. RabbitMQ only.
@@ -144,31 +121,26 @@ pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
 /// The user prefix whose principals vouch for a dead letter: RabbitMQ only (the embedded bus's
 /// store is written by the process alone, no endpoint can put a message in it).
 fn trust_of(source: &DeadArgs) -> Option<&str> {
-    source.amqp.is_some().then_some(source.user_prefix.as_str())
+    source
+        .broker
+        .amqp
+        .is_some()
+        .then_some(source.user_prefix.as_str())
 }
 
 /// The bus holding the dead letters, and whether it is RabbitMQ.
 async fn open(source: &DeadArgs) -> anyhow::Result<(Arc<dyn Bus>, bool)> {
-    if let Some(url) = &source.amqp {
-        return Ok((
-            connect_amqp_as(
-                url,
-                source.amqp_ca.as_deref(),
-                "arcade dead",
-                source.queue_type,
-            )
-            .await?,
-            true,
-        ));
+    if let Some(bus) = tool_bus(&source.broker, "arcade dead").await? {
+        return Ok((Arc::new(bus), true));
     }
-    let dir = source.data.join("bus");
+    let dir = source.data.dir.join("bus");
     if !dir.exists() {
         anyhow::bail!(
             "{}: no embedded bus here (pass --data DIR of `arcade run`, or --amqp URL)",
             dir.display()
         );
     }
-    let bus = EmbeddedBus::open(&dir).map_err(|e| {
+    let bus = arcade_runtime::bus::embedded::EmbeddedBus::open(&dir).map_err(|e| {
         anyhow::anyhow!(
             "{}: cannot open the embedded bus ({e}); if `arcade run` is using it, stop it first",
             dir.display()

@@ -79,7 +79,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Car(args) => tools::car::run(args).await,
         Command::Referee(command) => tools::referee::run(command).await,
         Command::Bingo(command) => tools::bingo::run(command).await,
-        Command::Race(cli::RaceCommand::Master(command)) => Ok(tool(|out, err| {
+        Command::Race(cli::RaceCommand::Master(command)) => Ok(pipe::tool(|out, err| {
             arcade_race_master::cli::run(command, out, err)
         })),
         Command::Race(cli::RaceCommand::Team(command)) => tools::principals::team(command).await,
@@ -89,26 +89,5 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Schemas(command) => Ok(tools::schemas::run(command)),
         Command::Dead(command) => dead::run(command).await,
         Command::Log(args) => oplog::run(args).await,
-    }
-}
-
-/// Runs a pure command-line tool of a service crate on the process's stdout and stderr.
-fn tool(run: impl FnOnce(&mut dyn std::io::Write, &mut dyn std::io::Write) -> u8) -> ExitCode {
-    let closed = std::rc::Rc::new(std::cell::Cell::new(false));
-    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut out = pipe::Watched::new(stdout, closed.clone());
-    let mut err = pipe::QuietAfter::new(std::io::stderr(), closed.clone());
-    let code = run(&mut out, &mut err);
-    let flushed = std::io::Write::flush(&mut out);
-    // A closed pipe (`| head`) is the reader's choice, not a failure of the tool.
-    if closed.get() {
-        return ExitCode::SUCCESS;
-    }
-    match flushed {
-        Ok(()) => ExitCode::from(code),
-        Err(e) => {
-            eprintln!("error: writing the output: {e}");
-            ExitCode::FAILURE
-        }
     }
 }

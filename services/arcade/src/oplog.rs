@@ -3,7 +3,6 @@
 //! every log chunk and snapshot (`--verify`), or its figures (`--stats`).
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -18,14 +17,9 @@ pub struct LogArgs {
     /// `puzzle-telemetry`, `bingo`, `race-master`, `referee`).
     #[arg(value_name = "SERVICE")]
     pub service: String,
-    /// The data directory of a stopped `arcade run`.
-    #[arg(
-        long = "data",
-        env = "ARCADE_DATA_DIR",
-        default_value = "./data",
-        value_name = "DIR"
-    )]
-    pub data: PathBuf,
+    /// Where the data is.
+    #[command(flatten)]
+    pub data: arcade_runtime::app::args::DataArgs,
     /// Print entries from this sequence number on.
     #[arg(long = "from", default_value_t = 1, value_name = "SEQ")]
     pub from: u64,
@@ -48,7 +42,7 @@ const POLL: Duration = Duration::from_millis(500);
 const PAGE: usize = 1_000;
 
 pub async fn run(args: LogArgs) -> anyhow::Result<ExitCode> {
-    let dir = args.data.join(&args.service);
+    let dir = args.data.dir.join(&args.service);
     if args.verify {
         return verify(&open(&dir)?);
     }

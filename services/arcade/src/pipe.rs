@@ -9,6 +9,7 @@
 
 use std::cell::Cell;
 use std::io::{self, Write};
+use std::process::ExitCode;
 use std::rc::Rc;
 
 /// Whether `error` (or one of its causes) is a write to a closed pipe.
@@ -101,5 +102,26 @@ impl<W: Write> Write for QuietAfter<W> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
+    }
+}
+
+/// Runs a pure command-line tool of a service crate on the process's stdout and stderr.
+pub fn tool(run: impl FnOnce(&mut dyn Write, &mut dyn Write) -> u8) -> ExitCode {
+    let closed = Rc::new(Cell::new(false));
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = Watched::new(stdout, closed.clone());
+    let mut err = QuietAfter::new(std::io::stderr(), closed.clone());
+    let code = run(&mut out, &mut err);
+    let flushed = out.flush();
+    // A closed pipe (`| head`) is the reader's choice, not a failure of the tool.
+    if closed.get() {
+        return ExitCode::SUCCESS;
+    }
+    match flushed {
+        Ok(()) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: writing the output: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -8,11 +8,14 @@
 //! - [`bus`]: the transport trait, topic patterns and the [`bus::embedded`] transport.
 //! - [`inbound`]: the boundary — decoding and schema validation, reasons for dead letters.
 //! - [`runtime`]: a process's shared parts; starts services; sends validated messages.
+//! - [`app`]: a process's lifecycle — the transport setting, hosting services and servers,
+//!   running until a shutdown future, stopping in order.
 //! - [`shutdown`]: the one stop signal every long-running task listens to; bounded waits.
 //! - [`telemetry`], [`counters`], [`clock`], [`backoff`], [`wire`].
 //! - [`metrics`] (Prometheus text), [`health`] (readiness), `http` (their routes; feature
 //!   `http`).
 
+pub mod app;
 pub mod backoff;
 pub mod bus;
 mod chunk;
@@ -36,6 +39,7 @@ pub mod telemetry;
 pub mod testkit;
 pub mod wire;
 
+pub use app::{App, OpenBus, Transport};
 pub use bus::{Bus, BusError, Delivery, Destination, Publication, Published, SubscriptionSpec};
 pub use clock::Clock;
 pub use decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};

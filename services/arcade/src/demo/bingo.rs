@@ -44,6 +44,32 @@ fn show(cells: &[Option<u64>], size: usize) -> String {
         .join(" /")
 }
 
+/// Deals `player` a card of `game` (`size` × `size`) and says what it holds.
+async fn deal(
+    demo: &Demo,
+    tap: &mut Tap,
+    game: &str,
+    player: &str,
+    size: usize,
+) -> anyhow::Result<(Value, Vec<Option<u64>>)> {
+    demo.send(
+        "bingo.card.deal.v1",
+        json!({"gameId": game, "player": player}),
+    )
+    .await?;
+    let dealt = tap
+        .until("bingo.card.dealt.v1", |p| p["player"] == player)
+        .await?
+        .payload;
+    let cells = cells_of(&dealt)?;
+    demo.say(format!(
+        "dealt {player} card #{}: {}",
+        dealt["serial"],
+        show(&cells, size)
+    ));
+    Ok((dealt, cells))
+}
+
 async fn rejected(tap: &mut Tap, request_type: &str) -> anyhow::Result<Value> {
     Ok(tap
         .until("bingo.request.rejected.v1", |p| {
@@ -70,21 +96,7 @@ async fn called(demo: &Demo) -> anyhow::Result<()> {
 
     let mut cards = Vec::new();
     for player in ["alice", "bob"] {
-        demo.send(
-            "bingo.card.deal.v1",
-            json!({"gameId": "demo-quiz", "player": player}),
-        )
-        .await?;
-        let dealt = tap
-            .until("bingo.card.dealt.v1", |p| p["player"] == player)
-            .await?
-            .payload;
-        let cells = cells_of(&dealt)?;
-        demo.say(format!(
-            "dealt {player} card #{}: {}",
-            dealt["serial"],
-            show(&cells, 5)
-        ));
+        let (dealt, cells) = deal(demo, &mut tap, "demo-quiz", player, 5).await?;
         cards.push((dealt["serial"].as_u64().unwrap_or(0), cells));
     }
     demo.send(
@@ -264,21 +276,7 @@ async fn activity(demo: &Demo) -> anyhow::Result<()> {
     demo.say("opened demo-party: 3×3 cards of 8 gestures, won by a line; the table referee's goals count as `table.goal` of the scoring side");
     let mut alice = Vec::new();
     for player in ["alice", "hinge"] {
-        demo.send(
-            "bingo.card.deal.v1",
-            json!({"gameId": "demo-party", "player": player}),
-        )
-        .await?;
-        let dealt = tap
-            .until("bingo.card.dealt.v1", |p| p["player"] == player)
-            .await?
-            .payload;
-        let cells = cells_of(&dealt)?;
-        demo.say(format!(
-            "dealt {player} card #{}: {}",
-            dealt["serial"],
-            show(&cells, 3)
-        ));
+        let (_, cells) = deal(demo, &mut tap, "demo-party", player, 3).await?;
         if player == "alice" {
             alice = cells;
         }

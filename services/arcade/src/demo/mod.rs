@@ -6,23 +6,20 @@ mod race;
 mod referee;
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use arcade_contracts::Envelope;
 use arcade_contracts::principal::DEFAULT_OPERATORS;
+use arcade_runtime::app::{App, Ending, Transport, prepare_data_dir};
 use arcade_runtime::bus::Consumer;
-use arcade_runtime::bus::amqp::{HistoryConfig, QueueType};
-use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::bus::amqp::AmqpConfig;
 use arcade_runtime::inbound::lossy_envelope;
-use arcade_runtime::{Bus, Runtime, SubscriptionSpec};
+use arcade_runtime::{Runtime, SubscriptionSpec};
 use serde_json::{Value, json};
 
 mod puzzle;
 
 use crate::cli::DemoArgs;
-use crate::connection::amqp_bus;
-use crate::host::stop_all;
 use crate::services::{self, ServiceArgs};
 
 /// How long the demo waits for an expected message before it gives up and says so.
@@ -127,66 +124,72 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     let stop_signal = arcade_runtime::shutdown::signal();
     let temporary = tempfile::tempdir()?;
     let data = args.data.unwrap_or_else(|| temporary.path().to_path_buf());
-    crate::host::prepare_data_dir(&data)?;
+    prepare_data_dir(&data)?;
     let mut settings = settings();
-    let (bus, embedded, amqp): (Arc<dyn Bus>, _, _) = match &args.amqp {
-        None => {
-            let bus = EmbeddedBus::open(&data.join("bus"))?;
-            (Arc::new(bus.clone()), Some(bus), None)
-        }
+    let transport = match &args.amqp {
+        None => Transport::embedded(&data),
         Some(url) => {
-            let history = Some(HistoryConfig::default());
-            let bus = amqp_bus(
-                url,
-                None,
-                "arcade demo",
-                QueueType::default(),
-                history,
-                true,
-            )
-            .await?;
-            // The broker says who sent what: the demo's broker user is its operator.
-            settings.operators = DEFAULT_OPERATORS.iter().map(|s| s.to_string()).collect();
-            settings.operators.push(bus.user().to_string());
-            (Arc::new(bus.clone()), None, Some(bus))
+            let mut config = AmqpConfig::new(url.as_str());
+            config.connection_name = "arcade demo".to_string();
+            Transport::amqp(config)
         }
     };
-    let transport = match bus.name() {
+    let bus = transport.open().await?;
+    if let Some(amqp) = bus.as_amqp() {
+        // The broker says who sent what: the demo's broker user is its operator.
+        settings.operators = DEFAULT_OPERATORS.iter().map(|s| s.to_string()).collect();
+        settings.operators.push(amqp.user().to_string());
+    }
+    let transport = match bus.bus().name() {
         "rabbitmq" => "RabbitMQ",
         _ => "the embedded bus",
     };
-    let runtime = Runtime::new(bus.clone())
+    let runtime = Runtime::new(bus.bus())
         .with_data_dir(&data)
         .with_sender(arcade_contracts::principal::OPERATOR);
     println!(
         "Arcade demo — every service in one process on {transport}; data in {}",
         data.display()
     );
-    let running = services::start(&runtime, &services::ServiceName::GAMES, &settings)?;
-    if !crate::host::wait_subscribed(&running, PATIENCE).await {
+    let mut app = App::new(runtime.clone(), bus);
+    app.host(services::start(
+        &runtime,
+        &services::ServiceName::GAMES,
+        &settings,
+    )?);
+    if !app.subscribed(PATIENCE).await {
         anyhow::bail!("the services did not bind their queues on {transport} within {PATIENCE:?}");
     }
-    println!(
-        "services: {}",
-        running
-            .iter()
-            .map(|s| s.name().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    println!("services: {}", app.names().join(", "));
     let demo = Demo {
         runtime: runtime.clone(),
     };
-
     // Ctrl-C or SIGTERM ends the demo where it stands; the services still stop cleanly.
-    let outcome = tokio::select! {
-        outcome = acts(&demo) => outcome,
-        () = stop_signal => {
-            println!("\n== interrupted");
-            Ok(())
-        }
+    let script = async {
+        let outcome = tokio::select! {
+            outcome = acts(&demo) => outcome,
+            () = stop_signal => {
+                println!("\n== interrupted");
+                Ok(())
+            }
+        };
+        summary(&runtime);
+        outcome
     };
+    let stopped = app.run(script).await?;
+    match stopped.ending {
+        Ending::Shutdown(outcome) => outcome?,
+        Ending::Failed(reason) => anyhow::bail!("a service stopped on an error: {reason}"),
+    }
+    Ok(if stopped.clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
 
+/// Prints what each service consumed and published.
+fn summary(runtime: &Runtime) {
     println!("\n== summary");
     for (service, counters) in runtime.metrics().snapshot() {
         println!(
@@ -198,20 +201,6 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
             counters.rejected
         );
     }
-    runtime.begin_shutdown();
-    let clean = stop_all(running).await;
-    if let Some(bus) = embedded {
-        bus.close().await?;
-    }
-    if let Some(bus) = amqp {
-        bus.close().await;
-    }
-    outcome?;
-    Ok(if clean {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }
 
 async fn acts(demo: &Demo) -> anyhow::Result<()> {

@@ -15,7 +15,6 @@
 mod link;
 mod print;
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,10 +26,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use crate::client::segment;
 
-pub use link::Admin;
-
-/// Exit code of a refused input or request.
-pub const REFUSED: u8 = 2;
+pub use link::{Admin, AdminArg, refused};
 
 /// The `arcade bingo` subcommands.
 #[derive(Debug, Subcommand)]
@@ -44,19 +40,6 @@ pub enum BingoCommand {
     /// Players' secrets: `add NAME` prints the bearer token of `bingo-player-NAME`.
     #[command(subcommand)]
     Player(crate::tools::principals::PlayerCommand),
-}
-
-/// The admin endpoint of the `arcade run` hosting bingo.
-#[derive(Debug, Clone, Args)]
-pub struct AdminArg {
-    /// Address of the admin endpoint of the `arcade run` hosting bingo.
-    #[arg(
-        long,
-        env = "ARCADE_ADMIN_ADDR",
-        default_value = "127.0.0.1:7878",
-        value_name = "ADDR"
-    )]
-    pub admin: SocketAddr,
 }
 
 /// How a game's cards get ticked.
@@ -121,12 +104,6 @@ pub async fn run(command: BingoCommand) -> anyhow::Result<ExitCode> {
         BingoCommand::Show(args) => show(args).await,
         BingoCommand::Player(command) => crate::tools::principals::player(command).await,
     }
-}
-
-/// Prints `error: message` and returns the refusal exit code.
-pub fn refused(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(REFUSED)
 }
 
 async fn open(args: OpenArgs) -> anyhow::Result<ExitCode> {

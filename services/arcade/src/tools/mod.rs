@@ -7,5 +7,6 @@ pub mod duel_ai;
 pub mod principals;
 pub mod puzzle;
 pub mod puzzle_partitions;
+pub mod puzzle_stats;
 pub mod referee;
 pub mod schemas;

@@ -18,20 +18,16 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use arcade_contracts::Message;
 use arcade_contracts::game::{GameSessionCompleted, GameSessionCompletedV2, Outcome};
-use arcade_contracts::puzzle::StatsUpdated;
-use arcade_puzzle_telemetry::cli::render_stats_table;
 use arcade_puzzle_telemetry::domain::bot::{SimulatedSession, Simulator};
 use arcade_puzzle_telemetry::domain::strata::Stage;
-use arcade_runtime::inbound::lossy_envelope;
-use arcade_runtime::{Runtime, SubscriptionSpec};
+use arcade_runtime::Runtime;
 use clap::{Args, Subcommand, ValueEnum};
 use futures::StreamExt;
 
-use crate::connection::{Connection, connect_amqp};
+use crate::connection::{Connection, tool_bus};
 
 /// Producer name (`app_id`) of the simulated sessions.
 pub const SIMULATOR: &str = "puzzle-simulator";
@@ -43,29 +39,9 @@ pub enum PuzzleCommand {
     #[command(flatten)]
     Tool(arcade_puzzle_telemetry::cli::Command),
     /// Print the telemetry's per-stage statistics as a table.
-    Stats(StatsArgs),
+    Stats(super::puzzle_stats::StatsArgs),
     /// Play sessions with the bot and publish one game.session.completed.v1 each.
     Simulate(SimulateArgs),
-}
-
-/// `arcade puzzle stats`.
-#[derive(Debug, Args)]
-pub struct StatsArgs {
-    /// Print the JSON (a puzzle.stats.updated.v1 payload) instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// With --amqp: how long to wait for the next publication (with --partitions: for every
-    /// partition to be heard from), e.g. 30s.
-    #[arg(long, visible_alias = "timeout", default_value = "30s", value_parser = crate::services::puzzle::parse_period, value_name = "DURATION")]
-    pub wait: Duration,
-    /// Merge the statistics of N partitioned telemetry instances (`arcade run
-    /// puzzle-telemetry --partition K/N`): the newest puzzle.partition.updated.v1 of each
-    /// partition 0 to N - 1, from the history stream and then as they come. Needs --amqp.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub partitions: Option<u32>,
-    /// Broker and admin endpoint.
-    #[command(flatten)]
-    pub connection: Connection,
 }
 
 /// `arcade puzzle simulate`.
@@ -124,77 +100,12 @@ pub const PRODUCER_VERSION: &str = concat!("arcade-puzzle-simulator ", env!("CAR
 /// Runs an `arcade puzzle` subcommand.
 pub async fn run(command: PuzzleCommand) -> anyhow::Result<ExitCode> {
     match command {
-        PuzzleCommand::Tool(command) => Ok(crate::tool(|out, err| {
+        PuzzleCommand::Tool(command) => Ok(crate::pipe::tool(|out, err| {
             arcade_puzzle_telemetry::cli::run(command, out, err)
         })),
-        PuzzleCommand::Stats(args) => stats(args).await,
+        PuzzleCommand::Stats(args) => super::puzzle_stats::run(args).await,
         PuzzleCommand::Simulate(args) => simulate(args).await,
     }
-}
-
-fn unreachable(connection: &Connection, error: &reqwest::Error) -> anyhow::Error {
-    anyhow::anyhow!(
-        "no `arcade run` answers at {} ({error}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ",
-        connection.admin
-    )
-}
-
-async fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
-    let stats: StatsUpdated = match (&args.connection.amqp, args.partitions) {
-        (Some(url), Some(partitions)) => {
-            super::puzzle_partitions::merged(&args.connection, url, partitions, args.wait).await?
-        }
-        (None, Some(_)) => anyhow::bail!(
-            "--partitions needs RabbitMQ (--amqp / ARCADE_AMQP_URL): partitioned telemetry instances publish their statistics there"
-        ),
-        (Some(url), None) => {
-            let bus = connect_amqp(&args.connection, url, "arcade puzzle stats", true).await?;
-            let spec = SubscriptionSpec::temporary(
-                format!("puzzle-stats.{}", uuid::Uuid::new_v4().simple()),
-                vec![StatsUpdated::TYPE.into()],
-            );
-            let mut consumer = bus.subscribe(&spec).await?;
-            eprintln!(
-                "waiting up to {:?} for the next {} on {}",
-                args.wait,
-                StatsUpdated::TYPE,
-                bus.name()
-            );
-            let delivery = tokio::time::timeout(args.wait, consumer.next())
-                .await
-                .map_err(|_| {
-                    anyhow::anyhow!(
-                        "no {} within {:?}: statistics are published only while sessions arrive",
-                        StatsUpdated::TYPE,
-                        args.wait
-                    )
-                })??;
-            let envelope = lossy_envelope(&delivery.message);
-            delivery.ack().await?;
-            serde_json::from_value(envelope.payload)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", StatsUpdated::TYPE))?
-        }
-        (None, None) => {
-            let url = format!("http://{}/puzzle/stats", args.connection.admin);
-            let response = crate::auth::http_client(args.connection.token.as_deref())
-                .get(&url)
-                .send()
-                .await
-                .map_err(|e| unreachable(&args.connection, &e))?;
-            let status = response.status();
-            let body: serde_json::Value = response.json().await?;
-            if !status.is_success() {
-                anyhow::bail!("{url}: {}", body["error"].as_str().unwrap_or("refused"));
-            }
-            serde_json::from_value(body).map_err(|e| anyhow::anyhow!("{url}: {e}"))?
-        }
-    };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&stats)?);
-    } else {
-        print!("{}", render_stats_table(&stats));
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// How the simulated sessions ended.
@@ -314,11 +225,9 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             .map_or(0, |d| d.as_nanos() as u64)
     });
     let started = std::time::Instant::now();
-    let tally = match &args.connection.amqp {
-        Some(url) => {
-            let runtime = Arc::new(Runtime::new(
-                connect_amqp(&args.connection, url, "arcade puzzle simulate", true).await?,
-            ));
+    let tally = match tool_bus(&args.connection.broker, "arcade puzzle simulate").await? {
+        Some(bus) => {
+            let runtime = Arc::new(Runtime::new(Arc::new(bus)));
             let in_flight = IN_FLIGHT_AMQP;
             play_and_publish(
                 args.sessions,
@@ -368,7 +277,7 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
                         let response = request
                             .send()
                             .await
-                            .map_err(|e| unreachable(&connection, &e))?;
+                            .map_err(|e| connection.unreachable(&e))?;
                         if !response.status().is_success() {
                             let body: serde_json::Value = response.json().await.unwrap_or_default();
                             anyhow::bail!(

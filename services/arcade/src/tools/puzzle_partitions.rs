@@ -26,11 +26,9 @@ use arcade_contracts::Message;
 use arcade_contracts::puzzle::{PartitionUpdated, StatsUpdated};
 use arcade_puzzle_telemetry::domain::telemetry::Stats;
 use arcade_runtime::bus::Consumer;
-use arcade_runtime::bus::amqp::StreamOffset;
 use arcade_runtime::bus::amqp::history::HISTORY_STREAM;
+use arcade_runtime::bus::amqp::{AmqpBus, StreamOffset};
 use arcade_runtime::{Bus, Delivery, SubscriptionSpec};
-
-use crate::connection::{Connection, amqp_bus};
 
 /// Unacked history deliveries held at once (a stream consumer needs a prefetch).
 const PREFETCH: u16 = 512;
@@ -153,12 +151,13 @@ fn type_of(delivery: &Delivery) -> Option<&str> {
 /// How many events the history stream holds now: RabbitMQ's answer to a passive
 /// `queue.declare` of the stream, on a connection of its own (the bus does not lend its
 /// channels).
-async fn history_length(connection: &Connection, url: &str) -> Result<u64, String> {
+async fn history_length(bus: &AmqpBus) -> Result<u64, String> {
     use lapin::options::QueueDeclareOptions;
     use lapin::types::{FieldTable, LongString};
-    let nodes = arcade_runtime::bus::amqp::nodes::parse(url, None)
+    let config = bus.config();
+    let nodes = arcade_runtime::bus::amqp::nodes::parse(&config.url, None)
         .map_err(|(shown, why)| format!("{shown}: {why}"))?;
-    let tls = match &connection.amqp_ca {
+    let tls = match &config.ca_file {
         None => lapin::tcp::OwnedTLSConfig::default(),
         Some(path) => lapin::tcp::OwnedTLSConfig {
             identity: None,
@@ -295,26 +294,16 @@ async fn follow(
     Ok(())
 }
 
-/// The merged statistics of partitions 0 to `partitions − 1` on the broker at `url`, heard
+/// The merged statistics of partitions 0 to `partitions − 1` on the broker of `bus`, heard
 /// within `timeout`.
 pub async fn merged(
-    connection: &Connection,
-    url: &str,
+    bus: AmqpBus,
     partitions: u32,
     timeout: Duration,
 ) -> anyhow::Result<StatsUpdated> {
     let deadline = tokio::time::Instant::now() + timeout;
-    let bus = amqp_bus(
-        url,
-        connection.amqp_ca.as_deref(),
-        "arcade puzzle stats",
-        connection.queue_type,
-        None,
-        true,
-    )
-    .await?;
     let mut gathering = Gathering::new(partitions);
-    let history = match history_length(connection, url).await {
+    let history = match history_length(&bus).await {
         Ok(length) => bus
             .replay(HISTORY_STREAM, "#", StreamOffset::First, PREFETCH)
             .await
@@ -351,88 +340,4 @@ pub async fn merged(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn partition(index: u32, count: u32, at: u64) -> Vec<u8> {
-        let mut wire = PartitionUpdated::example();
-        wire.partition = index;
-        wire.partitions = count;
-        wire.published_at_ms = at;
-        serde_json::to_vec(&wire).unwrap()
-    }
-
-    #[test]
-    fn the_newest_of_each_partition_is_merged() {
-        let mut gathering = Gathering::new(2);
-        gathering.hear(&partition(0, 2, 10)).unwrap();
-        assert!(!gathering.complete());
-        assert_eq!(gathering.missing(), [1]);
-        let mut older = PartitionUpdated::example();
-        older.partition = 1;
-        older.stages[0].sessions = 0;
-        gathering
-            .hear(&serde_json::to_vec(&older).unwrap())
-            .unwrap();
-        // Newer, and valid: it replaces the damaged one, which would be refused.
-        gathering.hear(&partition(1, 2, 30)).unwrap();
-        // Not one of those asked for.
-        gathering.hear(&partition(2, 3, 40)).unwrap();
-        assert!(gathering.complete());
-        let merged = gathering.merge(Duration::from_secs(1)).unwrap();
-        let (_, one) = Stats::from_partition(&PartitionUpdated::example()).unwrap();
-        assert_eq!(merged.sessions, 2 * one.sessions());
-        assert_eq!(merged.flagged, 2 * one.flagged());
-        assert_eq!(merged.published_at_ms, 30);
-        assert_eq!(merged.stages[0].sessions, 14);
-    }
-
-    #[test]
-    fn missing_partitions_and_another_count_are_named() {
-        let mut gathering = Gathering::new(4);
-        gathering.hear(&partition(1, 4, 1)).unwrap();
-        gathering.hear(&partition(3, 4, 1)).unwrap();
-        let error = gathering
-            .merge(Duration::from_secs(5))
-            .unwrap_err()
-            .to_string();
-        assert!(error.contains("partitions 0, 2 of 4 within 5s"), "{error}");
-
-        let mut gathering = Gathering::new(2);
-        gathering.hear(&partition(0, 2, 1)).unwrap();
-        gathering.hear(&partition(1, 3, 1)).unwrap();
-        let error = gathering
-            .merge(Duration::from_secs(5))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            error.contains("partition 1 reports 3 partitions") && !error.contains("partition 0 "),
-            "{error}"
-        );
-
-        let mut gathering = Gathering::new(1);
-        let mut damaged = PartitionUpdated::example();
-        damaged.partition = 0;
-        damaged.partitions = 1;
-        damaged.stages[2].durations.buckets[0][0] = 5_000;
-        gathering
-            .hear(&serde_json::to_vec(&damaged).unwrap())
-            .unwrap();
-        let error = gathering
-            .merge(Duration::from_secs(5))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            error.contains(
-                "partition 0: puzzle.partition.updated.v1 stages[2].durations.buckets[0]"
-            ),
-            "{error}"
-        );
-        assert!(
-            gathering
-                .hear(b"{")
-                .unwrap_err()
-                .contains("does not decode")
-        );
-    }
-}
+mod tests;

@@ -156,7 +156,7 @@ pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
             }
             publish(&args.connection, TableGoalReport::TYPE, payload, PRODUCER).await
         }
-        RefereeCommand::Tool(command) => Ok(crate::tool(|out, err| {
+        RefereeCommand::Tool(command) => Ok(crate::pipe::tool(|out, err| {
             arcade_referee::cli::run(command, out, err)
         })),
     }

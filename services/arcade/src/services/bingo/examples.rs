@@ -77,7 +77,9 @@ async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls
     let secret = settings.bingo.secret().unwrap();
     let service = BingoService::new(&secret).with_binder(binder);
     running.push(Box::new(runtime.start(service).unwrap()));
-    assert!(crate::host::wait_subscribed(&running, Duration::from_secs(30)).await);
+    let mut app = arcade_runtime::App::new(runtime.clone(), arcade_runtime::OpenBus::embedded(bus));
+    app.host(running);
+    assert!(app.subscribed(Duration::from_secs(30)).await);
     let demo = Demo {
         runtime: runtime.clone(),
     };
@@ -163,6 +165,5 @@ async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls
         "{said_hello:?}"
     );
 
-    assert!(crate::host::stop_all(running).await);
-    bus.close().await.unwrap();
+    assert!(app.stop().await.unwrap());
 }

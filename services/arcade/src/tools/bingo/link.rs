@@ -4,14 +4,38 @@
 //! before the request is sent, by the request's `requestId`.
 
 use std::net::SocketAddr;
+use std::process::ExitCode;
 use std::time::Duration;
 
 use arcade_contracts::Envelope;
+use clap::Args;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// How long a tool waits for the service's answer to one request.
 pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// Exit code of a refused input or request.
+pub const REFUSED: u8 = 2;
+
+/// The admin endpoint of the `arcade run` hosting bingo.
+#[derive(Debug, Clone, Args)]
+pub struct AdminArg {
+    /// Address of the admin endpoint of the `arcade run` hosting bingo.
+    #[arg(
+        long,
+        env = "ARCADE_ADMIN_ADDR",
+        default_value = "127.0.0.1:7878",
+        value_name = "ADDR"
+    )]
+    pub admin: SocketAddr,
+}
+
+/// Prints `error: message` and returns the refusal exit code.
+pub fn refused(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(REFUSED)
+}
 
 /// The admin endpoint of the process hosting bingo.
 #[derive(Debug, Clone)]

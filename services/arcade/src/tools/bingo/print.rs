@@ -24,7 +24,7 @@ use arcade_contracts::bingo::{CardsPrinted, PrintCards, PrintedCard, RequestReje
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::{Admin, AdminArg, refused};
+use super::link::{Admin, AdminArg, refused};
 use crate::client::segment;
 
 /// How the cards are written.
