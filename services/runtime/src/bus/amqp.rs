@@ -34,6 +34,7 @@
 mod config;
 mod consume;
 mod declare;
+mod depths;
 pub mod history;
 mod lag;
 mod link;
