@@ -82,6 +82,10 @@ impl Bus for AmqpBus {
         self.declare_subscription(spec).await
     }
 
+    async fn bind(&self, queue: &str, patterns: &[String]) -> Result<(), BusError> {
+        self.bind_queue(queue, patterns).await
+    }
+
     fn name(&self) -> &'static str {
         "rabbitmq"
     }

@@ -165,6 +165,16 @@ pub trait Bus: Send + Sync + 'static {
         self.subscribe(spec).await.map(drop)
     }
 
+    /// Binds topic patterns to a durable queue (declared first if it does not exist;
+    /// idempotent), without consuming it: from now on, what is published on the topic with a
+    /// matching routing key waits in `queue` too. Binding adds: the queue's other bindings stay.
+    /// A durable queue's bindings outlive the process. The default declares the queue with
+    /// these bindings ([`Bus::declare`]).
+    async fn bind(&self, queue: &str, patterns: &[String]) -> Result<(), BusError> {
+        self.declare(&SubscriptionSpec::durable(queue, patterns.to_vec()))
+            .await
+    }
+
     /// Declares the queue and its bindings now, without waiting, when the transport can (the
     /// embedded bus: `true`), so that a command sent right after a service starts is routed.
     /// A transport that cannot (RabbitMQ: `false`) declares them when subscribing.

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use self::queue::{Pos, Queue, QueueState, lock};
 
 use super::pattern::Pattern;
-use super::{BusError, DEAD_LETTERS};
+use super::{BusError, DEAD_LETTERS, SubscriptionSpec};
 use crate::wire::WireMessage;
 
 const QUEUE_TREE_PREFIX: &str = "queue:";
@@ -149,7 +149,38 @@ impl EmbeddedBus {
         Ok(queue)
     }
 
-    fn bind(&self, queue: &str, pattern: &str, durable: bool) -> Result<(), BusError> {
+    /// Declares `queue` (idempotent) and binds `patterns` to it, unless the bus is closed.
+    fn declare_bound(
+        &self,
+        queue: &str,
+        patterns: &[String],
+        durable: bool,
+    ) -> Result<Arc<Queue>, BusError> {
+        if self.inner.closed.load(Ordering::SeqCst) {
+            return Err(BusError::Closed);
+        }
+        let declared = self.declare(queue, durable)?;
+        for pattern in patterns {
+            self.bind_pattern(queue, pattern, durable)?;
+        }
+        Ok(declared)
+    }
+
+    /// [`EmbeddedBus::declare_bound`] for a subscription, which cannot be partitioned here.
+    fn declare_subscription(&self, spec: &SubscriptionSpec) -> Result<Arc<Queue>, BusError> {
+        if self.inner.closed.load(Ordering::SeqCst) {
+            return Err(BusError::Closed);
+        }
+        if spec.partition.is_some() {
+            return Err(BusError::Refused(format!(
+                "queue {}: partitions need RabbitMQ (--amqp): the embedded bus has no consistent-hash exchange",
+                spec.queue
+            )));
+        }
+        self.declare_bound(&spec.queue, &spec.bindings, spec.durable)
+    }
+
+    fn bind_pattern(&self, queue: &str, pattern: &str, durable: bool) -> Result<(), BusError> {
         let mut topology = lock(&self.inner.topology);
         if topology
             .bindings

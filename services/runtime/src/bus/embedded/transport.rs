@@ -106,36 +106,11 @@ impl Bus for EmbeddedBus {
     }
 
     fn declare_now(&self, spec: &SubscriptionSpec) -> Result<bool, BusError> {
-        if self.inner.closed.load(Ordering::SeqCst) {
-            return Err(BusError::Closed);
-        }
-        if spec.partition.is_some() {
-            return Err(BusError::Refused(format!(
-                "queue {}: partitions need RabbitMQ (--amqp): the embedded bus has no consistent-hash exchange",
-                spec.queue
-            )));
-        }
-        self.declare(&spec.queue, spec.durable)?;
-        for pattern in &spec.bindings {
-            self.bind(&spec.queue, pattern, spec.durable)?;
-        }
-        Ok(true)
+        self.declare_subscription(spec).map(|_| true)
     }
 
     async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
-        if self.inner.closed.load(Ordering::SeqCst) {
-            return Err(BusError::Closed);
-        }
-        if spec.partition.is_some() {
-            return Err(BusError::Refused(format!(
-                "queue {}: partitions need RabbitMQ (--amqp): the embedded bus has no consistent-hash exchange",
-                spec.queue
-            )));
-        }
-        let queue = self.declare(&spec.queue, spec.durable)?;
-        for pattern in &spec.bindings {
-            self.bind(&spec.queue, pattern, spec.durable)?;
-        }
+        let queue = self.declare_subscription(spec)?;
         queue.consumers.fetch_add(1, Ordering::SeqCst);
         Ok(Box::new(EmbeddedConsumer {
             bus: self.clone(),
@@ -148,14 +123,12 @@ impl Bus for EmbeddedBus {
     }
 
     async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
-        if self.inner.closed.load(Ordering::SeqCst) {
-            return Err(BusError::Closed);
-        }
-        self.declare(&spec.queue, spec.durable)?;
-        for pattern in &spec.bindings {
-            self.bind(&spec.queue, pattern, spec.durable)?;
-        }
-        Ok(())
+        self.declare_bound(&spec.queue, &spec.bindings, spec.durable)
+            .map(drop)
+    }
+
+    async fn bind(&self, queue: &str, patterns: &[String]) -> Result<(), BusError> {
+        self.declare_bound(queue, patterns, true).map(drop)
     }
 
     fn name(&self) -> &'static str {
