@@ -230,7 +230,7 @@ pub async fn send(
     };
     match web
         .runtime
-        .send_with(message_type, payload, crate::service::SERVICE_NAME, options)
+        .send_with(message_type, payload, crate::SERVICE_NAME, options)
         .await
     {
         Ok(envelope) => {
