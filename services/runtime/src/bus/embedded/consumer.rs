@@ -8,8 +8,7 @@ use async_trait::async_trait;
 
 use super::EmbeddedBus;
 use super::queue::{Pos, Queue, encode_chunks, lock};
-use crate::bus::{Acker, BusError, Consumer, DEAD_LETTERS, Delivery};
-use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY};
+use crate::bus::{Acker, BusError, Consumer, DEAD_LETTERS, Delivery, dead_letter_of};
 
 pub(super) struct EmbeddedConsumer {
     pub(super) bus: EmbeddedBus,
@@ -151,15 +150,7 @@ impl Acker for EmbeddedAcker {
         let moved = self
             .queue
             .dead_letter(self.pos, &dead_queue, dead_chunk, |message| {
-                let mut dead = message.clone();
-                dead.headers
-                    .insert(HEADER_DEAD_REASON.into(), reason.to_string());
-                dead.headers.insert(HEADER_DEAD_QUEUE.into(), origin);
-                dead.headers.insert(
-                    HEADER_DEAD_ROUTING_KEY.into(),
-                    message.routing_key().to_string(),
-                );
-                let dead = Arc::new(dead);
+                let dead = Arc::new(dead_letter_of(message, reason, &origin));
                 let (bytes, _) = encode_chunks(std::slice::from_ref(&dead), usize::MAX)?
                     .pop()
                     .ok_or_else(|| BusError::Storage("an empty dead letter".into()))?;

@@ -9,11 +9,12 @@ use async_trait::async_trait;
 use super::EmbeddedBus;
 use super::consumer::EmbeddedConsumer;
 use super::queue::{Queue, encode_chunks, lock};
+use crate::bus::dead_letter_of;
 use crate::bus::{
     Bus, BusError, Consumer, DEAD_LETTERS, Destination, Publication, Published, SubscriptionSpec,
     UNROUTABLE,
 };
-use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+use crate::wire::WireMessage;
 
 #[async_trait]
 impl Bus for EmbeddedBus {
@@ -51,7 +52,8 @@ impl Bus for EmbeddedBus {
                         // dead letter and the publisher told.
                         None => {
                             published.unroutable.push(position);
-                            message = Arc::new(unroutable(&publication.message, name));
+                            message =
+                                Arc::new(dead_letter_of(&publication.message, UNROUTABLE, name));
                             vec![self.declare(DEAD_LETTERS, true)?]
                         }
                     }
@@ -138,18 +140,4 @@ impl Bus for EmbeddedBus {
     fn queue_depth(&self, queue: &str) -> Option<u64> {
         Some(self.depth(queue) as u64)
     }
-}
-
-/// The dead letter of a command sent to `queue`, which does not exist.
-fn unroutable(message: &WireMessage, queue: &str) -> WireMessage {
-    let mut dead = message.clone();
-    dead.headers
-        .insert(HEADER_DEAD_REASON.into(), UNROUTABLE.to_string());
-    dead.headers
-        .insert(HEADER_DEAD_QUEUE.into(), queue.to_string());
-    dead.headers.insert(
-        HEADER_DEAD_ROUTING_KEY.into(),
-        message.routing_key().to_string(),
-    );
-    dead
 }
