@@ -92,6 +92,25 @@ async fn send(
     .await
 }
 
+/// An organiser's command whose body holds only `fields`, sent as it came.
+async fn as_sent(
+    web: &Web,
+    headers: &HeaderMap,
+    game_id: &str,
+    body: &Bytes,
+    fields: &[&str],
+    message_type: &str,
+) -> Response {
+    let (principal, body) = match organiser(web, headers, game_id, body) {
+        Ok(ok) => ok,
+        Err(refused) => return refused.into_response(),
+    };
+    if let Err(refused) = only(&body, fields) {
+        return refused.into_response();
+    }
+    send(web, principal, message_type, game_id, body).await
+}
+
 pub(super) async fn open(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
     let principal = match web.gate.operator(&headers) {
         Ok(principal) => principal,
@@ -154,14 +173,15 @@ pub(super) async fn call(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let (principal, body) = match organiser(&web, &headers, &game_id, &body) {
-        Ok(ok) => ok,
-        Err(refused) => return refused.into_response(),
-    };
-    if let Err(refused) = only(&body, &["squareId"]) {
-        return refused.into_response();
-    }
-    send(&web, principal, CallSquare::TYPE, &game_id, body).await
+    as_sent(
+        &web,
+        &headers,
+        &game_id,
+        &body,
+        &["squareId"],
+        CallSquare::TYPE,
+    )
+    .await
 }
 
 pub(super) async fn print(
@@ -170,14 +190,15 @@ pub(super) async fn print(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let (principal, body) = match organiser(&web, &headers, &game_id, &body) {
-        Ok(ok) => ok,
-        Err(refused) => return refused.into_response(),
-    };
-    if let Err(refused) = only(&body, &["count"]) {
-        return refused.into_response();
-    }
-    send(&web, principal, PrintCards::TYPE, &game_id, body).await
+    as_sent(
+        &web,
+        &headers,
+        &game_id,
+        &body,
+        &["count"],
+        PrintCards::TYPE,
+    )
+    .await
 }
 
 pub(super) async fn verify(
@@ -193,12 +214,7 @@ pub(super) async fn verify(
     if let Err(refused) = only(&body, &["serial", "label"]) {
         return refused.into_response();
     }
-    if body
-        .get("label")
-        .is_some_and(|l| l.is_null() || l.as_str().is_some_and(|s| s.trim().is_empty()))
-    {
-        body.remove("label");
-    }
+    actions::drop_blank(&mut body, &["label"]);
     send(&web, principal, VerifyCard::TYPE, &game_id, body).await
 }
 
@@ -208,14 +224,7 @@ pub(super) async fn close(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let (principal, body) = match organiser(&web, &headers, &game_id, &body) {
-        Ok(ok) => ok,
-        Err(refused) => return refused.into_response(),
-    };
-    if let Err(refused) = only(&body, &[]) {
-        return refused.into_response();
-    }
-    send(&web, principal, CloseGame::TYPE, &game_id, body).await
+    as_sent(&web, &headers, &game_id, &body, &[], CloseGame::TYPE).await
 }
 
 /// Who holds a card, as the console saw it dealt.
