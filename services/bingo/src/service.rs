@@ -22,7 +22,6 @@ use arcade_contracts::{Envelope, Message, Route};
 use arcade_runtime::backoff::Backoff;
 use arcade_runtime::{
     Bus, BusError, Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec,
-    SubscriptionSpec,
 };
 use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
@@ -205,10 +204,9 @@ impl Service for BingoService {
     }
 }
 
-/// Binds the bingo queue to the message types games map, in the background: the bus declares a
-/// binding when a queue is subscribed with it, so the binder subscribes once with the new
-/// types (retrying with backoff while the bus is unavailable) and lets that consumer go before
-/// it takes anything. Bindings of a durable queue outlive the process.
+/// Binds the bingo queue to the message types games map, in the background ([`Bus::bind`],
+/// retrying with backoff while the bus is unavailable). Bindings of a durable queue outlive
+/// the process.
 #[derive(Debug, Clone)]
 pub struct Binder {
     requests: mpsc::UnboundedSender<BTreeSet<String>>,
@@ -246,19 +244,10 @@ async fn bind_loop(
         if new.is_empty() {
             continue;
         }
-        let spec = SubscriptionSpec {
-            queue: queue.clone(),
-            bindings: new.clone(),
-            durable: true,
-            prefetch: 1,
-            partition: None,
-        };
         let mut backoff = Backoff::default();
         loop {
-            match bus.subscribe(&spec).await {
-                Ok(consumer) => {
-                    // Never polled: it took nothing, and dropping it leaves the queue as it was.
-                    drop(consumer);
+            match bus.bind(&queue, &new).await {
+                Ok(()) => {
                     info!(%queue, types = ?new, "bound to the message types a game maps");
                     bound.send_modify(|done| done.extend(new));
                     break;

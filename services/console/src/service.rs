@@ -14,15 +14,14 @@ use arcade_runtime::{
     SnapshotError, payload_of,
 };
 
+pub use crate::SERVICE_NAME;
 use crate::desk::Desk;
-use crate::games::puzzle::play::{self, COMPLETED, PlayCommand, PlayRefused};
+use crate::games::puzzle::play::{self, COMPLETED, PlayRefused};
 use crate::games::puzzle::projection::Puzzle;
+pub use crate::input::ConsoleInput;
 use crate::live::Live;
 use crate::observed::{OBSERVED_TYPE, Observed};
 use crate::projection::Projections;
-
-/// The console's default instance name (its queue and its data directory).
-pub const SERVICE_NAME: &str = "console";
 
 /// The topics the console binds: the events of all four games, recorded whole so that any
 /// projection (of this build or a later one) can be folded from the log.
@@ -30,16 +29,6 @@ pub const TOPICS: [&str; 5] = ["table.#", "bingo.#", "race.#", "puzzle.#", "game
 
 /// The console's snapshot format version (a frame of per-projection sections).
 pub const SNAPSHOT_VERSION: u32 = 1;
-
-/// What the console decides on: an event seen on the bus, or a player's request (a local
-/// input from its pages).
-#[derive(Debug, Clone)]
-pub enum ConsoleInput {
-    /// An event of the games' topics.
-    Observed(Observed),
-    /// A Strata Relay player's request.
-    Play(PlayCommand),
-}
 
 /// The console service.
 #[derive(Debug, Clone)]

@@ -176,7 +176,7 @@ pub trait Service: Decider {
     /// The on-disk format of the service's state snapshots (`Some(Codec::of::<Self>())` for a
     /// service that implements [`crate::Snapshot`]); `None` (the default): no snapshots, a
     /// restart replays the whole log.
-    fn snapshots(&self) -> Option<crate::snapshot::Codec<Self::State>> {
+    fn snapshots(&self) -> Option<crate::snapshot::codec::Codec<Self::State>> {
         None
     }
 
