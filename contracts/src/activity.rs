@@ -5,8 +5,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{Message, MessageKind, MessageType};
-
 /// `activity.recorded.v1`: a member did something. Recording the same `entryId` again changes
 /// nothing: a gesture ticks once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -38,33 +36,14 @@ pub struct ActivityUndone {
     pub entry_id: String,
 }
 
-impl Message for ActivityRecorded {
-    const TYPE: &'static str = "activity.recorded.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        ActivityRecorded {
-            entry_id: "act-8812".into(),
-            member: "alice".into(),
-            verb: "talk.hello".into(),
-            object: Some("bob".into()),
-        }
-    }
-}
-
-impl Message for ActivityUndone {
-    const TYPE: &'static str = "activity.undone.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        ActivityUndone {
-            entry_id: "act-8812".into(),
-        }
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<ActivityRecorded>(),
-        MessageType::of::<ActivityUndone>(),
-    ]
+messages! {
+    Event ActivityRecorded: "activity.recorded.v1" => ActivityRecorded {
+        entry_id: "act-8812".into(),
+        member: "alice".into(),
+        verb: "talk.hello".into(),
+        object: Some("bob".into()),
+    };
+    Event ActivityUndone: "activity.undone.v1" => ActivityUndone {
+        entry_id: "act-8812".into(),
+    };
 }

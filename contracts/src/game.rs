@@ -12,7 +12,6 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 
 use crate::upcast::Upcasters;
-use crate::{Message, MessageKind, MessageType};
 
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -46,21 +45,6 @@ pub struct GameSessionCompleted {
     pub turns: u32,
     /// Wall-clock length of the session in milliseconds.
     pub duration_ms: u64,
-}
-
-impl Message for GameSessionCompleted {
-    const TYPE: &'static str = "game.session.completed.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        GameSessionCompleted {
-            game_id: "strata-7f3a2c".into(),
-            seed: 421_337,
-            stage: 3,
-            outcome: Outcome::Won,
-            turns: 5,
-            duration_ms: 48_250,
-        }
-    }
 }
 
 /// One pulse of a session: the cell `[x, y]` (column x, row y, each 0 to 4).
@@ -116,23 +100,6 @@ pub struct GameSessionCompletedV2 {
     /// The producer's name and version, e.g. `strata-web 2.4.1`.
     #[schemars(length(min = 1, max = 100))]
     pub producer_version: String,
-}
-
-impl Message for GameSessionCompletedV2 {
-    const TYPE: &'static str = "game.session.completed.v2";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        GameSessionCompletedV2 {
-            game_id: "strata-9d41b0".into(),
-            seed: 421_337,
-            stage: 1,
-            outcome: Outcome::Won,
-            turns: 2,
-            duration_ms: 9_250,
-            moves: vec![Pulse([1, 3]), Pulse([1, 3])],
-            producer_version: "strata-web 2.4.1".into(),
-        }
-    }
 }
 
 /// A finished session in the one shape a consumer of every version sees; not a wire type.
@@ -199,10 +166,23 @@ pub fn session_upcasters() -> Upcasters<SessionCompletion> {
         .register::<GameSessionCompletedV2>(SessionCompletion::from)
 }
 
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<GameSessionCompleted>(),
-        MessageType::of::<GameSessionCompletedV2>(),
-    ]
+messages! {
+    Event GameSessionCompleted: "game.session.completed.v1" => GameSessionCompleted {
+        game_id: "strata-7f3a2c".into(),
+        seed: 421_337,
+        stage: 3,
+        outcome: Outcome::Won,
+        turns: 5,
+        duration_ms: 48_250,
+    };
+    Event GameSessionCompletedV2: "game.session.completed.v2" => GameSessionCompletedV2 {
+        game_id: "strata-9d41b0".into(),
+        seed: 421_337,
+        stage: 1,
+        outcome: Outcome::Won,
+        turns: 2,
+        duration_ms: 9_250,
+        moves: vec![Pulse([1, 3]), Pulse([1, 3])],
+        producer_version: "strata-web 2.4.1".into(),
+    };
 }

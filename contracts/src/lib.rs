@@ -14,6 +14,36 @@
 //! breaking change makes a new `.vN+1` type; an existing type keeps its meaning forever, and
 //! gains fields only as optional (`#[serde(default)]`) with a doc line saying when they came.
 
+/// Makes contract types [`Message`]s and lists them: one line per type,
+/// `Kind Type: "type.name.vN" [to |m| route] => example;`, gives each its `impl Message` (its
+/// kind, versioned name, example payload and, for a request, where it goes: `route` from the
+/// message `m`; a fact goes on the topic), and `pub fn types()`, the module's
+/// [`MessageType`]s in the order listed.
+macro_rules! messages {
+    ($($kind:ident $type:ident: $name:literal $(to |$m:pat_param| $route:expr)? => $example:expr;)*) => {
+        $(
+            impl $crate::Message for $type {
+                const TYPE: &'static str = $name;
+                const KIND: $crate::MessageKind = $crate::MessageKind::$kind;
+                fn example() -> Self {
+                    $example
+                }
+                $(
+                    fn route(&self) -> $crate::Route {
+                        let $m = self;
+                        $route
+                    }
+                )?
+            }
+        )*
+
+        /// The message types of this module, in the order they are listed.
+        pub fn types() -> Vec<$crate::MessageType> {
+            vec![$($crate::MessageType::of::<$type>()),*]
+        }
+    };
+}
+
 pub mod activity;
 pub mod asyncapi;
 pub mod bingo;

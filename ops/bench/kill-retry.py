@@ -8,15 +8,9 @@ exactly N when retries are applied once.
 """
 import argparse, http.client, json, os, signal, socket, subprocess, sys, tempfile, threading, time
 
+from rabbitnode import free_port
+
 TOKEN = "arc_bench_kill_retry_operator_token"
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def start(arcade, data, port, log):

@@ -11,70 +11,45 @@ use super::events::{
     RequestRejected, SquareCalled, SquareTicked,
 };
 use super::examples;
-use crate::{Message, MessageKind, MessageType, Route};
-
-/// `Kind Type: "type.name.v1" => example;` for each message: its `Message` impl, and
-/// `types()` listing them in this order.
-macro_rules! messages {
-    ($($kind:ident $type:ident: $name:literal => $example:expr;)*) => {
-        $(
-            impl Message for $type {
-                const TYPE: &'static str = $name;
-                const KIND: MessageKind = MessageKind::$kind;
-                fn example() -> Self {
-                    $example
-                }
-                fn route(&self) -> Route {
-                    route(Self::KIND)
-                }
-            }
-        )*
-
-        /// The message types of bingo: the commands, then the events.
-        pub(super) fn types() -> Vec<MessageType> {
-            vec![$(MessageType::of::<$type>()),*]
-        }
-    };
-}
-
-/// A request goes to the bingo queue, a fact on the topic.
-fn route(kind: MessageKind) -> Route {
-    match kind {
-        MessageKind::Command => Route::Queue(QUEUE.to_string()),
-        MessageKind::Event => Route::Topic,
-    }
-}
+use crate::Route;
 
 messages! {
-    Command OpenGame: "bingo.game.open.v1" => examples::open_game();
-    Command DealCard: "bingo.card.deal.v1" => DealCard {
+    Command OpenGame: "bingo.game.open.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => examples::open_game();
+    Command DealCard: "bingo.card.deal.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => DealCard {
         request_id: Some("req-17".into()),
         game_id: "friday-quiz".into(),
         player: "alice".into(),
     };
-    Command PrintCards: "bingo.cards.print.v1" => PrintCards {
+    Command PrintCards: "bingo.cards.print.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => PrintCards {
         request_id: None,
         game_id: "friday-quiz".into(),
         count: 50
     };
-    Command CallSquare: "bingo.square.call.v1" => CallSquare {
+    Command CallSquare: "bingo.square.call.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => CallSquare {
         request_id: None,
         game_id: "friday-quiz".into(),
         square_id: 42
     };
-    Command ClaimCard: "bingo.card.claim.v1" => ClaimCard {
+    Command ClaimCard: "bingo.card.claim.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => ClaimCard {
         request_id: Some("req-18".into()),
         game_id: "friday-quiz".into(),
         serial: 3,
         player: "alice".into(),
     };
-    Command VerifyCard: "bingo.card.verify.v1" => VerifyCard {
+    Command VerifyCard: "bingo.card.verify.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => VerifyCard {
         request_id: None,
         game_id: "friday-quiz".into(),
         serial: 12,
         label: Some("3f2a-9c01-77be-4d10".into()),
     };
-    Command CloseGame: "bingo.game.close.v1" => CloseGame {
+    Command CloseGame: "bingo.game.close.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => CloseGame {
         request_id: None,
         game_id: "friday-quiz".into()
     };

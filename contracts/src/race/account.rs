@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Achievement, Modules, RACE_MASTER_QUEUE, StopReason};
-use crate::{Message, MessageKind, MessageType, Route};
+use crate::Route;
 
 /// `race.state.query.v1`: a team asks for the true state of its cars (a restarted car program
 /// starts from it); answered by `race.state.reported.v1`.
@@ -22,19 +22,6 @@ pub struct StateQuery {
     /// The team asking.
     #[schemars(length(min = 1, max = 32), pattern(super::NAME_PATTERN))]
     pub team: String,
-}
-
-impl Message for StateQuery {
-    const TYPE: &'static str = "race.state.query.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        StateQuery {
-            team: "red-baron".into(),
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(RACE_MASTER_QUEUE.into())
-    }
 }
 
 /// One car of a state report, as the master records it.
@@ -80,33 +67,6 @@ pub struct StateReported {
     pub cars: Vec<CarStatus>,
 }
 
-impl Message for StateReported {
-    const TYPE: &'static str = "race.state.reported.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        StateReported {
-            team: "red-baron".into(),
-            turn: 4,
-            budget: 82,
-            points: 1,
-            cars: vec![CarStatus {
-                car: "red-baron-1".into(),
-                square: 312,
-                ring_square: 12,
-                farthest: 312,
-                modules: Modules {
-                    pilots: 2,
-                    engines: 4,
-                    weapons: 4,
-                },
-                turns_to_miss: 0,
-                starts_turn: 1,
-                stopped: None,
-            }],
-        }
-    }
-}
-
 /// `race.budget.grant.v1`: the operator gives a team more money.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -122,21 +82,6 @@ pub struct BudgetGrant {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = 200))]
     pub reason: Option<String>,
-}
-
-impl Message for BudgetGrant {
-    const TYPE: &'static str = "race.budget.grant.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        BudgetGrant {
-            team: "red-baron".into(),
-            amount: 50,
-            reason: Some("best console of the hackathon".into()),
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(RACE_MASTER_QUEUE.into())
-    }
 }
 
 /// `race.budget.granted.v1`: a team was given money.
@@ -155,19 +100,6 @@ pub struct BudgetGranted {
     pub budget_left: u32,
 }
 
-impl Message for BudgetGranted {
-    const TYPE: &'static str = "race.budget.granted.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        BudgetGranted {
-            team: "red-baron".into(),
-            amount: 50,
-            reason: Some("best console of the hackathon".into()),
-            budget_left: 132,
-        }
-    }
-}
-
 /// `race.hint.published.v1`: a hint about one of the achievements, all hidden at the start.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -184,19 +116,6 @@ pub struct HintPublished {
     pub hint: String,
 }
 
-impl Message for HintPublished {
-    const TYPE: &'static str = "race.hint.published.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        HintPublished {
-            turn: 5,
-            achievement: Achievement::MadMax,
-            title: "Mad Max".into(),
-            hint: "Les pirates aussi peuvent perdre.".into(),
-        }
-    }
-}
-
 /// `race.hint.publish.v1`: the operator publishes a hint about a hidden achievement now (the
 /// master also publishes one by itself every fifth turn). The master answers with
 /// `race.hint.published.v1` on the turn in progress, or refuses it when the race is not
@@ -209,27 +128,51 @@ pub struct HintPublish {
     pub achievement: Achievement,
 }
 
-impl Message for HintPublish {
-    const TYPE: &'static str = "race.hint.publish.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        HintPublish {
-            achievement: Achievement::Stratege,
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(RACE_MASTER_QUEUE.into())
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<StateQuery>(),
-        MessageType::of::<StateReported>(),
-        MessageType::of::<BudgetGrant>(),
-        MessageType::of::<BudgetGranted>(),
-        MessageType::of::<HintPublished>(),
-        MessageType::of::<HintPublish>(),
-    ]
+messages! {
+    Command StateQuery: "race.state.query.v1"
+        to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => StateQuery {
+        team: "red-baron".into(),
+    };
+    Event StateReported: "race.state.reported.v1" => StateReported {
+        team: "red-baron".into(),
+        turn: 4,
+        budget: 82,
+        points: 1,
+        cars: vec![CarStatus {
+            car: "red-baron-1".into(),
+            square: 312,
+            ring_square: 12,
+            farthest: 312,
+            modules: Modules {
+                pilots: 2,
+                engines: 4,
+                weapons: 4,
+            },
+            turns_to_miss: 0,
+            starts_turn: 1,
+            stopped: None,
+        }],
+    };
+    Command BudgetGrant: "race.budget.grant.v1"
+        to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => BudgetGrant {
+        team: "red-baron".into(),
+        amount: 50,
+        reason: Some("best console of the hackathon".into()),
+    };
+    Event BudgetGranted: "race.budget.granted.v1" => BudgetGranted {
+        team: "red-baron".into(),
+        amount: 50,
+        reason: Some("best console of the hackathon".into()),
+        budget_left: 132,
+    };
+    Event HintPublished: "race.hint.published.v1" => HintPublished {
+        turn: 5,
+        achievement: Achievement::MadMax,
+        title: "Mad Max".into(),
+        hint: "Les pirates aussi peuvent perdre.".into(),
+    };
+    Command HintPublish: "race.hint.publish.v1"
+        to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => HintPublish {
+        achievement: Achievement::Stratege,
+    };
 }

@@ -5,7 +5,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{CarState, ModuleKind, Modules};
-use crate::{Message, MessageKind, MessageType};
 
 /// Why a car's square changed (or did not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -45,23 +44,6 @@ pub struct CarMoved {
     pub ring_square: Option<u32>,
 }
 
-impl Message for CarMoved {
-    const TYPE: &'static str = "race.car.moved.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        CarMoved {
-            car: "red-baron-1".into(),
-            team: "red-baron".into(),
-            turn: 3,
-            from: 8,
-            to: 12,
-            reason: MoveReason::OnTrack,
-            turns_to_miss: 0,
-            ring_square: Some(12),
-        }
-    }
-}
-
 /// Why a car left the race.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -87,19 +69,6 @@ pub struct CarStopped {
     pub reason: StopReason,
     /// Squares it had driven when it stopped (from the start line).
     pub square: u32,
-}
-
-impl Message for CarStopped {
-    const TYPE: &'static str = "race.car.stopped.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        CarStopped {
-            car: "red-baron-1".into(),
-            team: "red-baron".into(),
-            reason: StopReason::NoEngine,
-            square: 156,
-        }
-    }
 }
 
 /// Whether a module came or went.
@@ -148,25 +117,6 @@ pub struct ModuleChanged {
     pub modules: Modules,
 }
 
-impl Message for ModuleChanged {
-    const TYPE: &'static str = "race.module.changed.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        ModuleChanged {
-            car: "red-baron-1".into(),
-            team: "red-baron".into(),
-            module: ModuleKind::Engine,
-            change: ModuleChange::Lost,
-            reason: ModuleReason::MineField,
-            modules: Modules {
-                pilots: 2,
-                engines: 3,
-                weapons: 4,
-            },
-        }
-    }
-}
-
 /// Why a car was penalised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -198,28 +148,6 @@ pub struct PenaltyGiven {
     /// After a state check: the state the master holds, which the car must take.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correction: Option<CarState>,
-}
-
-impl Message for PenaltyGiven {
-    const TYPE: &'static str = "race.penalty.given.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        PenaltyGiven {
-            car: "red-baron-1".into(),
-            team: "red-baron".into(),
-            decision_id: 42,
-            reason: PenaltyReason::WrongState,
-            turns_to_miss: 1,
-            correction: Some(CarState {
-                square: 12,
-                modules: Modules {
-                    pilots: 2,
-                    engines: 4,
-                    weapons: 4,
-                },
-            }),
-        }
-    }
 }
 
 /// The random event a car meets.
@@ -267,28 +195,6 @@ pub struct EventDrawn {
     /// The pirates, when the event is pirates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pirates: Option<PirateCrew>,
-}
-
-impl Message for EventDrawn {
-    const TYPE: &'static str = "race.event.drawn.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        EventDrawn {
-            car: "red-baron-1".into(),
-            team: "red-baron".into(),
-            turn: 3,
-            roll: 55,
-            event: RaceEventKind::Pirates,
-            pirates: Some(PirateCrew {
-                name: "Flying Dutchman".into(),
-                modules: Modules {
-                    pilots: 1,
-                    engines: 6,
-                    weapons: 3,
-                },
-            }),
-        }
-    }
 }
 
 /// How a car's event ended.
@@ -362,32 +268,74 @@ pub struct EventResolved {
     pub turns_to_miss: u32,
 }
 
-impl Message for EventResolved {
-    const TYPE: &'static str = "race.event.resolved.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        EventResolved {
-            car: "red-baron-1".into(),
-            team: "red-baron".into(),
-            event: RaceEventKind::Wreck,
-            outcome: EventOutcome::FoundModule,
-            roll: Some(80),
-            module: Some(ModuleKind::Weapon),
-            price: None,
-            duel_id: None,
-            turns_to_miss: 1,
-        }
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<CarMoved>(),
-        MessageType::of::<CarStopped>(),
-        MessageType::of::<ModuleChanged>(),
-        MessageType::of::<PenaltyGiven>(),
-        MessageType::of::<EventDrawn>(),
-        MessageType::of::<EventResolved>(),
-    ]
+messages! {
+    Event CarMoved: "race.car.moved.v1" => CarMoved {
+        car: "red-baron-1".into(),
+        team: "red-baron".into(),
+        turn: 3,
+        from: 8,
+        to: 12,
+        reason: MoveReason::OnTrack,
+        turns_to_miss: 0,
+        ring_square: Some(12),
+    };
+    Event CarStopped: "race.car.stopped.v1" => CarStopped {
+        car: "red-baron-1".into(),
+        team: "red-baron".into(),
+        reason: StopReason::NoEngine,
+        square: 156,
+    };
+    Event ModuleChanged: "race.module.changed.v1" => ModuleChanged {
+        car: "red-baron-1".into(),
+        team: "red-baron".into(),
+        module: ModuleKind::Engine,
+        change: ModuleChange::Lost,
+        reason: ModuleReason::MineField,
+        modules: Modules {
+            pilots: 2,
+            engines: 3,
+            weapons: 4,
+        },
+    };
+    Event PenaltyGiven: "race.penalty.given.v1" => PenaltyGiven {
+        car: "red-baron-1".into(),
+        team: "red-baron".into(),
+        decision_id: 42,
+        reason: PenaltyReason::WrongState,
+        turns_to_miss: 1,
+        correction: Some(CarState {
+            square: 12,
+            modules: Modules {
+                pilots: 2,
+                engines: 4,
+                weapons: 4,
+            },
+        }),
+    };
+    Event EventDrawn: "race.event.drawn.v1" => EventDrawn {
+        car: "red-baron-1".into(),
+        team: "red-baron".into(),
+        turn: 3,
+        roll: 55,
+        event: RaceEventKind::Pirates,
+        pirates: Some(PirateCrew {
+            name: "Flying Dutchman".into(),
+            modules: Modules {
+                pilots: 1,
+                engines: 6,
+                weapons: 3,
+            },
+        }),
+    };
+    Event EventResolved: "race.event.resolved.v1" => EventResolved {
+        car: "red-baron-1".into(),
+        team: "red-baron".into(),
+        event: RaceEventKind::Wreck,
+        outcome: EventOutcome::FoundModule,
+        roll: Some(80),
+        module: Some(ModuleKind::Weapon),
+        price: None,
+        duel_id: None,
+        turns_to_miss: 1,
+    };
 }

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Modules, RACE_MASTER_QUEUE};
-use crate::{Message, MessageKind, MessageType, Route};
+use crate::Route;
 
 /// The odds of each random event, in percent; they add up to 100. The master draws one number
 /// in 0..=99 per car and event phase and reads it cumulatively in this order: nothing, pirates,
@@ -68,23 +68,6 @@ pub struct RaceStart {
     pub distribution: Option<EventDistribution>,
 }
 
-impl Message for RaceStart {
-    const TYPE: &'static str = "race.start.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        RaceStart {
-            turns: Some(200),
-            duration_ms: Some(7_200_000),
-            turn_interval_ms: Some(10_000),
-            decision_timeout_ms: Some(5_000),
-            distribution: None,
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(RACE_MASTER_QUEUE.into())
-    }
-}
-
 /// `race.distribution.set.v1`: the operator changes the odds of the random events; they apply
 /// from the next event phase on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -93,25 +76,6 @@ impl Message for RaceStart {
 pub struct DistributionSet {
     /// The new odds; they must add up to 100.
     pub distribution: EventDistribution,
-}
-
-impl Message for DistributionSet {
-    const TYPE: &'static str = "race.distribution.set.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        DistributionSet {
-            distribution: EventDistribution {
-                nothing: 40,
-                pirates: 20,
-                garage: 10,
-                wreck: 15,
-                mine_field: 15,
-            },
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(RACE_MASTER_QUEUE.into())
-    }
 }
 
 /// `race.car.register.v1`: a team registers a car and pays for its modules (pilot $1, engine $2,
@@ -132,25 +96,6 @@ pub struct CarRegister {
     pub modules: Modules,
 }
 
-impl Message for CarRegister {
-    const TYPE: &'static str = "race.car.register.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        CarRegister {
-            team: "red-baron".into(),
-            car: "red-baron-1".into(),
-            modules: Modules {
-                pilots: 2,
-                engines: 4,
-                weapons: 4,
-            },
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(RACE_MASTER_QUEUE.into())
-    }
-}
-
 /// `race.budget.query.v1`: a team asks for its budget; answered by `race.budget.reported.v1`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -161,25 +106,36 @@ pub struct BudgetQuery {
     pub team: String,
 }
 
-impl Message for BudgetQuery {
-    const TYPE: &'static str = "race.budget.query.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        BudgetQuery {
-            team: "red-baron".into(),
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(RACE_MASTER_QUEUE.into())
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<RaceStart>(),
-        MessageType::of::<DistributionSet>(),
-        MessageType::of::<CarRegister>(),
-        MessageType::of::<BudgetQuery>(),
-    ]
+messages! {
+    Command RaceStart: "race.start.v1" to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => RaceStart {
+        turns: Some(200),
+        duration_ms: Some(7_200_000),
+        turn_interval_ms: Some(10_000),
+        decision_timeout_ms: Some(5_000),
+        distribution: None,
+    };
+    Command DistributionSet: "race.distribution.set.v1"
+        to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => DistributionSet {
+        distribution: EventDistribution {
+            nothing: 40,
+            pirates: 20,
+            garage: 10,
+            wreck: 15,
+            mine_field: 15,
+        },
+    };
+    Command CarRegister: "race.car.register.v1"
+        to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => CarRegister {
+        team: "red-baron".into(),
+        car: "red-baron-1".into(),
+        modules: Modules {
+            pilots: 2,
+            engines: 4,
+            weapons: 4,
+        },
+    };
+    Command BudgetQuery: "race.budget.query.v1"
+        to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => BudgetQuery {
+        team: "red-baron".into(),
+    };
 }

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{DuelAction, ModuleKind, Modules, ParryOutcome, RACE_MASTER_QUEUE, team_queue};
-use crate::{Message, MessageKind, MessageType, Route};
+use crate::Route;
 
 /// The other car in a combat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -159,38 +159,6 @@ pub struct DecisionRequested {
     pub question: Question,
 }
 
-impl Message for DecisionRequested {
-    const TYPE: &'static str = "race.decision.requested.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        DecisionRequested {
-            decision_id: 41,
-            team: "red-baron".into(),
-            car: "red-baron-1".into(),
-            turn: 3,
-            deadline_ms: 1_767_225_625_000,
-            question: Question::DuelAnswer(DuelQuestion {
-                duel_id: 9,
-                you: 0,
-                cards: vec![5, 2, 2, 4],
-                squares: vec![1, 18],
-                distance: 17,
-                opponent_cards: 5,
-                deck_left: 15,
-                history: vec![DuelHistoryEntry {
-                    fighter: 1,
-                    cards: vec![5],
-                    action: DuelAction::Move,
-                    parry: None,
-                }],
-            }),
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(team_queue(&self.team))
-    }
-}
-
 /// `race.decision.made.v1`: a car answers a decision request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -207,22 +175,6 @@ pub struct DecisionMade {
     pub car: String,
     /// The answer.
     pub answer: Answer,
-}
-
-impl Message for DecisionMade {
-    const TYPE: &'static str = "race.decision.made.v1";
-    const KIND: MessageKind = MessageKind::Command;
-    fn example() -> Self {
-        DecisionMade {
-            decision_id: 41,
-            team: "red-baron".into(),
-            car: "red-baron-1".into(),
-            answer: Answer::DuelAnswer { cards: vec![5] },
-        }
-    }
-    fn route(&self) -> Route {
-        Route::Queue(RACE_MASTER_QUEUE.into())
-    }
 }
 
 /// How a decision was closed.
@@ -256,25 +208,42 @@ pub struct DecisionClosed {
     pub answer: Option<Answer>,
 }
 
-impl Message for DecisionClosed {
-    const TYPE: &'static str = "race.decision.closed.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        DecisionClosed {
-            decision_id: 41,
-            team: "red-baron".into(),
-            car: "red-baron-1".into(),
-            closure: DecisionClosure::Answered,
-            answer: Some(Answer::DuelAnswer { cards: vec![5] }),
-        }
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<DecisionRequested>(),
-        MessageType::of::<DecisionMade>(),
-        MessageType::of::<DecisionClosed>(),
-    ]
+messages! {
+    Command DecisionRequested: "race.decision.requested.v1"
+        to |m| Route::Queue(team_queue(&m.team)) => DecisionRequested {
+        decision_id: 41,
+        team: "red-baron".into(),
+        car: "red-baron-1".into(),
+        turn: 3,
+        deadline_ms: 1_767_225_625_000,
+        question: Question::DuelAnswer(DuelQuestion {
+            duel_id: 9,
+            you: 0,
+            cards: vec![5, 2, 2, 4],
+            squares: vec![1, 18],
+            distance: 17,
+            opponent_cards: 5,
+            deck_left: 15,
+            history: vec![DuelHistoryEntry {
+                fighter: 1,
+                cards: vec![5],
+                action: DuelAction::Move,
+                parry: None,
+            }],
+        }),
+    };
+    Command DecisionMade: "race.decision.made.v1"
+        to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => DecisionMade {
+        decision_id: 41,
+        team: "red-baron".into(),
+        car: "red-baron-1".into(),
+        answer: Answer::DuelAnswer { cards: vec![5] },
+    };
+    Event DecisionClosed: "race.decision.closed.v1" => DecisionClosed {
+        decision_id: 41,
+        team: "red-baron".into(),
+        car: "red-baron-1".into(),
+        closure: DecisionClosure::Answered,
+        answer: Some(Answer::DuelAnswer { cards: vec![5] }),
+    };
 }

@@ -8,8 +8,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{Message, MessageKind, MessageType};
-
 /// One side of a combat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -40,30 +38,6 @@ pub struct CombatPaired {
     /// The two cars (fighter 0 and fighter 1 if they duel).
     #[schemars(length(equal = 2))]
     pub fighters: Vec<DuelFighter>,
-}
-
-impl Message for CombatPaired {
-    const TYPE: &'static str = "race.combat.paired.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        CombatPaired {
-            combat_id: 7,
-            turn: 3,
-            square: 12,
-            fighters: vec![
-                DuelFighter {
-                    car: Some("red-baron-1".into()),
-                    team: "red-baron".into(),
-                    weapons: 4,
-                },
-                DuelFighter {
-                    car: Some("blue-max-2".into()),
-                    team: "blue-max".into(),
-                    weapons: 5,
-                },
-            ],
-        }
-    }
 }
 
 /// How a combat between two cars ended.
@@ -102,21 +76,6 @@ pub struct CombatResolved {
     pub duel_id: Option<u32>,
 }
 
-impl Message for CombatResolved {
-    const TYPE: &'static str = "race.combat.resolved.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        CombatResolved {
-            combat_id: 7,
-            outcome: CombatOutcome::Won,
-            winner: Some("blue-max-2".into()),
-            loser: Some("red-baron-1".into()),
-            loser_turns_to_miss: 1,
-            duel_id: Some(9),
-        }
-    }
-}
-
 /// `race.duel.started.v1`: a duel starts (between two cars, or a car and the pirates).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -136,21 +95,6 @@ pub struct DuelStarted {
     /// The fighter who plays first (and is dealt first), drawn from the seed.
     #[schemars(range(max = 1))]
     pub first_player: u8,
-}
-
-impl Message for DuelStarted {
-    const TYPE: &'static str = "race.duel.started.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        let CombatPaired { fighters, .. } = CombatPaired::example();
-        DuelStarted {
-            duel_id: 9,
-            combat_id: Some(7),
-            turn: 3,
-            fighters,
-            first_player: 1,
-        }
-    }
 }
 
 /// Why a fighter's turn has no cards.
@@ -264,34 +208,55 @@ pub struct DuelPlayed {
     pub drew: u32,
 }
 
-impl Message for DuelPlayed {
-    const TYPE: &'static str = "race.duel.played.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        DuelPlayed {
+messages! {
+    Event CombatPaired: "race.combat.paired.v1" => CombatPaired {
+        combat_id: 7,
+        turn: 3,
+        square: 12,
+        fighters: vec![
+            DuelFighter {
+                car: Some("red-baron-1".into()),
+                team: "red-baron".into(),
+                weapons: 4,
+            },
+            DuelFighter {
+                car: Some("blue-max-2".into()),
+                team: "blue-max".into(),
+                weapons: 5,
+            },
+        ],
+    };
+    Event CombatResolved: "race.combat.resolved.v1" => CombatResolved {
+        combat_id: 7,
+        outcome: CombatOutcome::Won,
+        winner: Some("blue-max-2".into()),
+        loser: Some("red-baron-1".into()),
+        loser_turns_to_miss: 1,
+        duel_id: Some(9),
+    };
+    Event DuelStarted: "race.duel.started.v1" => {
+        let CombatPaired { fighters, .. } = CombatPaired::example();
+        DuelStarted {
             duel_id: 9,
-            step: 0,
-            fighter: 1,
-            cards: vec![5],
-            silence: None,
-            action: DuelAction::Move,
-            illegal: None,
-            moved: 5,
-            attack_value: None,
-            attack_cards: 0,
-            parry: None,
-            squares: vec![1, 18],
-            drew: 1,
+            combat_id: Some(7),
+            turn: 3,
+            fighters,
+            first_player: 1,
         }
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<CombatPaired>(),
-        MessageType::of::<CombatResolved>(),
-        MessageType::of::<DuelStarted>(),
-        MessageType::of::<DuelPlayed>(),
-    ]
+    };
+    Event DuelPlayed: "race.duel.played.v1" => DuelPlayed {
+        duel_id: 9,
+        step: 0,
+        fighter: 1,
+        cards: vec![5],
+        silence: None,
+        action: DuelAction::Move,
+        illegal: None,
+        moved: 5,
+        attack_value: None,
+        attack_cards: 0,
+        parry: None,
+        squares: vec![1, 18],
+        drew: 1,
+    };
 }

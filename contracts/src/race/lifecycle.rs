@@ -5,7 +5,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{EventDistribution, Modules};
-use crate::{Message, MessageKind, MessageType};
 
 /// `race.started.v1`: the race started; turn 1 follows at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -31,22 +30,6 @@ pub struct RaceStarted {
     pub seed_sha256: String,
 }
 
-impl Message for RaceStarted {
-    const TYPE: &'static str = "race.started.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        RaceStarted {
-            at_ms: 1_767_225_600_000,
-            turns: Some(200),
-            duration_ms: 7_200_000,
-            turn_interval_ms: 10_000,
-            decision_timeout_ms: 5_000,
-            distribution: EventDistribution::ORIGINAL,
-            seed_sha256: "ed049108bc18f2c64369e8d0ea42850bdd1a7d1dd340cfde716315579702a76c".into(),
-        }
-    }
-}
-
 /// `race.distribution.changed.v1`: the operator changed the odds of the random events.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -54,16 +37,6 @@ impl Message for RaceStarted {
 pub struct DistributionChanged {
     /// The new odds, used from the next event phase on.
     pub distribution: EventDistribution,
-}
-
-impl Message for DistributionChanged {
-    const TYPE: &'static str = "race.distribution.changed.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        DistributionChanged {
-            distribution: EventDistribution::ORIGINAL,
-        }
-    }
 }
 
 /// `race.car.registered.v1`: a car is registered and paid for.
@@ -84,25 +57,6 @@ pub struct CarRegistered {
     /// The turn on which it starts racing, from square 0.
     #[schemars(range(min = 1))]
     pub starts_turn: u32,
-}
-
-impl Message for CarRegistered {
-    const TYPE: &'static str = "race.car.registered.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        CarRegistered {
-            team: "red-baron".into(),
-            car: "red-baron-1".into(),
-            modules: Modules {
-                pilots: 2,
-                engines: 4,
-                weapons: 4,
-            },
-            price: 18,
-            budget_left: 82,
-            starts_turn: 1,
-        }
-    }
 }
 
 /// Why a registration was refused.
@@ -138,19 +92,6 @@ pub struct RegistrationRejected {
     pub reason: String,
 }
 
-impl Message for RegistrationRejected {
-    const TYPE: &'static str = "race.registration.rejected.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        RegistrationRejected {
-            team: "red-baron".into(),
-            car: "red-baron-7".into(),
-            problem: RegistrationProblem::OverBudget,
-            reason: "the car costs $20 and team red-baron has $8 left".into(),
-        }
-    }
-}
-
 /// `race.command.rejected.v1`: any other command to the master was refused (a start when the
 /// race already runs, a late or unknown decision, odds that do not add up to 100...).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -169,19 +110,6 @@ pub struct CommandRejected {
     pub reason: String,
 }
 
-impl Message for CommandRejected {
-    const TYPE: &'static str = "race.command.rejected.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        CommandRejected {
-            command: "race.decision.made.v1".into(),
-            team: Some("red-baron".into()),
-            decision_id: Some(41),
-            reason: "decision 41 closed at 1767225605000: its deadline passed".into(),
-        }
-    }
-}
-
 /// `race.budget.reported.v1`: a team's account, answering `race.budget.query.v1`. Published
 /// like every fact: a team's money follows from public facts anyway (prices paid, rewards).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -198,19 +126,6 @@ pub struct BudgetReported {
     pub cars: Vec<String>,
 }
 
-impl Message for BudgetReported {
-    const TYPE: &'static str = "race.budget.reported.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        BudgetReported {
-            team: "red-baron".into(),
-            budget: 82,
-            points: 3,
-            cars: vec!["red-baron-1".into()],
-        }
-    }
-}
-
 /// `race.turn.started.v1`: a turn starts with the "on track" step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -223,18 +138,6 @@ pub struct TurnStarted {
     pub at_ms: u64,
     /// Cars racing for the first time this turn (registered before it).
     pub joining: Vec<String>,
-}
-
-impl Message for TurnStarted {
-    const TYPE: &'static str = "race.turn.started.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        TurnStarted {
-            turn: 1,
-            at_ms: 1_767_225_600_000,
-            joining: vec!["red-baron-1".into()],
-        }
-    }
 }
 
 /// A step of a turn after "on track" (which `race.turn.started.v1` opens); scoring closes the
@@ -262,27 +165,56 @@ pub struct PhaseStarted {
     pub phase: Phase,
 }
 
-impl Message for PhaseStarted {
-    const TYPE: &'static str = "race.phase.started.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        PhaseStarted {
-            turn: 1,
-            phase: Phase::Combats,
-        }
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<RaceStarted>(),
-        MessageType::of::<DistributionChanged>(),
-        MessageType::of::<CarRegistered>(),
-        MessageType::of::<RegistrationRejected>(),
-        MessageType::of::<CommandRejected>(),
-        MessageType::of::<BudgetReported>(),
-        MessageType::of::<TurnStarted>(),
-        MessageType::of::<PhaseStarted>(),
-    ]
+messages! {
+    Event RaceStarted: "race.started.v1" => RaceStarted {
+        at_ms: 1_767_225_600_000,
+        turns: Some(200),
+        duration_ms: 7_200_000,
+        turn_interval_ms: 10_000,
+        decision_timeout_ms: 5_000,
+        distribution: EventDistribution::ORIGINAL,
+        seed_sha256: "ed049108bc18f2c64369e8d0ea42850bdd1a7d1dd340cfde716315579702a76c".into(),
+    };
+    Event DistributionChanged: "race.distribution.changed.v1" => DistributionChanged {
+        distribution: EventDistribution::ORIGINAL,
+    };
+    Event CarRegistered: "race.car.registered.v1" => CarRegistered {
+        team: "red-baron".into(),
+        car: "red-baron-1".into(),
+        modules: Modules {
+            pilots: 2,
+            engines: 4,
+            weapons: 4,
+        },
+        price: 18,
+        budget_left: 82,
+        starts_turn: 1,
+    };
+    Event RegistrationRejected: "race.registration.rejected.v1" => RegistrationRejected {
+        team: "red-baron".into(),
+        car: "red-baron-7".into(),
+        problem: RegistrationProblem::OverBudget,
+        reason: "the car costs $20 and team red-baron has $8 left".into(),
+    };
+    Event CommandRejected: "race.command.rejected.v1" => CommandRejected {
+        command: "race.decision.made.v1".into(),
+        team: Some("red-baron".into()),
+        decision_id: Some(41),
+        reason: "decision 41 closed at 1767225605000: its deadline passed".into(),
+    };
+    Event BudgetReported: "race.budget.reported.v1" => BudgetReported {
+        team: "red-baron".into(),
+        budget: 82,
+        points: 3,
+        cars: vec!["red-baron-1".into()],
+    };
+    Event TurnStarted: "race.turn.started.v1" => TurnStarted {
+        turn: 1,
+        at_ms: 1_767_225_600_000,
+        joining: vec!["red-baron-1".into()],
+    };
+    Event PhaseStarted: "race.phase.started.v1" => PhaseStarted {
+        turn: 1,
+        phase: Phase::Combats,
+    };
 }

@@ -4,8 +4,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{Message, MessageKind, MessageType};
-
 /// A feat of the game, worth money and points once per team. Every achievement is hidden at
 /// the start; `race.hint.published.v1` gives hints during the race.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -58,22 +56,6 @@ pub struct AchievementAwarded {
     pub points: u32,
     /// The team's budget after the reward, in dollars.
     pub budget_left: u32,
-}
-
-impl Message for AchievementAwarded {
-    const TYPE: &'static str = "race.achievement.awarded.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        AchievementAwarded {
-            team: "red-baron".into(),
-            car: "red-baron-1".into(),
-            achievement: Achievement::MadMax,
-            title: "Mad Max".into(),
-            money: 1,
-            points: 1,
-            budget_left: 83,
-        }
-    }
 }
 
 /// A team's line in the standings.
@@ -148,17 +130,6 @@ fn example_standings() -> Vec<TeamStanding> {
     ]
 }
 
-impl Message for StandingsUpdated {
-    const TYPE: &'static str = "race.standings.updated.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        StandingsUpdated {
-            turn: 12,
-            standings: example_standings(),
-        }
-    }
-}
-
 /// One of the rule book's four end bonuses (+20 points each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -220,32 +191,32 @@ pub struct RaceFinished {
     pub seed: String,
 }
 
-impl Message for RaceFinished {
-    const TYPE: &'static str = "race.finished.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
-        RaceFinished {
-            turn: 200,
-            at_ms: 1_767_227_590_000,
-            reason: FinishReason::Turns,
-            bonuses: vec![Bonus {
-                kind: BonusKind::TeamMostFightsWon,
-                value: 1,
-                teams: vec!["blue-max".into()],
-                cars: vec![],
-                points: 20,
-            }],
-            standings: example_standings(),
-            seed: "42".into(),
-        }
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![
-        MessageType::of::<AchievementAwarded>(),
-        MessageType::of::<StandingsUpdated>(),
-        MessageType::of::<RaceFinished>(),
-    ]
+messages! {
+    Event AchievementAwarded: "race.achievement.awarded.v1" => AchievementAwarded {
+        team: "red-baron".into(),
+        car: "red-baron-1".into(),
+        achievement: Achievement::MadMax,
+        title: "Mad Max".into(),
+        money: 1,
+        points: 1,
+        budget_left: 83,
+    };
+    Event StandingsUpdated: "race.standings.updated.v1" => StandingsUpdated {
+        turn: 12,
+        standings: example_standings(),
+    };
+    Event RaceFinished: "race.finished.v1" => RaceFinished {
+        turn: 200,
+        at_ms: 1_767_227_590_000,
+        reason: FinishReason::Turns,
+        bonuses: vec![Bonus {
+            kind: BonusKind::TeamMostFightsWon,
+            value: 1,
+            teams: vec!["blue-max".into()],
+            cars: vec![],
+            points: 20,
+        }],
+        standings: example_standings(),
+        seed: "42".into(),
+    };
 }

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 use super::fights::{
     DuelAction, DuelFighter, DuelStarted, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
 };
-use crate::{Message, MessageKind, MessageType};
 
 /// One answer in a duel's transcript.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -95,10 +94,8 @@ pub struct DuelResolved {
     pub reason: DuelReason,
 }
 
-impl Message for DuelResolved {
-    const TYPE: &'static str = "race.duel.resolved.v1";
-    const KIND: MessageKind = MessageKind::Event;
-    fn example() -> Self {
+messages! {
+    Event DuelResolved: "race.duel.resolved.v1" => {
         let DuelStarted { fighters, .. } = DuelStarted::example();
         DuelResolved {
             duel_id: 9,
@@ -129,10 +126,5 @@ impl Message for DuelResolved {
             winner: Some(0),
             reason: DuelReason::IllegalAnswer,
         }
-    }
-}
-
-/// The message types of this module.
-pub fn types() -> Vec<MessageType> {
-    vec![MessageType::of::<DuelResolved>()]
+    };
 }

@@ -4,8 +4,9 @@
 //! Layout:
 //! - [`domain`]: the pure domain and the decider [`Bingo`] (`decide` / `evolve` over
 //!   [`State`], [`Input`] and [`Event`]).
-//! - [`convert`]: incoming messages as inputs ([`Input::from_message`]), events as contract
-//!   messages ([`Event::to_contract`], [`Event::to_message`]) and back ([`Event::from_message`]).
+//! - [`mapping`]: the contract messages consumed ([`Incoming`], as inputs:
+//!   [`Input::from_message`]) and published ([`Outgoing`]: [`Event::to_contract`],
+//!   [`Event::to_message`], and back for replay: [`Event::from_message`]), declared once.
 //! - [`cli`]: the pure parts of `arcade bingo open | print | show` (squares files, pattern
 //!   names, printed cards as JSON lines or an A4 HTML sheet).
 //! - [`service`]: the thin service on the runtime ([`BingoService`]) and its [`Binder`].
@@ -13,15 +14,16 @@
 //! - [`view`]: the read model of games and cards the hosting process serves ([`BingoView`]).
 
 pub mod cli;
-pub mod convert;
 pub mod domain;
+pub mod mapping;
 pub mod service;
 pub mod settings;
 pub mod snapshot;
 pub mod view;
 
-pub use convert::{DecodeError, Outgoing, consumed_types};
+pub use arcade_runtime::MappingError;
 pub use domain::{Bingo, Event, Input, Rejection, Secret, SecretError, State};
+pub use mapping::{Incoming, Outgoing, consumed_types};
 pub use service::{Binder, BingoService};
 pub use view::BingoView;
 

@@ -18,16 +18,16 @@ use std::sync::Arc;
 use arcade_contracts::activity::{ActivityRecorded, ActivityUndone};
 use arcade_contracts::bingo::{ClaimCard, QUEUE};
 use arcade_contracts::principal::{Operators, bingo_player};
-use arcade_contracts::{Envelope, Message, Route};
+use arcade_contracts::{Envelope, Message};
 use arcade_runtime::backoff::Backoff;
 use arcade_runtime::{
-    Bus, BusError, Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec,
-    SubscriptionSpec,
+    Bus, BusError, Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec,
 };
 use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
 
 use crate::domain::{Bingo, Event, Input, Rejection, Secret, State};
+use crate::mapping::Incoming;
 use crate::view::BingoView;
 
 /// The bingo service: the decider and, when it runs on a bus, its binder.
@@ -125,9 +125,9 @@ impl Service for BingoService {
         base_bindings()
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, String> {
+    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, MappingError> {
         if message.message_type.starts_with("bingo.")
-            && !crate::consumed_types().contains(&message.message_type.as_str())
+            && !Incoming::TYPES.contains(&message.message_type.as_str())
         {
             // One of the service's own facts (a queue bound by hand to `bingo.#`): not an input.
             return Ok(Decoded::Ignore(format!(
@@ -135,42 +135,41 @@ impl Service for BingoService {
                 message.message_type
             )));
         }
-        if message.message_type == ClaimCard::TYPE {
-            let player = message
-                .payload
-                .get("player")
-                .and_then(|p| p.as_str())
-                .unwrap_or("");
+        let Some(incoming) = Incoming::read(&message.message_type, &message.payload)? else {
+            return Ok(Decoded::Input(Input::Foreign {
+                message_type: message.message_type.clone(),
+                payload: message.payload.clone(),
+                message_id: message.message_id.clone(),
+            }));
+        };
+        if let Incoming::ClaimCard(claim) = &incoming {
+            let player = &claim.player;
             if !self
                 .operators
                 .may_act_for(message.sender.as_deref(), &bingo_player(player))
             {
-                return Err(format!(
-                    "sender {} may not claim for player {player:?}: only bingo-player-{player} or an operator",
-                    message.sender.as_deref().unwrap_or("(none)")
+                return Err(MappingError::refused(
+                    ClaimCard::TYPE,
+                    format_args!(
+                        "sender {} may not claim for player {player:?}: only bingo-player-{player} or an operator",
+                        message.sender.as_deref().unwrap_or("(none)")
+                    ),
                 ));
             }
         }
-        Input::from_message(&message.message_type, &message.payload, &message.message_id)
-            .map(Decoded::Input)
-            .map_err(|e| e.to_string())
+        incoming.into_domain().map(Decoded::Input)
     }
 
     fn refusal(&self, _input: &Input, rejection: &Rejection) -> Vec<Event> {
         vec![rejection.to_event()]
     }
 
-    fn encode(&self, event: &Event) -> Outbound {
-        let (message_type, payload) = event.to_message();
-        Outbound {
-            message_type,
-            payload,
-            route: Route::Topic,
-        }
+    fn encode(&self, event: &Event) -> Result<Outbound, MappingError> {
+        event.to_contract().outbound()
     }
 
-    fn decode(&self, envelope: &Envelope) -> Result<Event, String> {
-        Event::from_message(&envelope.message_type, &envelope.payload).map_err(|e| e.to_string())
+    fn decode(&self, envelope: &Envelope) -> Result<Event, MappingError> {
+        Event::from_message(&envelope.message_type, &envelope.payload)
     }
 
     fn flow_of_event(&self, event: &Event) -> Option<String> {
@@ -205,10 +204,9 @@ impl Service for BingoService {
     }
 }
 
-/// Binds the bingo queue to the message types games map, in the background: the bus declares a
-/// binding when a queue is subscribed with it, so the binder subscribes once with the new
-/// types (retrying with backoff while the bus is unavailable) and lets that consumer go before
-/// it takes anything. Bindings of a durable queue outlive the process.
+/// Binds the bingo queue to the message types games map, in the background ([`Bus::bind`],
+/// retrying with backoff while the bus is unavailable). Bindings of a durable queue outlive
+/// the process.
 #[derive(Debug, Clone)]
 pub struct Binder {
     requests: mpsc::UnboundedSender<BTreeSet<String>>,
@@ -246,19 +244,10 @@ async fn bind_loop(
         if new.is_empty() {
             continue;
         }
-        let spec = SubscriptionSpec {
-            queue: queue.clone(),
-            bindings: new.clone(),
-            durable: true,
-            prefetch: 1,
-            partition: None,
-        };
         let mut backoff = Backoff::default();
         loop {
-            match bus.subscribe(&spec).await {
-                Ok(consumer) => {
-                    // Never polled: it took nothing, and dropping it leaves the queue as it was.
-                    drop(consumer);
+            match bus.bind(&queue, &new).await {
+                Ok(()) => {
                     info!(%queue, types = ?new, "bound to the message types a game maps");
                     bound.send_modify(|done| done.extend(new));
                     break;

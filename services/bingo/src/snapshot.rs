@@ -18,9 +18,9 @@ use arcade_contracts::bingo as wire;
 use arcade_runtime::{Snapshot, SnapshotError};
 use serde::{Deserialize, Serialize};
 
-use crate::convert::spec::{config_out, spec_in};
 use crate::domain::state::{Card, Game, GestureState, Win};
 use crate::domain::{GameConfig, State};
+use crate::mapping::spec::{config_out, spec_in};
 use crate::service::BingoService;
 
 #[derive(Debug, Serialize, Deserialize)]

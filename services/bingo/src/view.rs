@@ -7,8 +7,8 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use arcade_contracts::bingo::reads::{CardRead, GameRead, GameStatus, WinRead, WinnerRead};
 
-use crate::convert::config_out;
 use crate::domain::{Bingo, Event, Game, State};
+use crate::mapping::config_out;
 
 /// A read-only view of the bingo state, shared with whoever serves it.
 #[derive(Debug, Clone, Default)]

@@ -11,8 +11,8 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::games::puzzle::play::{PULSED, PlayCommand, REFUSED, STARTED};
+use crate::input::ConsoleInput;
 use crate::observed::Observed;
-use crate::service::ConsoleInput;
 
 /// Requests waiting for their answer at most (beyond this, a new one is refused as busy).
 pub const MAX_WAITING: usize = 1_024;

@@ -8,7 +8,7 @@
 //! message sent on the bus. It depends on `contracts` and the runtime only.
 //!
 //! Layout:
-//! - [`service`]: the service (decider, `Service`, `Snapshot`).
+//! - [`service`]: the service (decider, `Service`, `Snapshot`); [`input`]: what it decides on.
 //! - [`observed`]: the console's log record.
 //! - [`projection`]: the [`projection::Projection`] trait and the registry state.
 //! - [`live`]: the read model the pages read and the shared live-update stream.
@@ -16,10 +16,12 @@
 //!   the shared CSS and JS, the operator's gate for actions.
 //! - [`desk`]: players' requests (Strata Relay) to the decider, and their answers.
 //! - [`games`]: one module per section (`home`, `tables`, `bingo`, `race`, `puzzle`),
-//!   each with its `projection.rs` and `pages.rs`, registered in [`games::GAMES`].
+//!   each with its `projection.rs` and `pages.rs`, registered in [`games::GAMES`], which
+//!   also gives the empty console state and every game's routes.
 
 pub mod desk;
 pub mod games;
+pub mod input;
 pub mod live;
 pub mod observed;
 pub mod projection;
@@ -34,6 +36,9 @@ pub use desk::Desk;
 pub use live::{Live, LiveLimits};
 pub use service::ConsoleService;
 pub use web::{Gate, Tokens, Web};
+
+/// The console's default instance name (its queue and its data directory).
+pub const SERVICE_NAME: &str = "console";
 
 /// A started console: its service and what its pages read.
 #[derive(Debug)]
@@ -66,11 +71,14 @@ pub fn router(
     gate: Arc<Gate>,
     limits: LiveLimits,
 ) -> axum::Router {
-    web::router(Web {
-        live,
-        desk,
-        runtime: runtime.clone(),
-        gate,
-        limits,
-    })
+    web::router(
+        Web {
+            live,
+            desk,
+            runtime: runtime.clone(),
+            gate,
+            limits,
+        },
+        games::routes(),
+    )
 }

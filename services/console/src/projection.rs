@@ -62,18 +62,6 @@ pub struct Projections {
     events: u64,
 }
 
-impl Default for Projections {
-    fn default() -> Self {
-        Projections {
-            parts: crate::games::GAMES
-                .iter()
-                .map(|game| (game.projection)())
-                .collect(),
-            events: 0,
-        }
-    }
-}
-
 impl Clone for Projections {
     fn clone(&self) -> Self {
         Projections {
@@ -84,6 +72,12 @@ impl Clone for Projections {
 }
 
 impl Projections {
+    /// These projections, empty, before any event (the registry's are
+    /// `Projections::default()`, in `games/mod.rs`).
+    pub fn new(parts: Vec<Box<dyn Projection>>) -> Self {
+        Projections { parts, events: 0 }
+    }
+
     /// Folds one event into every projection; returns whether any changed.
     pub fn apply(&mut self, event: &Observed) -> bool {
         self.events += 1;

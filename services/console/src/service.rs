@@ -10,19 +10,18 @@
 use arcade_contracts::game::GameSessionCompletedV2;
 use arcade_contracts::{Envelope, Message, Route};
 use arcade_runtime::{
-    Codec, Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, Snapshot,
-    SnapshotError, payload_of,
+    Codec, Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec,
+    Snapshot, SnapshotError, payload_of,
 };
 
+pub use crate::SERVICE_NAME;
 use crate::desk::Desk;
-use crate::games::puzzle::play::{self, COMPLETED, PlayCommand, PlayRefused};
+use crate::games::puzzle::play::{self, COMPLETED, PlayRefused};
 use crate::games::puzzle::projection::Puzzle;
+pub use crate::input::ConsoleInput;
 use crate::live::Live;
 use crate::observed::{OBSERVED_TYPE, Observed};
 use crate::projection::Projections;
-
-/// The console's default instance name (its queue and its data directory).
-pub const SERVICE_NAME: &str = "console";
 
 /// The topics the console binds: the events of all four games, recorded whole so that any
 /// projection (of this build or a later one) can be folded from the log.
@@ -30,16 +29,6 @@ pub const TOPICS: [&str; 5] = ["table.#", "bingo.#", "race.#", "puzzle.#", "game
 
 /// The console's snapshot format version (a frame of per-projection sections).
 pub const SNAPSHOT_VERSION: u32 = 1;
-
-/// What the console decides on: an event seen on the bus, or a player's request (a local
-/// input from its pages).
-#[derive(Debug, Clone)]
-pub enum ConsoleInput {
-    /// An event of the games' topics.
-    Observed(Observed),
-    /// A Strata Relay player's request.
-    Play(PlayCommand),
-}
 
 /// The console service.
 #[derive(Debug, Clone)]
@@ -109,7 +98,7 @@ impl Service for ConsoleService {
         }
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<ConsoleInput>, String> {
+    fn input(&self, message: &Envelope) -> Result<Decoded<ConsoleInput>, MappingError> {
         Ok(Decoded::Input(ConsoleInput::Observed(Observed::of(
             message, 0,
         ))))
@@ -122,34 +111,35 @@ impl Service for ConsoleService {
         }
     }
 
-    fn encode(&self, event: &Observed) -> Outbound {
+    fn encode(&self, event: &Observed) -> Result<Outbound, MappingError> {
         if event.message_type == COMPLETED {
             // A finished session played here: the contract message itself, published.
-            return Outbound {
+            return Ok(Outbound {
                 message_type: GameSessionCompletedV2::TYPE,
                 payload: event.payload.clone(),
                 route: Route::Topic,
-            };
+            });
         }
-        Outbound {
+        Ok(Outbound {
             message_type: OBSERVED_TYPE,
             payload: event.to_record(),
             route: Route::Topic,
-        }
+        })
     }
 
-    fn decode(&self, envelope: &Envelope) -> Result<Observed, String> {
+    fn decode(&self, envelope: &Envelope) -> Result<Observed, MappingError> {
         if envelope.message_type == GameSessionCompletedV2::TYPE {
             return payload_of::<GameSessionCompletedV2>(envelope).map(|s| play::completed(&s));
         }
         if envelope.message_type != OBSERVED_TYPE {
-            return Err(format!(
-                "expected {OBSERVED_TYPE} or {} in the console's log, found {}",
-                GameSessionCompletedV2::TYPE,
-                envelope.message_type
+            return Err(MappingError::unknown(
+                &envelope.message_type,
+                "the console's log",
+                &[OBSERVED_TYPE, GameSessionCompletedV2::TYPE],
             ));
         }
         Observed::from_record(&envelope.payload)
+            .map_err(|reason| MappingError::invalid(OBSERVED_TYPE, reason))
     }
 
     /// The relay runs, but publishes only the sessions played here

@@ -8,10 +8,13 @@
 //! - [`domain::bot`]: a seeded headless player producing real sessions.
 //! - [`service`]: the shell the runtime hosts ([`service::TelemetryService`]): bindings, wire
 //!   encoding, the statistics timer, and the live view the admin endpoint serves.
+//! - [`mapping`]: the contract messages consumed and published, declared once, and their
+//!   conversions to and from the domain.
 //! - [`snapshot`]: the on-disk format of the service's state snapshots.
 //! - [`cli`]: `arcade puzzle generate` and the statistics table of `arcade puzzle stats`.
 
 pub mod cli;
 pub mod domain;
+pub mod mapping;
 pub mod service;
 pub mod snapshot;

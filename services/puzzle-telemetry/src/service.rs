@@ -1,7 +1,7 @@
 //! The telemetry as a running service: consumes `game.session.completed.v1` and `.v2` from any
 //! producer (bound on both topics, so Arcade's simulator and a PHP application with only a
-//! `type` header both reach it; both read through the contracts' upcasters, the one place that
-//! knows the versions), publishes `puzzle.session.recorded.v1` / `puzzle.session.flagged.v1` for each
+//! `type` header both reach it; both read as one `SessionCompletion` through the service's
+//! [`mapping`](crate::mapping), the contracts' `From` impls knowing the versions), publishes `puzzle.session.recorded.v1` / `puzzle.session.flagged.v1` for each
 //! session and `puzzle.stats.updated.v1` on a timer (see [`PuzzleTelemetry::next_deadline`]).
 //!
 //! Its state is the fold of its own log, rebuilt at start. [`LiveStats`] is a read-only view of
@@ -13,14 +13,13 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use arcade_contracts::Envelope;
-use arcade_contracts::game::{SessionCompletion, session_upcasters};
-use arcade_contracts::puzzle::{PartitionUpdated, SessionFlagged, SessionRecorded, StatsUpdated};
-use arcade_contracts::upcast::Upcasters;
-use arcade_runtime::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec};
-
-use crate::domain::telemetry::{
-    Event, Input, Partition, PuzzleMessage, PuzzleTelemetry, TelemetryState,
+use arcade_contracts::puzzle::StatsUpdated;
+use arcade_runtime::{
+    Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec,
 };
+
+use crate::domain::telemetry::{Event, Input, Partition, PuzzleTelemetry, TelemetryState};
+use crate::mapping::{Consumed, PuzzleMessage};
 
 /// The service's default instance name (its queue and its data directory).
 pub const SERVICE_NAME: &str = "puzzle-telemetry";
@@ -64,7 +63,6 @@ pub struct TelemetryService {
     name: String,
     decider: PuzzleTelemetry,
     live: LiveStats,
-    sessions: Arc<Upcasters<SessionCompletion>>,
 }
 
 impl TelemetryService {
@@ -80,7 +78,6 @@ impl TelemetryService {
             name: name.into(),
             decider: PuzzleTelemetry::publishing_every(publish_every_ms),
             live: LiveStats::default(),
-            sessions: Arc::new(session_upcasters()),
         }
     }
 
@@ -148,14 +145,12 @@ impl Service for TelemetryService {
         ServiceSpec {
             name: self.name.clone(),
             queue: self.name.clone(),
-            bindings: self.sessions.types().map(String::from).collect(),
+            bindings: Consumed::TYPES.iter().map(|t| (*t).to_string()).collect(),
         }
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, String> {
-        self.sessions
-            .upcast(&message.message_type, &message.payload)
-            .map(|session| Decoded::Input(Input::Session(session)))
+    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, MappingError> {
+        Consumed::to_domain(&message.message_type, &message.payload).map(Decoded::Input)
     }
 
     fn is_repeat(&self, state: &TelemetryState, input: &Input) -> bool {
@@ -166,19 +161,12 @@ impl Service for TelemetryService {
         Some(Input::Tick)
     }
 
-    fn encode(&self, event: &Event) -> Outbound {
-        match event.to_message() {
-            PuzzleMessage::Recorded(m) => Outbound::of::<SessionRecorded>(&m),
-            PuzzleMessage::Flagged(m) => Outbound::of::<SessionFlagged>(&m),
-            PuzzleMessage::Stats(m) => Outbound::of::<StatsUpdated>(&m),
-            PuzzleMessage::Partition(m) => Outbound::of::<PartitionUpdated>(&m),
-        }
+    fn encode(&self, event: &Event) -> Result<Outbound, MappingError> {
+        event.to_message().outbound()
     }
 
-    fn decode(&self, envelope: &Envelope) -> Result<Event, String> {
-        PuzzleMessage::from_json(&envelope.message_type, envelope.payload.clone())
-            .and_then(Event::from_message)
-            .map_err(|e| e.to_string())
+    fn decode(&self, envelope: &Envelope) -> Result<Event, MappingError> {
+        PuzzleMessage::to_domain(&envelope.message_type, &envelope.payload)
     }
 
     fn effect(&self, _state: &TelemetryState, event: &Event) {

@@ -10,8 +10,9 @@ use arcade_contracts::game::SessionCompletion;
 use arcade_contracts::puzzle::{PartitionUpdated, StatsUpdated};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::domain::telemetry::{
-    DurationSketch, Event, Input, Partition, PuzzleMessage, PuzzleTelemetry, Stats, TelemetryState,
+    DurationSketch, Event, Input, Partition, PuzzleTelemetry, Stats, TelemetryState,
 };
+use arcade_puzzle_telemetry::mapping::PuzzleMessage;
 use arcade_puzzle_telemetry::service::TelemetryService;
 use arcade_runtime::Service;
 use proptest::prelude::*;
@@ -325,11 +326,11 @@ fn only_a_partitioned_instance_publishes_its_partition_with_its_statistics() {
     // As the service: its own event, published under its type, and read back from its log.
     let service = TelemetryService::named("puzzle-telemetry.p1", 5_000).with_partition(1, 3);
     assert_eq!(service.partition(), Some(partition));
-    let outbound = service.encode(&events[1]);
+    let outbound = service.encode(&events[1]).unwrap();
     assert_eq!(outbound.message_type, PartitionUpdated::TYPE);
     let message = events[1].to_message();
     assert_eq!(message.message_type(), PartitionUpdated::TYPE);
-    let back = PuzzleMessage::from_json(PartitionUpdated::TYPE, message.to_json()).unwrap();
+    let back = PuzzleMessage::decode(PartitionUpdated::TYPE, &message.payload().unwrap()).unwrap();
     assert_eq!(Event::from_message(back).unwrap(), events[1]);
     assert_ne!(PartitionUpdated::TYPE, StatsUpdated::TYPE);
 }

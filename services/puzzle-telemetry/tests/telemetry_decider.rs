@@ -6,9 +6,8 @@ use arcade_contracts::puzzle::{FlagReason as WireReason, SessionFlagged, StatsUp
 use arcade_contracts::{Catalog, Message};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::domain::strata::{Puzzle, Stage};
-use arcade_puzzle_telemetry::domain::telemetry::{
-    Event, FlagReason, Input, PUBLISH_INTERVAL_MS, PuzzleMessage,
-};
+use arcade_puzzle_telemetry::domain::telemetry::{Event, FlagReason, Input, PUBLISH_INTERVAL_MS};
+use arcade_puzzle_telemetry::mapping::PuzzleMessage;
 use arcade_puzzle_telemetry::service::TelemetryService;
 use arcade_runtime::testkit::Scenario;
 
@@ -277,12 +276,12 @@ fn through_the_log(events: &[Event]) -> Vec<Event> {
         .iter()
         .map(|event| {
             let message = event.to_message();
-            let json = serde_json::to_string(&message.to_json()).unwrap();
+            let json = serde_json::to_string(&message.payload().unwrap()).unwrap();
             let value: serde_json::Value = serde_json::from_str(&json).unwrap();
             catalog
                 .validate(message.message_type(), &value)
                 .unwrap_or_else(|e| panic!("{e}"));
-            Event::from_message(PuzzleMessage::from_json(message.message_type(), value).unwrap())
+            Event::from_message(PuzzleMessage::decode(message.message_type(), &value).unwrap())
                 .unwrap()
         })
         .collect()

@@ -12,8 +12,9 @@ use arcade_contracts::puzzle::FlagReason as WireReason;
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::domain::strata::{Cell, Puzzle, Stage};
 use arcade_puzzle_telemetry::domain::telemetry::{
-    Event, FlagReason, Input, MoveAt, PuzzleMessage, PuzzleTelemetry, TelemetryState,
+    Event, FlagReason, Input, MoveAt, PuzzleTelemetry, TelemetryState,
 };
+use arcade_puzzle_telemetry::mapping::PuzzleMessage;
 
 fn given(events: &[Event]) -> TelemetryState {
     let mut state = TelemetryState::default();
@@ -177,7 +178,7 @@ fn a_flag_names_the_move_on_the_wire_and_survives_the_log() {
         "{}",
         flagged.detail
     );
-    let back = PuzzleMessage::from_json(message.message_type(), message.to_json())
+    let back = PuzzleMessage::decode(message.message_type(), &message.payload().unwrap())
         .and_then(Event::from_message)
         .unwrap();
     assert_eq!(back, events[0]);

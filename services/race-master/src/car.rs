@@ -18,11 +18,12 @@ use arcade_contracts::race::{
     StateReported, team_queue,
 };
 use arcade_runtime::inbound::lossy_envelope;
-use arcade_runtime::{BusError, Runtime, SendError, SubscriptionSpec};
+use arcade_runtime::mapping::write;
+use arcade_runtime::{BusError, MappingError, Runtime, SendError, SubscriptionSpec};
 
 use crate::bots::CarBot;
 use crate::duel_ai::DuelAdvisor;
-use crate::wire::{RaceMessage, WireError};
+use crate::mapping::RaceMessage;
 
 /// The binding of a team's queue: every fact of the race.
 pub const TEAM_BINDING: &str = "race.#";
@@ -176,8 +177,8 @@ impl CarProgram {
         &mut self,
         message_type: &str,
         payload: &serde_json::Value,
-    ) -> Result<Heard, WireError> {
-        let Some(message) = RaceMessage::from_payload(message_type, payload)? else {
+    ) -> Result<Heard, MappingError> {
+        let Some(message) = RaceMessage::read(message_type, payload)? else {
             return Ok(Heard::Ignored);
         };
         Ok(match message {
@@ -239,6 +240,15 @@ pub enum CarError {
         #[source]
         source: SendError,
     },
+    /// A registration, query or answer could not be written as JSON.
+    #[error("car program of team {team}: {source}")]
+    Unwritable {
+        /// The team.
+        team: String,
+        /// What failed.
+        #[source]
+        source: MappingError,
+    },
 }
 
 /// Plays `program`'s team on `runtime`'s bus: subscribes to the team's queue, asks for its
@@ -267,7 +277,11 @@ pub async fn run_on_bus(
         .subscribe(&team_subscription(&team))
         .await
         .map_err(bus_error)?;
-    let query = serde_json::to_value(program.state_query()).unwrap_or_default();
+    let unwritable = |source| CarError::Unwritable {
+        team: team.clone(),
+        source,
+    };
+    let query = write(&program.state_query()).map_err(unwritable)?;
     runtime
         .send(StateQuery::TYPE, query, &producer)
         .await
@@ -285,7 +299,7 @@ pub async fn run_on_bus(
         on(&heard);
         for (request, answer) in heard.answers() {
             let answer = advised(advisor, request, answer).await;
-            let payload = serde_json::to_value(&answer).unwrap_or_default();
+            let payload = write(&answer).map_err(unwritable)?;
             runtime
                 .send(DecisionMade::TYPE, payload, &producer)
                 .await
@@ -293,7 +307,7 @@ pub async fn run_on_bus(
         }
         if matches!(heard, Heard::Synced { .. }) {
             for registration in program.missing_registrations(cars) {
-                let payload = serde_json::to_value(&registration).unwrap_or_default();
+                let payload = write(&registration).map_err(unwritable)?;
                 runtime
                     .send(CarRegister::TYPE, payload, &producer)
                     .await

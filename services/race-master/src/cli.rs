@@ -94,7 +94,13 @@ fn simulate_command(
     if let Some(path) = &args.events {
         let mut text = String::new();
         for message in &sim.messages {
-            text.push_str(&message.json_line());
+            match message.json_line() {
+                Ok(line) => text.push_str(&line),
+                Err(e) => {
+                    let _ = writeln!(err, "arcade race simulate: {e}");
+                    return 1;
+                }
+            }
             text.push('\n');
         }
         if let Err(e) = std::fs::write(path, text) {

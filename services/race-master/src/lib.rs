@@ -5,7 +5,8 @@
 //! - [`domain`]: the pure race — registration and budgets, turns, random events, combats and
 //!   the duel card game, penalties, achievements, scoring — as a decider
 //!   ([`domain::RaceMaster`]: `decide`, `evolve`, `next_deadline`, `refusal`).
-//! - [`wire`]: domain facts and inputs to and from the `race.*` contract messages.
+//! - [`mapping`]: the `race.*` contract messages, declared once, and the domain facts and
+//!   inputs to and from them.
 //! - [`bots`]: the built-in cars (cautious, aggressive, random), which see only contract
 //!   messages, keep their own state from them and answer the master's questions.
 //! - [`simulation`]: a whole race with built-in cars in one process, time as values.
@@ -22,7 +23,7 @@ pub mod car;
 pub mod cli;
 pub mod domain;
 pub mod duel_ai;
+pub mod mapping;
 pub mod service;
 pub mod simulation;
 mod snapshot;
-pub mod wire;

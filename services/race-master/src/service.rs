@@ -17,13 +17,14 @@ use arcade_contracts::principal::{Operators, race_team};
 use arcade_contracts::race::{CarRegistered, RACE_MASTER_QUEUE};
 use arcade_contracts::{Envelope, Message};
 use arcade_runtime::{
-    Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, SubscriptionSpec,
+    Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec,
+    SubscriptionSpec,
 };
 
 use crate::car::team_subscription;
 
 use crate::domain::{Event, Input, RaceMaster, RaceState, Rejection};
-use crate::wire::{self, RaceMessage};
+use crate::mapping::{self, RaceMessage};
 
 /// The instance name of the race master (its data directory and the producer of its events).
 pub const SERVICE_NAME: &str = "race-master";
@@ -67,7 +68,7 @@ fn authorize(
     operators: &Operators,
     sender: Option<&str>,
     message: &RaceMessage,
-) -> Result<(), String> {
+) -> Result<(), MappingError> {
     let team = match message {
         RaceMessage::CarRegister(m) => &m.team,
         RaceMessage::DecisionMade(m) => &m.team,
@@ -80,10 +81,13 @@ fn authorize(
             return if operators.contains(sender) {
                 Ok(())
             } else {
-                Err(format!(
-                    "sender {} is not an operator: only an operator may send {}",
-                    sender.unwrap_or("(none)"),
-                    message.message_type()
+                Err(MappingError::refused(
+                    message.message_type(),
+                    format_args!(
+                        "sender {} is not an operator: only an operator may send {}",
+                        sender.unwrap_or("(none)"),
+                        message.message_type()
+                    ),
                 ))
             };
         }
@@ -92,17 +96,14 @@ fn authorize(
     if operators.may_act_for(sender, &race_team(team)) {
         Ok(())
     } else {
-        Err(format!(
-            "sender {} may not act for team {team}: only race-team-{team} or an operator",
-            sender.unwrap_or("(none)")
+        Err(MappingError::refused(
+            message.message_type(),
+            format_args!(
+                "sender {} may not act for team {team}: only race-team-{team} or an operator",
+                sender.unwrap_or("(none)")
+            ),
         ))
     }
-}
-
-fn message_of(envelope: &Envelope) -> Result<RaceMessage, String> {
-    RaceMessage::from_payload(&envelope.message_type, &envelope.payload)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("{} is not a race message", envelope.message_type))
 }
 
 impl Decider for RaceService {
@@ -133,12 +134,10 @@ impl Service for RaceService {
         }
     }
 
-    fn input(&self, envelope: &Envelope) -> Result<Decoded<Input>, String> {
-        let message = message_of(envelope)?;
+    fn input(&self, envelope: &Envelope) -> Result<Decoded<Input>, MappingError> {
+        let message = RaceMessage::decode(&envelope.message_type, &envelope.payload)?;
         authorize(&self.operators, envelope.sender.as_deref(), &message)?;
-        wire::input(&message)
-            .map(Decoded::Input)
-            .map_err(|e| e.to_string())
+        mapping::input(&message).map(Decoded::Input)
     }
 
     fn tick(&self, _now_ms: u64) -> Option<Input> {
@@ -149,17 +148,15 @@ impl Service for RaceService {
         self.master.refusal(input, rejection)
     }
 
-    fn encode(&self, event: &Event) -> Outbound {
-        let message = wire::encode(event);
-        Outbound {
-            message_type: message.message_type(),
-            payload: message.payload(),
-            route: message.route(),
-        }
+    fn encode(&self, event: &Event) -> Result<Outbound, MappingError> {
+        mapping::encode(event).outbound()
     }
 
-    fn decode(&self, envelope: &Envelope) -> Result<Event, String> {
-        wire::decode(&message_of(envelope)?).map_err(|e| e.to_string())
+    fn decode(&self, envelope: &Envelope) -> Result<Event, MappingError> {
+        mapping::decode(&RaceMessage::decode(
+            &envelope.message_type,
+            &envelope.payload,
+        )?)
     }
 
     /// A team's queue `race.team.<team>` (bound to every race fact) is declared before the
@@ -206,7 +203,10 @@ mod tests {
             );
         }
         let refused = authorize(&operators, Some("race-team-red"), &hint).unwrap_err();
-        assert!(refused.contains("race.hint.publish.v1"), "{refused}");
+        assert!(
+            refused.to_string().contains("race.hint.publish.v1"),
+            "{refused}"
+        );
         assert!(authorize(&operators, None, &hint).is_err());
         let strict = Operators::new(["operator".to_string()]);
         assert!(

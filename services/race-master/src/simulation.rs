@@ -8,7 +8,7 @@ use arcade_contracts::race::{DecisionRequested, RaceFinished};
 
 use crate::bots::{CarBot, Strategy};
 use crate::domain::{Input, RaceMaster, RaceState, StartSettings};
-use crate::wire::{RaceMessage, encode, input_of_answer, input_of_register};
+use crate::mapping::{RaceMessage, encode, input_of_answer, input_of_register};
 
 /// What to simulate.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -178,6 +178,20 @@ fn map_in<K: Ord + Copy + std::fmt::Display, V, T>(
     Ok(map)
 }
 
+/// Indexes a team or car by its name, at the position it is about to take; a name that comes
+/// twice was not written by this format.
+fn indexed(
+    index: &mut BTreeMap<Name, usize>,
+    name: &Name,
+    at: usize,
+    what: &str,
+) -> Result<(), SnapshotError> {
+    match index.insert(name.clone(), at) {
+        Some(_) => Err(payload(format!("{what} {name} twice"))),
+        None => Ok(()),
+    }
+}
+
 fn race_from(snapshot: RaceV1) -> Result<RaceState, SnapshotError> {
     let (teams_len, cars_len) = (snapshot.teams.len(), snapshot.cars.len());
     let car_in = |index: u32, what: &str| index_in(index, cars_len, what);
@@ -200,13 +214,7 @@ fn race_from(snapshot: RaceV1) -> Result<RaceState, SnapshotError> {
             .into_iter()
             .map(|car| car_in(car, &format!("team {name}'s car")))
             .collect::<Result<_, _>>()?;
-        if state
-            .team_index
-            .insert(name.clone(), state.teams.len())
-            .is_some()
-        {
-            return Err(payload(format!("team {name} twice")));
-        }
+        indexed(&mut state.team_index, &name, state.teams.len(), "team")?;
         state.teams.push(Team {
             name,
             budget: team.budget,
@@ -218,13 +226,7 @@ fn race_from(snapshot: RaceV1) -> Result<RaceState, SnapshotError> {
     for car in snapshot.cars {
         let name: Name = car.name.into();
         let team = index_in(car.team, teams_len, &format!("car {name}'s team"))?;
-        if state
-            .car_index
-            .insert(name.clone(), state.cars.len())
-            .is_some()
-        {
-            return Err(payload(format!("car {name} twice")));
-        }
+        indexed(&mut state.car_index, &name, state.cars.len(), "car")?;
         state.cars.push(Car {
             name,
             team,

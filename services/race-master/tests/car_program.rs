@@ -13,8 +13,8 @@ use arcade_contracts::race::{
 };
 use arcade_race_master::bots::{CarBot, Strategy};
 use arcade_race_master::car::{CarProgram, run_on_bus, team_subscription};
+use arcade_race_master::mapping::RaceMessage;
 use arcade_race_master::service::RaceService;
-use arcade_race_master::wire::RaceMessage;
 use arcade_runtime::bus::Consumer;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::inbound::lossy_envelope;
@@ -149,7 +149,7 @@ async fn a_restarted_car_program_plays_on_from_the_masters_state() {
             let delivery = facts.next().await.unwrap();
             let envelope = lossy_envelope(&delivery.message);
             delivery.ack().await.unwrap();
-            match RaceMessage::from_payload(&envelope.message_type, &envelope.payload).unwrap() {
+            match RaceMessage::read(&envelope.message_type, &envelope.payload).unwrap() {
                 Some(RaceMessage::RegistrationRejected(r)) => {
                     panic!("the restarted program registers nothing twice: {r:?}")
                 }

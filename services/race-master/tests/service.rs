@@ -16,9 +16,9 @@ use arcade_contracts::race::{
 use arcade_race_master::bots::{CarBot, Strategy};
 use arcade_race_master::car::{CarProgram, run_on_bus, team_subscription};
 use arcade_race_master::domain::StartSettings;
+use arcade_race_master::mapping::RaceMessage;
 use arcade_race_master::service::RaceService;
 use arcade_race_master::simulation::{SimulationConfig, simulate_with};
-use arcade_race_master::wire::RaceMessage;
 use arcade_runtime::bus::Consumer;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::clock::Clock;
@@ -501,7 +501,7 @@ async fn a_race_with_bot_cars_over_the_bus_ends_as_the_simulation() {
             let delivery = facts.next().await.unwrap();
             let envelope = lossy_envelope(&delivery.message);
             delivery.ack().await.unwrap();
-            match RaceMessage::from_payload(&envelope.message_type, &envelope.payload).unwrap() {
+            match RaceMessage::read(&envelope.message_type, &envelope.payload).unwrap() {
                 Some(RaceMessage::StandingsUpdated(s)) => standings.push(s),
                 Some(RaceMessage::DuelResolved(d)) => duels.push(d),
                 Some(RaceMessage::PenaltyGiven(p)) => {
@@ -600,7 +600,7 @@ async fn three_teams_racing_over_the_bus_end_soundly() {
             let delivery = facts.next().await.unwrap();
             let envelope = lossy_envelope(&delivery.message);
             delivery.ack().await.unwrap();
-            match RaceMessage::from_payload(&envelope.message_type, &envelope.payload).unwrap() {
+            match RaceMessage::read(&envelope.message_type, &envelope.payload).unwrap() {
                 Some(RaceMessage::DuelResolved(_)) => duels += 1,
                 Some(RaceMessage::PenaltyGiven(p)) => {
                     panic!("truthful cars answering in time are never penalised: {p:?}")

@@ -4,7 +4,8 @@
 //! Layout:
 //! - [`domain`]: pure — the rules document ([`Rules`]), the game ([`Play`]) and the decider
 //!   ([`Referee`]: inputs, events, state, rejections).
-//! - [`wire`]: conversions between domain events and the `table.*` contract messages.
+//! - [`mapping`]: the `table.*` contract messages the referee takes and publishes, declared
+//!   once, and their conversions to and from the domain.
 //! - [`table`]: the table hardware — goal sensors in, ball locks out — simulated or over I2C.
 //! - [`cli`]: `arcade referee replay|check`, for rule authors and tests.
 //! - [`service`]: the referee of one table on the Arcade runtime (queue `referee.<tableId>`,
@@ -13,11 +14,11 @@
 
 pub mod cli;
 pub mod domain;
+pub mod mapping;
 pub mod service;
 pub mod settings;
 pub mod snapshot;
 pub mod table;
-pub mod wire;
 
 pub use domain::{
     BallKind, Event, Ibr, IbrLock, Input, Phase, Play, Referee, Rejection, Rules, RulesError,

@@ -15,11 +15,11 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use arcade_contracts::table::{self as wire, referee_queue};
-use arcade_contracts::{Envelope, Message};
+use arcade_contracts::Envelope;
+use arcade_contracts::table::referee_queue;
 use arcade_runtime::{
-    Context, Decided, Decider, Decoded, HostError, HostHandle, Outbound, Runtime, Service,
-    ServiceSpec, payload_of,
+    Context, Decided, Decider, Decoded, HostError, HostHandle, MappingError, Outbound, Runtime,
+    Service, ServiceSpec,
 };
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -27,38 +27,12 @@ use tracing::{info, warn};
 
 use crate::domain::referee::BallSeen;
 use crate::domain::{Event, Input, Referee, Rejection, TableState};
-use crate::table::{Ball, BallLocks, GoalSensors};
-use crate::wire::{TableEvent, TableRejection, abort_game, goal_report, start_game};
+pub use crate::mapping::{Fact, TableInput};
+use crate::mapping::{TableCommand, TableRejection, abort_game, goal_report, start_game};
+use crate::table::{BallLocks, GoalSensors};
 
 /// How often the goal sensors are read by default (the source polled I2C every 100 ms).
 pub const DEFAULT_POLL: Duration = Duration::from_millis(100);
-
-/// What the referee service reacts to.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TableInput {
-    /// A `table.game.start.v1`.
-    Start(wire::TableGameStart),
-    /// A `table.goal.report.v1`.
-    Report(wire::TableGoalReport),
-    /// A `table.game.abort.v1`.
-    Abort(wire::TableGameAbort),
-    /// A ball the table's goal sensors saw.
-    Ball(Ball),
-    /// The runtime's timer, at the game's timeout.
-    Tick {
-        /// Now, in ms since the epoch.
-        now_ms: u64,
-    },
-}
-
-/// What the referee service logs and publishes: the table's facts and its refusals.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Fact {
-    /// A fact of the game (`table.game.started.v1`, `table.goal.scored.v1`, …).
-    Table(Event),
-    /// A refused command (`table.game.rejected.v1`, `table.goal.rejected.v1`).
-    Refused(TableRejection),
-}
 
 /// The referee of one table, with its ball locks.
 #[derive(Debug)]
@@ -172,20 +146,15 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
         }
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<TableInput>, String> {
-        let input = match message.message_type.as_str() {
-            wire::TableGameStart::TYPE => payload_of(message).map(TableInput::Start),
-            wire::TableGoalReport::TYPE => payload_of(message).map(TableInput::Report),
-            wire::TableGameAbort::TYPE => payload_of(message).map(TableInput::Abort),
-            other => Err(format!(
-                "the referee of table \"{}\" takes {}, {} and {}, not {other}",
-                self.table_id(),
-                wire::TableGameStart::TYPE,
-                wire::TableGoalReport::TYPE,
-                wire::TableGameAbort::TYPE
+    fn input(&self, message: &Envelope) -> Result<Decoded<TableInput>, MappingError> {
+        match TableCommand::read(&message.message_type, &message.payload)? {
+            Some(command) => command.into_domain().map(Decoded::Input),
+            None => Err(MappingError::unknown(
+                &message.message_type,
+                format_args!("the referee of table \"{}\"", self.table_id()),
+                TableCommand::TYPES,
             )),
-        };
-        input.map(Decoded::Input)
+        }
     }
 
     fn tick(&self, now_ms: u64) -> Option<TableInput> {
@@ -196,17 +165,10 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
         vec![Fact::Refused(rejection.to_message(self.table_id()))]
     }
 
-    fn encode(&self, fact: &Fact) -> Outbound {
+    fn encode(&self, fact: &Fact) -> Result<Outbound, MappingError> {
         match fact {
-            Fact::Table(event) => match event.to_message(self.table_id()) {
-                TableEvent::GameStarted(m) => Outbound::of(&m),
-                TableEvent::GoalScored(m) => Outbound::of(&m),
-                TableEvent::PhaseChanged(m) => Outbound::of(&m),
-                TableEvent::IbrChanged(m) => Outbound::of(&m),
-                TableEvent::GameFinished(m) => Outbound::of(&m),
-            },
-            Fact::Refused(TableRejection::Game(m)) => Outbound::of(m),
-            Fact::Refused(TableRejection::Goal(m)) => Outbound::of(m),
+            Fact::Table(event) => event.to_message(self.table_id()).outbound(),
+            Fact::Refused(refusal) => refusal.outbound(),
         }
     }
 
@@ -214,24 +176,8 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
         Some(arcade_runtime::Codec::of::<Self>())
     }
 
-    fn decode(&self, envelope: &Envelope) -> Result<Fact, String> {
-        let message = match envelope.message_type.as_str() {
-            wire::TableGameRejected::TYPE => {
-                return payload_of(envelope).map(|m| Fact::Refused(TableRejection::Game(m)));
-            }
-            wire::TableGoalRejected::TYPE => {
-                return payload_of(envelope).map(|m| Fact::Refused(TableRejection::Goal(m)));
-            }
-            wire::TableGameStarted::TYPE => TableEvent::GameStarted(payload_of(envelope)?),
-            wire::TableGoalScored::TYPE => TableEvent::GoalScored(payload_of(envelope)?),
-            wire::TablePhaseChanged::TYPE => TableEvent::PhaseChanged(payload_of(envelope)?),
-            wire::TableIbrChanged::TYPE => TableEvent::IbrChanged(payload_of(envelope)?),
-            wire::TableGameFinished::TYPE => TableEvent::GameFinished(payload_of(envelope)?),
-            other => return Err(format!("{other} is not an event of a referee")),
-        };
-        Event::from_message(&message)
-            .map(Fact::Table)
-            .map_err(|e| e.to_string())
+    fn decode(&self, envelope: &Envelope) -> Result<Fact, MappingError> {
+        Fact::from_log(&envelope.message_type, &envelope.payload)
     }
 
     fn flow_of_event(&self, fact: &Fact) -> Option<String> {

@@ -6,7 +6,7 @@ mod common;
 use arcade_contracts::table::{TableGameStart, TableGoalReport};
 use arcade_contracts::{Catalog, Message, Route};
 use arcade_referee::domain::referee::BallSeen;
-use arcade_referee::wire::{TableEvent, TableRejection, goal_report, start_game};
+use arcade_referee::mapping::{TableEvent, TableRejection, goal_report, start_game};
 use arcade_referee::{BallKind, Event, Input, Referee, TableState};
 
 fn payload(message: &TableEvent) -> serde_json::Value {

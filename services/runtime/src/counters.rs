@@ -8,9 +8,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use serde::Serialize;
-
-use crate::metrics::Histograms;
 
 /// One service's counters.
 #[derive(Debug, Default)]
@@ -152,5 +151,33 @@ impl Metrics {
             .iter()
             .map(|(k, v)| (k.clone(), v.snapshot()))
             .collect()
+    }
+}
+
+/// A service's histograms.
+#[derive(Debug, Clone)]
+pub struct Histograms {
+    /// Seconds from the host taking a delivery to its ack; `None` when not measured.
+    pub handle_latency: Option<Histogram>,
+    /// Inputs per committed batch.
+    pub batch_size: Histogram,
+}
+
+impl Default for Histograms {
+    fn default() -> Self {
+        Histograms::new(true)
+    }
+}
+
+impl Histograms {
+    /// Histograms, with or without the handle latency.
+    pub fn new(handle_latency: bool) -> Self {
+        Histograms {
+            // 0.25 ms … 8 s.
+            handle_latency: handle_latency
+                .then(|| Histogram::new(exponential_buckets(0.000_25, 2.0, 16))),
+            // 1 … 1024.
+            batch_size: Histogram::new(exponential_buckets(1.0, 2.0, 11)),
+        }
     }
 }

@@ -7,8 +7,9 @@
 
 use std::fmt;
 
-use arcade_contracts::{Envelope, Message, Route};
-use serde_json::Value;
+use arcade_contracts::Envelope;
+
+pub use crate::mapping::{MappingError, Outbound, payload_of};
 
 /// What the host tells `decide` besides the state and the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,42 +63,6 @@ pub enum Decoded<I> {
     Ignore(String),
 }
 
-/// An event as it goes on the wire.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outbound {
-    /// Its versioned type.
-    pub message_type: &'static str,
-    /// Its payload.
-    pub payload: Value,
-    /// Topic, or one instance's queue.
-    pub route: Route,
-}
-
-impl Outbound {
-    /// The wire form of a contract message.
-    pub fn of<M: Message>(message: &M) -> Self {
-        Outbound {
-            message_type: M::TYPE,
-            // A contract type always serializes: its fields are plain data.
-            payload: serde_json::to_value(message).unwrap_or(Value::Null),
-            route: message.route(),
-        }
-    }
-}
-
-/// Reads an envelope's payload as a contract type; the error names the type and the problem.
-pub fn payload_of<M: Message>(envelope: &Envelope) -> Result<M, String> {
-    if envelope.message_type != M::TYPE {
-        return Err(format!(
-            "expected {}, got {}",
-            M::TYPE,
-            envelope.message_type
-        ));
-    }
-    // Deserialized from the value in place, without copying it first.
-    M::deserialize(&envelope.payload).map_err(|e| format!("{}: {e}", M::TYPE))
-}
-
 /// Where a service sits on the bus and how its domain meets the wire.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServiceSpec {
@@ -123,8 +88,8 @@ pub trait Service: Decider {
         Vec::new()
     }
 
-    /// A valid incoming message as an input. `Err(reason)` dead-letters it.
-    fn input(&self, message: &Envelope) -> Result<Decoded<Self::Input>, String>;
+    /// A valid incoming message as an input. An error dead-letters it, its text the reason.
+    fn input(&self, message: &Envelope) -> Result<Decoded<Self::Input>, MappingError>;
 
     /// Whether a valid input repeats a fact already applied under another message id (a fact
     /// with a natural identity, such as a puzzle session's `gameId`, resent or sent in another
@@ -145,11 +110,12 @@ pub trait Service: Decider {
         Vec::new()
     }
 
-    /// An event on the wire.
-    fn encode(&self, event: &Self::Event) -> Outbound;
+    /// An event on the wire. An error (a contract message serde cannot write) refuses the
+    /// input that decided it: nothing of that decision is applied or logged.
+    fn encode(&self, event: &Self::Event) -> Result<Outbound, MappingError>;
 
     /// An event back from the log (replay). Must invert `encode`.
-    fn decode(&self, envelope: &Envelope) -> Result<Self::Event, String>;
+    fn decode(&self, envelope: &Envelope) -> Result<Self::Event, MappingError>;
 
     /// The flow (game, race, session) an event belongs to, so that events a timer or a local
     /// input produces later carry the same correlation id.
@@ -176,7 +142,7 @@ pub trait Service: Decider {
     /// The on-disk format of the service's state snapshots (`Some(Codec::of::<Self>())` for a
     /// service that implements [`crate::Snapshot`]); `None` (the default): no snapshots, a
     /// restart replays the whole log.
-    fn snapshots(&self) -> Option<crate::snapshot::Codec<Self::State>> {
+    fn snapshots(&self) -> Option<crate::snapshot::codec::Codec<Self::State>> {
         None
     }
 

@@ -214,10 +214,10 @@ impl<S: Service> Host<S> {
             let event =
                 self.service
                     .decode(&record.envelope)
-                    .map_err(|reason| HostError::Replay {
+                    .map_err(|error| HostError::Replay {
                         service: name.clone(),
                         seq,
-                        reason,
+                        reason: error.to_string(),
                     })?;
             S::evolve(&mut self.state, &event);
             self.remember_flow(&event, &record);

@@ -7,6 +7,8 @@
 //! - [`relay`]: publishes the durable log in order, advancing a cursor after each confirm.
 //! - [`bus`]: the transport trait, topic patterns and the [`bus::embedded`] transport.
 //! - [`inbound`]: the boundary — decoding and schema validation, reasons for dead letters.
+//! - [`mapping`]: between contract messages and a service's domain: [`mapping!`] declares
+//!   it once per service; [`MappingError`] names what does not map.
 //! - [`runtime`]: a process's shared parts; starts services; sends validated messages.
 //! - [`app`]: a process's lifecycle — the transport setting, hosting services and servers,
 //!   running until a shutdown future, stopping in order.
@@ -28,6 +30,7 @@ pub mod host;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod inbound;
+pub mod mapping;
 pub mod metrics;
 pub mod relay;
 pub mod runtime;
@@ -42,8 +45,9 @@ pub mod wire;
 pub use app::{App, OpenBus, Transport};
 pub use bus::{Bus, BusError, Delivery, Destination, Publication, Published, SubscriptionSpec};
 pub use clock::Clock;
-pub use decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of};
+pub use decider::{Context, Decided, Decider, Decoded, Service, ServiceSpec};
 pub use host::{Host, HostConfig, HostError};
+pub use mapping::{MappingError, Outbound, payload_of};
 pub use runtime::{HostHandle, Running, Runtime, SendError, SendOptions};
 pub use snapshot::{Codec, Snapshot, SnapshotError, SnapshotPolicy};
 pub use store::{LogRecord, Storage, Store};

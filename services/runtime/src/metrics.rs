@@ -26,42 +26,14 @@ use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
 use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::gauge::ConstGauge;
-use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::{Registry, Unit};
 
 use crate::counters::Counters;
+pub use crate::counters::Histograms;
 use crate::runtime::Runtime;
 
 /// The content type of [`encode`]'s text.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
-
-/// A service's histograms.
-#[derive(Debug, Clone)]
-pub struct Histograms {
-    /// Seconds from the host taking a delivery to its ack; `None` when not measured.
-    pub handle_latency: Option<Histogram>,
-    /// Inputs per committed batch.
-    pub batch_size: Histogram,
-}
-
-impl Default for Histograms {
-    fn default() -> Self {
-        Histograms::new(true)
-    }
-}
-
-impl Histograms {
-    /// Histograms, with or without the handle latency.
-    pub fn new(handle_latency: bool) -> Self {
-        Histograms {
-            // 0.25 ms … 8 s.
-            handle_latency: handle_latency
-                .then(|| Histogram::new(exponential_buckets(0.000_25, 2.0, 16))),
-            // 1 … 1024.
-            batch_size: Histogram::new(exponential_buckets(1.0, 2.0, 11)),
-        }
-    }
-}
 
 /// Every metric of the process running `runtime`, as Prometheus text.
 pub fn encode(runtime: &Runtime) -> Result<String, std::fmt::Error> {

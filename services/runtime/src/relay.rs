@@ -24,8 +24,7 @@ use crate::store::{LogRecord, Store, StoreError};
 use crate::telemetry;
 use crate::wire::WireMessage;
 
-/// Name of the relay's cursor in the store.
-pub const RELAY_CURSOR: &str = "relay";
+pub use crate::store::RELAY_CURSOR;
 
 /// The wire form of a log record.
 pub fn publication(record: &LogRecord) -> Publication {

@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::decider::{
-    Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec, payload_of,
+    Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec, payload_of,
 };
 use crate::snapshot::{Codec, Snapshot, SnapshotError};
 
@@ -125,15 +125,19 @@ impl Service for Emitter {
         }
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<Emit>, String> {
-        Err(format!("{} takes no messages", message.message_type))
+    fn input(&self, message: &Envelope) -> Result<Decoded<Emit>, MappingError> {
+        Err(MappingError::unknown(
+            &message.message_type,
+            "an emitter",
+            &[],
+        ))
     }
 
-    fn encode(&self, event: &ItemEmitted) -> Outbound {
+    fn encode(&self, event: &ItemEmitted) -> Result<Outbound, MappingError> {
         Outbound::of(event)
     }
 
-    fn decode(&self, envelope: &Envelope) -> Result<ItemEmitted, String> {
+    fn decode(&self, envelope: &Envelope) -> Result<ItemEmitted, MappingError> {
         payload_of(envelope)
     }
 
@@ -207,15 +211,15 @@ impl Service for Tally {
         }
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<ItemEmitted>, String> {
+    fn input(&self, message: &Envelope) -> Result<Decoded<ItemEmitted>, MappingError> {
         payload_of(message).map(Decoded::Input)
     }
 
-    fn encode(&self, event: &ItemTallied) -> Outbound {
+    fn encode(&self, event: &ItemTallied) -> Result<Outbound, MappingError> {
         Outbound::of(event)
     }
 
-    fn decode(&self, envelope: &Envelope) -> Result<ItemTallied, String> {
+    fn decode(&self, envelope: &Envelope) -> Result<ItemTallied, MappingError> {
         payload_of(envelope)
     }
 

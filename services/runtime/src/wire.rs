@@ -68,7 +68,10 @@ impl WireMessage {
             headers: partition_key(&envelope.payload)
                 .map(|key| BTreeMap::from([(HEADER_PARTITION_KEY.to_string(), key.to_string())]))
                 .unwrap_or_default(),
-            body: serde_json::to_vec(&envelope.payload).unwrap_or_default(),
+            // A `Value` always serializes: its map keys are strings, its numbers finite, and
+            // writing into a `Vec` cannot fail.
+            body: serde_json::to_vec(&envelope.payload)
+                .expect("a serde_json::Value always serializes into a Vec"),
         }
     }
 

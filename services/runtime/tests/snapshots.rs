@@ -1,6 +1,7 @@
 //! Snapshots as the host takes and reads them: a restart restores the newest snapshot and
 //! replays only the tail, to the state the whole log gives; a damaged snapshot or one of an
-//! unknown format version is skipped with a warning for the older one or the whole log; and a
+//! unknown format version is skipped with a warning for the older one or the whole log; a clean
+//! stop writes the snapshot the policy wants; and a
 //! process killed (SIGKILL) again and again while it writes snapshots loses nothing.
 
 use std::collections::BTreeMap;
@@ -177,6 +178,26 @@ async fn a_restart_restores_the_newest_snapshot_and_replays_only_the_tail() {
     );
     assert_eq!(restored, full);
     assert_exactly_once(&restored, 1_450);
+}
+
+/// Snapshots are spaced by 20 times their encoding cost and one is never encoded while the
+/// previous is being written, so under a burst the policy's snapshot is put off; a clean stop
+/// writes it: after the stop the newest snapshot covers the whole log, and a restart replays
+/// nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_stop_writes_the_snapshot_the_policy_put_off() {
+    let dir = tempfile::tempdir().unwrap();
+    run(dir.path(), 600, every(1)).await;
+    let store = Arc::new(Store::open(&dir.path().join("tally")).unwrap());
+    let last = store.end() - 1;
+    assert_eq!(
+        snapshot_seqs(&store)[0],
+        last,
+        "the newest snapshot covers the log's end"
+    );
+    let (restored, counters) = open_tally(&store, every(1));
+    assert_eq!(counters.snapshot_seq.load(Ordering::Relaxed), last);
+    assert_exactly_once(&restored, 600);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use arcade_contracts::Envelope;
 use arcade_runtime::bus::embedded::EmbeddedBus;
-use arcade_runtime::decider::{Context, Decided, Decider, Decoded, Outbound, Service, ServiceSpec};
+use arcade_runtime::decider::{
+    Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec,
+};
 use arcade_runtime::testkit::{self, Emit, EmitterState, ItemEmitted};
 use arcade_runtime::{HostError, Runtime};
 
@@ -44,15 +46,19 @@ impl Service for Fragile {
         }
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<Emit>, String> {
-        Err(format!("{} takes no messages", message.message_type))
+    fn input(&self, message: &Envelope) -> Result<Decoded<Emit>, MappingError> {
+        Err(MappingError::unknown(
+            &message.message_type,
+            "an emitter",
+            &[],
+        ))
     }
 
-    fn encode(&self, event: &ItemEmitted) -> Outbound {
+    fn encode(&self, event: &ItemEmitted) -> Result<Outbound, MappingError> {
         Outbound::of(event)
     }
 
-    fn decode(&self, envelope: &Envelope) -> Result<ItemEmitted, String> {
+    fn decode(&self, envelope: &Envelope) -> Result<ItemEmitted, MappingError> {
         arcade_runtime::decider::payload_of(envelope)
     }
 }

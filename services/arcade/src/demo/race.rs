@@ -10,7 +10,7 @@ use arcade_contracts::race::{
 use arcade_contracts::{Envelope, Message};
 use arcade_race_master::bots::{CarBot, Strategy};
 use arcade_race_master::car::{CarProgram, run_on_bus};
-use arcade_race_master::wire::RaceMessage;
+use arcade_race_master::mapping::RaceMessage;
 
 use super::Demo;
 
@@ -83,8 +83,7 @@ async fn follow(demo: &Demo, tap: &mut super::Tap) -> anyhow::Result<RaceFinishe
     let mut moves: BTreeMap<String, String> = BTreeMap::new();
     loop {
         let envelope: Envelope = tap.next().await?;
-        let Some(message) = RaceMessage::from_payload(&envelope.message_type, &envelope.payload)?
-        else {
+        let Some(message) = RaceMessage::read(&envelope.message_type, &envelope.payload)? else {
             continue;
         };
         match message {

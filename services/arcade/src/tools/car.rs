@@ -20,7 +20,7 @@ use arcade_race_master::bots::{CarBot, Strategy};
 use arcade_race_master::car::{CarProgram, Heard, advised, run_on_bus};
 use arcade_race_master::domain::decide::valid_name;
 use arcade_race_master::duel_ai::DuelAdvisor;
-use arcade_race_master::wire::RaceMessage;
+use arcade_race_master::mapping::RaceMessage;
 use arcade_runtime::Runtime;
 use serde_json::Value;
 

@@ -10,7 +10,7 @@ use super::claims::{new_win, won_event};
 use super::config::TickMode;
 use super::event::{CardCell, Event};
 use super::grid::bit;
-use super::mapping::{Gesture, MappingError};
+use super::sources::{Gesture, GestureError};
 use super::state::{Game, GestureState, State};
 
 /// What a gesture ticks in every open activity game.
@@ -56,7 +56,7 @@ impl State {
         message_type: &str,
         payload: &Value,
         message_id: &str,
-    ) -> Vec<(String, Result<Gesture, MappingError>)> {
+    ) -> Vec<(String, Result<Gesture, GestureError>)> {
         self.games
             .values()
             .filter(|game| game.open && game.config.tick_mode() == TickMode::Activity)

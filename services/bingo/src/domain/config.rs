@@ -6,9 +6,9 @@ use std::collections::HashSet;
 use super::config_error::ConfigError;
 use super::grid::Grid;
 use super::limits::MAX_ACTIVITY_SOURCES;
-use super::mapping::{ActivitySource, SourceSpec};
 use super::pattern::{PatternKind, Patterns};
 use super::pool::{Pool, SquareSpec};
+use super::sources::{ActivitySource, SourceSpec};
 
 /// How a game's cards get ticked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

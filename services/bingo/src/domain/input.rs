@@ -8,8 +8,8 @@ use arcade_contracts::bingo::VerifyCard;
 use arcade_contracts::bingo::{CallSquare, ClaimCard, CloseGame, DealCard, OpenGame, PrintCards};
 
 use super::config::GameSpec;
-use super::mapping::Gesture;
 use super::pool::SquareId;
+use super::sources::Gesture;
 
 /// One input of the decider.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,7 @@
 //!
 //! Layout:
 //! - [`limits`]: every limit in one place; [`capacity`]: how many cards a game can print.
-//! - [`grid`], [`pool`], [`pattern`], [`mapping`], [`config`]: a game's configuration, checked
+//! - [`grid`], [`pool`], [`pattern`], [`sources`], [`config`]: a game's configuration, checked
 //!   ([`config_error`] says why one is refused).
 //! - [`secret`]: the server secret, card layouts and printed labels derived from it.
 //! - [`input`], [`event`], [`refusal`]: what the decider takes, emits and refuses.
@@ -21,11 +21,11 @@ mod evolve;
 pub mod grid;
 pub mod input;
 pub mod limits;
-pub mod mapping;
 pub mod pattern;
 pub mod pool;
 pub mod refusal;
 pub mod secret;
+pub mod sources;
 pub mod state;
 
 pub use config::{GameConfig, GameSpec, TickMode};
@@ -33,9 +33,9 @@ pub use config_error::ConfigError;
 pub use decide::Bingo;
 pub use event::{CardCell, Cells, Check, ClaimAnswer, Event, PrintedCard, WinReport};
 pub use input::{Action, Command, Input};
-pub use mapping::{ActivitySource, Gesture, MappingError, SourceSpec};
 pub use pattern::PatternKind;
 pub use pool::{SquareId, SquareSpec};
 pub use refusal::{Closed, Refusal, Rejection};
 pub use secret::{Keys, Secret, SecretError};
+pub use sources::{ActivitySource, Gesture, GestureError, SourceSpec};
 pub use state::{CardView, Game, State};

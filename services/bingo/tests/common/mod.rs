@@ -156,5 +156,8 @@ pub fn ticked(s: &Scenario, game: &str, player: &str) -> Vec<u8> {
 
 /// The names of events, to compare shapes.
 pub fn kinds(events: &[Event]) -> Vec<&'static str> {
-    events.iter().map(|e| e.to_message().0).collect()
+    events
+        .iter()
+        .map(|e| e.to_contract().message_type())
+        .collect()
 }

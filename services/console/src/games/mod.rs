@@ -10,7 +10,7 @@ pub mod tables;
 
 use axum::Router;
 
-use crate::projection::Projection;
+use crate::projection::{Projection, Projections};
 use crate::web::Web;
 
 /// A section of the console.
@@ -32,3 +32,17 @@ pub const GAMES: &[Game] = &[
     race::GAME,
     puzzle::GAME,
 ];
+
+/// The console's state before any event: every registered game's projection, empty.
+impl Default for Projections {
+    fn default() -> Self {
+        Projections::new(GAMES.iter().map(|game| (game.projection)()).collect())
+    }
+}
+
+/// Every registered game's pages and actions.
+pub fn routes() -> Router<Web> {
+    GAMES
+        .iter()
+        .fold(Router::new(), |router, game| router.merge((game.routes)()))
+}

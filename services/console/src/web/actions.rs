@@ -16,7 +16,7 @@ use arcade_runtime::{SendError, SendOptions};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::Web;
 
@@ -58,6 +58,19 @@ pub struct Refusal {
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         (self.status, axum::Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// Removes the optional `fields` of an action's body that are null or blank, so that they
+/// go out absent rather than empty.
+pub fn drop_blank(body: &mut Map<String, Value>, fields: &[&str]) {
+    for field in fields {
+        if body
+            .get(*field)
+            .is_some_and(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
+        {
+            body.remove(*field);
+        }
     }
 }
 
@@ -230,7 +243,7 @@ pub async fn send(
     };
     match web
         .runtime
-        .send_with(message_type, payload, crate::service::SERVICE_NAME, options)
+        .send_with(message_type, payload, crate::SERVICE_NAME, options)
         .await
     {
         Ok(envelope) => {

@@ -60,16 +60,14 @@ impl Web {
     }
 }
 
-/// Every route of the console: the shared ones and each registered game's.
-pub fn router(web: Web) -> Router {
-    let mut router = Router::new()
+/// Every route of the console: the shared ones and the games' (`games`, their pages and
+/// actions: [`crate::games::routes`]).
+pub fn router(web: Web, games: Router<Web>) -> Router {
+    Router::new()
         .route("/console/console.css", get(css))
         .route("/console/console.js", get(js))
-        .route("/console/login", post(actions::login));
-    for game in crate::games::GAMES {
-        router = router.merge((game.routes)());
-    }
-    router
+        .route("/console/login", post(actions::login))
+        .merge(games)
         .with_state(web)
         .layer(axum::middleware::from_fn(remember_path))
 }

@@ -14,7 +14,7 @@ pub use view::{OwnCar, TeamView};
 use crate::domain::dice::{Dice, Purpose};
 use crate::domain::duel::tactics::{Style, choose};
 use crate::domain::duel::{Hand, legal_answers};
-use crate::wire::RaceMessage;
+use crate::mapping::RaceMessage;
 
 /// How a built-in car plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

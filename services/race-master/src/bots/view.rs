@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use arcade_contracts::race::{self as c, Modules};
 
-use crate::wire::RaceMessage;
+use crate::mapping::RaceMessage;
 
 /// One of the team's cars, as the program believes it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -104,7 +104,10 @@ fn a_payload_that_is_not_its_type_is_an_error_naming_it() {
             &serde_json::json!({"decisionId": "x"}),
         )
         .unwrap_err();
-    assert!(error.0.contains(DecisionRequested::TYPE), "{error}");
+    assert!(
+        error.to_string().contains(DecisionRequested::TYPE),
+        "{error}"
+    );
 }
 
 #[test]

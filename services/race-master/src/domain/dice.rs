@@ -95,30 +95,11 @@ mod tests {
 
     #[test]
     fn the_same_site_gives_the_same_numbers_and_sites_differ() {
-        let a: Vec<u32> = (0..8)
-            .map(|_| 0)
-            .scan(Dice::new(7, Purpose::EventRoll, 3, 1), |d, _| {
-                Some(d.below(100))
-            })
-            .collect();
-        let b: Vec<u32> = (0..8)
-            .map(|_| 0)
-            .scan(Dice::new(7, Purpose::EventRoll, 3, 1), |d, _| {
-                Some(d.below(100))
-            })
-            .collect();
-        let c: Vec<u32> = (0..8)
-            .map(|_| 0)
-            .scan(Dice::new(7, Purpose::EventRoll, 3, 2), |d, _| {
-                Some(d.below(100))
-            })
-            .collect();
-        let d: Vec<u32> = (0..8)
-            .map(|_| 0)
-            .scan(Dice::new(8, Purpose::EventRoll, 3, 1), |d, _| {
-                Some(d.below(100))
-            })
-            .collect();
+        let rolls = |seed, site| -> Vec<u32> {
+            let mut dice = Dice::new(seed, Purpose::EventRoll, 3, site);
+            (0..8).map(|_| dice.below(100)).collect()
+        };
+        let (a, b, c, d) = (rolls(7, 1), rolls(7, 1), rolls(7, 2), rolls(8, 1));
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_ne!(a, d);

@@ -3,8 +3,8 @@
 
 use arcade_race_master::domain::event::Event;
 use arcade_race_master::domain::rules::distance_points;
-use arcade_race_master::wire::RaceMessage;
-use arcade_race_master::wire::encode;
+use arcade_race_master::mapping::RaceMessage;
+use arcade_race_master::mapping::encode;
 
 use crate::scoring::drive;
 

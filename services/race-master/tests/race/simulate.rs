@@ -6,8 +6,8 @@ use arcade_contracts::Catalog;
 use arcade_race_master::cli::{Command, SimulateArgs, run, run_with_progress};
 use arcade_race_master::domain::event::{Event, PenaltyReason};
 use arcade_race_master::domain::{RaceMaster, RaceState};
+use arcade_race_master::mapping::{RaceMessage, decode, encode};
 use arcade_race_master::simulation::{SimulationConfig, simulate};
-use arcade_race_master::wire::{RaceMessage, decode, encode};
 
 fn simulate_cli(seed: u64, events: Option<std::path::PathBuf>) -> (u8, String, String) {
     let args = SimulateArgs {
@@ -84,11 +84,11 @@ fn every_message_fits_its_schema_and_round_trips() {
     let sim = recorded(7);
     assert!(sim.messages.len() > 1_000);
     for message in &sim.messages {
-        let payload = message.payload();
+        let payload = message.payload().unwrap();
         catalog
             .validate(message.message_type(), &payload)
             .unwrap_or_else(|e| panic!("{e}"));
-        let back = RaceMessage::from_payload(message.message_type(), &payload)
+        let back = RaceMessage::read(message.message_type(), &payload)
             .unwrap()
             .unwrap();
         assert_eq!(&back, message);

@@ -13,7 +13,7 @@ use arcade_race_master::domain::event::Event;
 use arcade_race_master::domain::rules::{Distribution, Modules};
 use arcade_race_master::domain::state::Status;
 use arcade_race_master::domain::{Input, RaceMaster, RaceState, StartSettings};
-use arcade_race_master::wire::{self, RaceMessage};
+use arcade_race_master::mapping::{self, RaceMessage};
 use proptest::prelude::*;
 
 /// The teams, each played by a built-in car of its strategy.
@@ -116,7 +116,7 @@ impl Driver {
         };
         for event in events {
             RaceMaster::evolve(&mut self.state, &event);
-            let message = wire::encode(&event);
+            let message = mapping::encode(&event);
             for bot in &mut self.bots {
                 bot.observe(&message);
             }
@@ -148,7 +148,7 @@ impl Driver {
 
     fn by_its_car(&mut self, request: &DecisionRequested) -> Input {
         let team = TEAMS.iter().position(|t| *t == request.team).unwrap();
-        wire::input_of_answer(&self.bots[team].answer(request))
+        mapping::input_of_answer(&self.bots[team].answer(request))
     }
 
     fn tick(&mut self) {

@@ -12,8 +12,8 @@ pub mod terms;
 
 pub use game::Play;
 pub use referee::{
-    AbortGame, AbortRefusal, BallSeen, Event, FinishReason, GameState, GoalReport, Input, Players,
-    Referee, Rejection, ReportRefusal, StartGame, StartRefusal, TableState,
+    AbortGame, AbortRefusal, BallSeen, Event, FinishReason, GameRefusal, GameState, GoalReport,
+    Input, Players, Referee, Rejection, ReportRefusal, StartGame, StartRefusal, TableState,
 };
 pub use rules::{Conditions, RuleRef, Rules, RulesError};
 pub use terms::{BallKind, Ibr, IbrLock, Phase, Score, Side};

@@ -215,9 +215,10 @@ pub enum StartRefusal {
     AlreadyPlayed(String),
 }
 
-/// Why an abort was refused (`table.game.rejected.v1`).
+/// Why a request about the table's game was refused: an abort (`table.game.rejected.v1`) or a
+/// reported goal (`table.goal.rejected.v1`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum AbortRefusal {
+pub enum GameRefusal {
     /// The command names another table.
     #[error("this referee is table \"{this}\", not \"{addressed}\"")]
     WrongTable {
@@ -229,7 +230,7 @@ pub enum AbortRefusal {
     /// No game was ever started on this table.
     #[error("no game has been started on this table")]
     NoGame,
-    /// The abort names another game than the table's.
+    /// The request names another game than the table's.
     #[error("the game on this table is \"{current}\"")]
     OtherGame {
         /// The table's current (or last) game.
@@ -240,30 +241,11 @@ pub enum AbortRefusal {
     Finished(String),
 }
 
+/// Why an abort was refused (`table.game.rejected.v1`).
+pub type AbortRefusal = GameRefusal;
+
 /// Why a reported goal was refused (`table.goal.rejected.v1`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReportRefusal {
-    /// The command names another table.
-    #[error("this referee is table \"{this}\", not \"{addressed}\"")]
-    WrongTable {
-        /// The table named by the command.
-        addressed: String,
-        /// This referee's table.
-        this: String,
-    },
-    /// No game was ever started on this table.
-    #[error("no game has been started on this table")]
-    NoGame,
-    /// The report names another game than the table's.
-    #[error("the game on this table is \"{current}\"")]
-    OtherGame {
-        /// The table's current (or last) game.
-        current: String,
-    },
-    /// The game is over.
-    #[error("game \"{0}\" is finished")]
-    Finished(String),
-}
+pub type ReportRefusal = GameRefusal;
 
 /// A refused request; the runtime turns it into a `*.rejected.v1` message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -2,6 +2,34 @@
 
 use std::fmt;
 
+/// A word of the vocabulary, an enum without data: `ALL` its values in order, `name` as rules
+/// documents and the wire spell it (also its `Display`), `index` its position in `ALL`.
+macro_rules! vocabulary {
+    ($ty:ident, $all:literal { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            #[doc = $all]
+            pub const ALL: [$ty; [$($name),+].len()] = [$($ty::$variant),+];
+
+            /// The name used in rules documents and on the wire.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+
+            pub(crate) fn index(self) -> usize {
+                self as usize
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
 /// A side of the table. The source names them after the table's hardware: `hinge` and `lock`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
@@ -11,34 +39,18 @@ pub enum Side {
     Lock,
 }
 
-impl Side {
-    /// Both sides, hinge first.
-    pub const ALL: [Side; 2] = [Side::Hinge, Side::Lock];
+vocabulary!(Side, "Both sides, hinge first." {
+    Hinge => "hinge",
+    Lock => "lock",
+});
 
+impl Side {
     /// The opponent.
     pub fn other(self) -> Side {
         match self {
             Side::Hinge => Side::Lock,
             Side::Lock => Side::Hinge,
         }
-    }
-
-    /// The name used in rules documents and on the wire.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Hinge => "hinge",
-            Side::Lock => "lock",
-        }
-    }
-
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -51,28 +63,10 @@ pub enum BallKind {
     Inout,
 }
 
-impl BallKind {
-    /// Both kinds, goal first.
-    pub const ALL: [BallKind; 2] = [BallKind::Goal, BallKind::Inout];
-
-    /// The name used in rules documents and on the wire.
-    pub fn name(self) -> &'static str {
-        match self {
-            BallKind::Goal => "goal",
-            BallKind::Inout => "inout",
-        }
-    }
-
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl fmt::Display for BallKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+vocabulary!(BallKind, "Both kinds, goal first." {
+    Goal => "goal",
+    Inout => "inout",
+});
 
 /// The phase of a game; each has its own conditions and goal strengths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -85,29 +79,11 @@ pub enum Phase {
     Timeout,
 }
 
-impl Phase {
-    /// Every phase, in the order of the rules document.
-    pub const ALL: [Phase; 3] = [Phase::Default, Phase::TieBreak, Phase::Timeout];
-
-    /// The name used in rules documents and on the wire.
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Default => "default",
-            Phase::TieBreak => "tie_break",
-            Phase::Timeout => "timeout",
-        }
-    }
-
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+vocabulary!(Phase, "Every phase, in the order of the rules document." {
+    Default => "default",
+    TieBreak => "tie_break",
+    Timeout => "timeout",
+});
 
 /// Both sides' scores. Never negative: every change is floored at 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

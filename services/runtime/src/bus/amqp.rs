@@ -34,6 +34,7 @@
 mod config;
 mod consume;
 mod declare;
+mod depths;
 pub mod history;
 mod lag;
 mod link;
@@ -79,6 +80,10 @@ impl Bus for AmqpBus {
 
     async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
         self.declare_subscription(spec).await
+    }
+
+    async fn bind(&self, queue: &str, patterns: &[String]) -> Result<(), BusError> {
+        self.bind_queue(queue, patterns).await
     }
 
     fn name(&self) -> &'static str {

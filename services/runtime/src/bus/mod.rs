@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use crate::wire::WireMessage;
+use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
 
 /// Name of the topic exchange every event is published on.
 pub const EVENTS_EXCHANGE: &str = "arcade.events";
@@ -29,6 +29,21 @@ pub const COMMANDS_EXCHANGE: &str = "arcade.commands";
 pub const DEAD_LETTERS: &str = "arcade.dead";
 /// The dead-letter reason of a command whose queue does not exist.
 pub const UNROUTABLE: &str = "unroutable";
+
+/// `message` as a dead letter: a copy naming why (`reason`), the queue it was in or was sent
+/// to, and its routing key, in the dead-letter headers.
+pub(crate) fn dead_letter_of(message: &WireMessage, reason: &str, queue: &str) -> WireMessage {
+    let mut dead = message.clone();
+    dead.headers
+        .insert(HEADER_DEAD_REASON.into(), reason.to_string());
+    dead.headers
+        .insert(HEADER_DEAD_QUEUE.into(), queue.to_string());
+    dead.headers.insert(
+        HEADER_DEAD_ROUTING_KEY.into(),
+        message.routing_key().to_string(),
+    );
+    dead
+}
 
 /// Where a publication goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,6 +178,16 @@ pub trait Bus: Send + Sync + 'static {
     /// consumers hand back what they held.
     async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
         self.subscribe(spec).await.map(drop)
+    }
+
+    /// Binds topic patterns to a durable queue (declared first if it does not exist;
+    /// idempotent), without consuming it: from now on, what is published on the topic with a
+    /// matching routing key waits in `queue` too. Binding adds: the queue's other bindings stay.
+    /// A durable queue's bindings outlive the process. The default declares the queue with
+    /// these bindings ([`Bus::declare`]).
+    async fn bind(&self, queue: &str, patterns: &[String]) -> Result<(), BusError> {
+        self.declare(&SubscriptionSpec::durable(queue, patterns.to_vec()))
+            .await
     }
 
     /// Declares the queue and its bindings now, without waiting, when the transport can (the

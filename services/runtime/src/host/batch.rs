@@ -136,8 +136,8 @@ impl<S: Service> Host<S> {
         if let Some(last) = flushing.take() {
             self.finish_flush(last).await?;
         }
-        self.finish_snapshot_write().await;
         self.store.flush().await.map_err(|e| self.store_error(e))?;
+        self.snapshot_on_stop().await;
         Ok(self)
     }
 

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use arcade_contracts::{Envelope, Route};
-use tracing::{debug, warn};
+use tracing::{debug, error, warn};
 
 use super::batch::Batch;
 use super::{Host, HostError};
@@ -14,6 +14,7 @@ use crate::clock::rfc3339_ms;
 use crate::counters::Counters;
 use crate::decider::{Context, Decoded, Service};
 use crate::inbound::{self, Inbound};
+use crate::mapping::MappingError;
 use crate::store::{LogRecord, Seen, StoreError};
 use crate::telemetry;
 
@@ -106,9 +107,12 @@ impl<S: Service> Host<S> {
                 return Err(Refused::Poison(inbound::ID_REUSED.to_string()));
             }
         }
-        let input = match self.service.input(&inbound.envelope).map_err(|reason| {
-            Refused::Poison(format!("{}: {reason}", inbound.envelope.message_type))
-        })? {
+        // The error names the message type and what is wrong: the dead letter's reason.
+        let input = match self
+            .service
+            .input(&inbound.envelope)
+            .map_err(|error| Refused::Poison(error.to_string()))?
+        {
             Decoded::Input(input) => input,
             Decoded::Ignore(why) => {
                 Counters::inc(&self.counters.ignored);
@@ -124,8 +128,8 @@ impl<S: Service> Host<S> {
                 .add_input(&inbound.dedupe_key, inbound.body_digest, Vec::new());
             return Ok(());
         }
-        self.apply(Some(inbound), input, batch);
-        Ok(())
+        self.apply(Some(inbound), input, batch)
+            .map_err(|error| Refused::Poison(error.to_string()))
     }
 
     /// What the batch and the inbox know of an input: new, a duplicate, or its id reused.
@@ -142,7 +146,9 @@ impl<S: Service> Host<S> {
 
     pub(super) fn on_local(&mut self, input: S::Input, batch: &mut Batch<S::Event>) {
         batch.inputs += 1;
-        self.apply(None, input, batch);
+        if let Err(error) = self.apply(None, input, batch) {
+            error!(service = %self.spec.name, %error, "a local input's events cannot be encoded; nothing applied");
+        }
     }
 
     async fn dead_letter(&mut self, acker: Box<dyn Acker>, reason: &str) -> Result<(), HostError> {
@@ -158,8 +164,14 @@ impl<S: Service> Host<S> {
     /// Decides on one input and adds the outcome to the batch's commit group, evolving the
     /// state at once so the next input of the batch sees it; `cause` is the message it came in,
     /// if any. Should the group's commit fail, the host stops and its state is rebuilt from the
-    /// log at the next start.
-    fn apply(&mut self, cause: Option<&Inbound>, input: S::Input, batch: &mut Batch<S::Event>) {
+    /// log at the next start. An event the service cannot encode refuses the whole decision:
+    /// nothing is evolved or recorded.
+    fn apply(
+        &mut self,
+        cause: Option<&Inbound>,
+        input: S::Input,
+        batch: &mut Batch<S::Event>,
+    ) -> Result<(), MappingError> {
         let ctx = Context {
             now_ms: self.clock.now_ms(),
         };
@@ -179,7 +191,7 @@ impl<S: Service> Host<S> {
         let records: Vec<LogRecord> = events
             .iter()
             .map(|event| self.record(event, cause, input_flow.as_deref(), traceparent.clone()))
-            .collect();
+            .collect::<Result<_, _>>()?;
         for (event, record) in events.iter().zip(&records) {
             S::evolve(&mut self.state, event);
             self.remember_flow(event, record);
@@ -191,6 +203,7 @@ impl<S: Service> Host<S> {
             None => batch.pending.add(None, records),
         }
         batch.events.extend(events);
+        Ok(())
     }
 
     fn record(
@@ -199,8 +212,8 @@ impl<S: Service> Host<S> {
         cause: Option<&Inbound>,
         input_flow: Option<&str>,
         traceparent: Option<String>,
-    ) -> LogRecord {
-        let outbound = self.service.encode(event);
+    ) -> Result<LogRecord, MappingError> {
+        let outbound = self.service.encode(event)?;
         let message_id = uuid::Uuid::now_v7().to_string();
         let (correlation_id, causation_id, traceparent) = match cause {
             Some(cause) => (
@@ -225,7 +238,7 @@ impl<S: Service> Host<S> {
                 }
             }
         };
-        LogRecord {
+        Ok(LogRecord {
             envelope: Envelope {
                 message_id,
                 message_type: outbound.message_type.to_string(),
@@ -241,7 +254,7 @@ impl<S: Service> Host<S> {
                 Route::Queue(queue) => Some(queue),
             },
             traceparent,
-        }
+        })
     }
 }
 

@@ -99,8 +99,6 @@ impl<S: Service> Host<S> {
     /// Encodes the state as a snapshot when one is due (see [`SnapshotPolicy`]); it is written
     /// once the entries it covers are durable ([`Host::write_snapshot`]).
     pub(super) fn maybe_snapshot(&mut self) {
-        let Some(codec) = self.codec else { return };
-        let covered = self.store.end().saturating_sub(1);
         let elapsed = self.snapshots.since.map_or(Duration::MAX, |t| t.elapsed());
         let busy = self.snapshots.ready.is_some()
             || self
@@ -108,15 +106,42 @@ impl<S: Service> Host<S> {
                 .writing
                 .as_ref()
                 .is_some_and(|w| !w.is_finished());
-        if busy
-            || elapsed < self.snapshots.cost.saturating_mul(20)
-            || !self
+        if busy || elapsed < self.snapshots.cost.saturating_mul(20) || !self.snapshot_due() {
+            return;
+        }
+        self.encode_snapshot();
+    }
+
+    /// Whether the policy wants a snapshot of the log as it is: entries after the newest one,
+    /// and enough of them or enough time since it.
+    fn snapshot_due(&self) -> bool {
+        let covered = self.store.end().saturating_sub(1);
+        let elapsed = self.snapshots.since.map_or(Duration::MAX, |t| t.elapsed());
+        self.codec.is_some()
+            && self
                 .config
                 .snapshots
                 .due(covered - self.snapshots.covered.min(covered), elapsed)
-        {
-            return;
+    }
+
+    /// On a clean stop, once the whole log is durable: the snapshot the policy wants but that
+    /// was put off while the host was busy (one is encoded at most once every 20 times its
+    /// encoding cost, and never while another is being written), so the next start replays
+    /// no more than the policy allows. Written before the host returns.
+    pub(super) async fn snapshot_on_stop(&mut self) {
+        self.finish_snapshot_write().await;
+        if self.snapshots.ready.is_none() && self.snapshot_due() {
+            self.encode_snapshot();
         }
+        self.write_snapshot(self.store.end()).await;
+        self.finish_snapshot_write().await;
+    }
+
+    /// Encodes the state and flows as the snapshot of the log's last entry, to be written once
+    /// that entry is durable.
+    fn encode_snapshot(&mut self) {
+        let Some(codec) = self.codec else { return };
+        let covered = self.store.end().saturating_sub(1);
         let started = Instant::now();
         let state = (codec.encode)(&self.state);
         let flows: Vec<FlowEntry> = self

@@ -269,7 +269,7 @@ impl Inspect {
             None => None,
         };
         let relay_cursor = match self.tree("cursors")? {
-            Some(cursors) => match cursors.get(crate::relay::RELAY_CURSOR)? {
+            Some(cursors) => match cursors.get(crate::store::RELAY_CURSOR)? {
                 Some(v) => seq_of(&v)?,
                 None => 0,
             },
@@ -337,7 +337,7 @@ mod tests {
             let store = Store::open(&path).unwrap();
             store.commit(Some(b"a"), &[record(1), record(2)]).unwrap();
             store.commit(Some(b"b"), &[record(3)]).unwrap();
-            store.set_cursor(crate::relay::RELAY_CURSOR, 2).unwrap();
+            store.set_cursor(crate::store::RELAY_CURSOR, 2).unwrap();
             store
                 .write_snapshot(2, snapshot::encode(1, 2, 1_000, &[], b"s"))
                 .unwrap();

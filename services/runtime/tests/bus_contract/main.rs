@@ -1,6 +1,7 @@
 //! One contract suite, every transport: topic routing with wildcards, competing consumers
 //! (a standby on RabbitMQ's quorum service queues, which have one active consumer),
-//! redelivery of unacked messages, dead letters with their reason, per-producer ordering.
+//! redelivery of unacked messages, dead letters with their reason, per-producer ordering,
+//! declaring and binding a queue without consuming it.
 //! Each backend module gives the suite fresh, isolated buses (its own queues and exchange).
 
 #[path = "../support/broker.rs"]
@@ -61,6 +62,11 @@ mod embedded {
     #[tokio::test]
     async fn a_declared_queue_keeps_what_comes_before_its_consumer() {
         suite::a_declared_queue_keeps_what_comes_before_its_consumer(&Embedded).await;
+    }
+
+    #[tokio::test]
+    async fn a_bound_queue_keeps_its_new_patterns_without_a_consumer() {
+        suite::a_bound_queue_keeps_its_new_patterns_without_a_consumer(&Embedded).await;
     }
 
     #[tokio::test]
@@ -280,6 +286,11 @@ mod rabbitmq {
     #[tokio::test]
     async fn a_declared_queue_keeps_what_comes_before_its_consumer() {
         suite::a_declared_queue_keeps_what_comes_before_its_consumer(&RabbitMq).await;
+    }
+
+    #[tokio::test]
+    async fn a_bound_queue_keeps_its_new_patterns_without_a_consumer() {
+        suite::a_bound_queue_keeps_its_new_patterns_without_a_consumer(&RabbitMq).await;
     }
 
     #[tokio::test]

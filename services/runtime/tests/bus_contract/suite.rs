@@ -410,6 +410,34 @@ pub async fn a_declared_queue_keeps_what_comes_before_its_consumer(backend: &imp
     );
 }
 
+pub async fn a_bound_queue_keeps_its_new_patterns_without_a_consumer(backend: &impl Backend) {
+    let bus = bus_or_skip!(backend);
+    let queue = unique("bingo.mapped");
+    bus.declare(&durable_spec(&queue, &["test.goal.#"]))
+        .await
+        .unwrap();
+    let more = vec!["test.card.won.v1".to_string()];
+    bus.bind(&queue, &more).await.unwrap();
+    bus.bind(&queue, &more).await.unwrap();
+    let fresh = unique("bingo.fresh");
+    bus.bind(&fresh, &more).await.unwrap();
+    let types = ["test.goal.scored.v1", "test.card.won.v1", "test.other.v1"];
+    bus.publish(&events(&types, "p", 1)).await.unwrap();
+    let quiet = Duration::from_millis(300);
+    let mut consumer = bus.subscribe(&durable_spec(&queue, &[])).await.unwrap();
+    assert_eq!(
+        drain(&mut consumer, quiet).await,
+        vec!["test.goal.scored.v1", "test.card.won.v1"],
+        "its first binding and the bound one, once each, kept while nobody consumed"
+    );
+    let mut consumer = bus.subscribe(&durable_spec(&fresh, &[])).await.unwrap();
+    assert_eq!(
+        drain(&mut consumer, quiet).await,
+        vec!["test.card.won.v1"],
+        "a queue bound before it existed is declared"
+    );
+}
+
 pub async fn a_command_no_queue_takes_is_dead_lettered_as_unroutable(backend: &impl Backend) {
     let bus = bus_or_skip!(backend);
     let mut dead = bus

@@ -12,6 +12,7 @@ pub mod charts;
 pub mod pages;
 pub mod play;
 pub mod projection;
+mod request;
 
 use crate::games::Game;
 

@@ -1,15 +1,18 @@
 //! Race: the race master's race, as its public facts tell it.
 //!
 //! - [`projection`]: the read model ([`projection::Race`]): settings, cars on the ring,
-//!   standings, each turn's story ([`lines`]), duels ([`duels`]), team logs ([`teams`]).
+//!   standings (their types in `state.rs`), each turn's story ([`lines`]), duels ([`duels`]),
+//!   team logs ([`teams`], answers in words in `answers.rs`).
 //! - [`pages`]: `/race`, `/race/turns/{turn}`, `/race/duels/{duelId}`, `/race/teams/{team}`
 //!   (behind the team's token) and the organiser's actions (start the race, set the odds,
 //!   publish a hint).
 
+mod answers;
 pub mod duels;
 pub mod lines;
 pub mod pages;
 pub mod projection;
+mod state;
 pub mod teams;
 
 use axum::Router;

@@ -19,13 +19,17 @@ use std::collections::{BTreeMap, VecDeque};
 use arcade_contracts::Message;
 use arcade_contracts::race::{
     AchievementAwarded, Answer, BudgetGranted, BudgetReported, CarRegistered, CarStopped,
-    CombatPaired, CommandRejected, DecisionClosed, DecisionClosure, DuelStarted, EventDrawn,
-    ModuleChanged, PenaltyGiven, Phase, RaceEventKind, RegistrationRejected, StateReported,
+    CommandRejected, DecisionClosed, DecisionClosure, ModuleChanged, PenaltyGiven,
+    RegistrationRejected, StateReported,
 };
 use serde::{Deserialize, Serialize};
 
-use super::lines::{self, module_name, penalty_reason};
-use super::projection::Car;
+mod questions;
+
+use super::answers::question_of_kind;
+pub use super::answers::{answer_kind, answer_text};
+use super::lines::{self, penalty_reason};
+use super::state::MAX_CARS;
 use crate::observed::Observed;
 
 /// Teams kept; beyond this, new teams get no log.
@@ -119,50 +123,6 @@ fn asked(kind: &str, text: String) -> Asked {
     }
 }
 
-/// The kind of an answer (the question it answers).
-pub fn answer_kind(answer: &Answer) -> &'static str {
-    match answer {
-        Answer::ShouldFight { .. } => "shouldFight",
-        Answer::CrossMineField { .. } => "crossMineField",
-        Answer::ExploreWreck { .. } => "exploreWreck",
-        Answer::BuyAtGarage { .. } => "buyAtGarage",
-        Answer::DuelAnswer { .. } => "duelAnswer",
-        Answer::ReportState { .. } => "reportState",
-    }
-}
-
-fn question_of_kind(kind: &str) -> String {
-    match kind {
-        "shouldFight" => "fight the car on your square?",
-        "crossMineField" => "cross the mine field?",
-        "exploreWreck" => "explore the wreck?",
-        "buyAtGarage" => "buy a module at the garage?",
-        "duelAnswer" => "your cards in the duel?",
-        "reportState" => "report your state",
-        _ => "a question the console could not see",
-    }
-    .into()
-}
-
-/// An answer in words.
-pub fn answer_text(answer: &Answer) -> String {
-    let yes = |b: bool| if b { "yes" } else { "no" };
-    match answer {
-        Answer::ShouldFight { fight } => format!("fight: {}", yes(*fight)),
-        Answer::CrossMineField { cross } => format!("cross: {}", yes(*cross)),
-        Answer::ExploreWreck { explore } => format!("explore: {}", yes(*explore)),
-        Answer::BuyAtGarage { module } => match module {
-            Some(m) => format!("buy a {}", module_name(*m)),
-            None => "buy nothing".into(),
-        },
-        Answer::DuelAnswer { cards } => format!("play {cards:?}"),
-        Answer::ReportState { square, modules } => format!(
-            "square {square}, {}P {}E {}W",
-            modules.pilots, modules.engines, modules.weapons
-        ),
-    }
-}
-
 impl Teams {
     /// A team's log, if the console saw the team.
     pub fn team(&self, team: &str) -> Option<&Team> {
@@ -224,76 +184,9 @@ impl Teams {
         );
         if let Some(t) = self.teams.get_mut(&m.team)
             && !t.cars.contains(&m.car)
-            && t.cars.len() < super::projection::MAX_CARS
+            && t.cars.len() < MAX_CARS
         {
             t.cars.push(m.car.clone());
-        }
-    }
-
-    /// `race.event.drawn.v1`: a mine field, a wreck or a garage is a question to the car.
-    pub fn event_drawn(&mut self, m: &EventDrawn) {
-        let question = match m.event {
-            RaceEventKind::MineField => asked(
-                "crossMineField",
-                "a mine field: cross it (a module at risk) or go around (3 turns)?".into(),
-            ),
-            RaceEventKind::Wreck => asked(
-                "exploreWreck",
-                "a wreck: explore it (1 turn, maybe a module)?".into(),
-            ),
-            RaceEventKind::Garage => asked(
-                "buyAtGarage",
-                "a garage: buy a module (pilot $1, engine $2, weapon $2; one square back)?".into(),
-            ),
-            RaceEventKind::Pirates | RaceEventKind::Nothing => return,
-        };
-        self.ask(&m.team, &m.car, question);
-    }
-
-    /// `race.combat.paired.v1`: both cars are asked whether they fight.
-    pub fn combat_paired(&mut self, m: &CombatPaired) {
-        for (i, me) in m.fighters.iter().enumerate() {
-            let (Some(car), Some(other)) = (&me.car, m.fighters.get(1 - i.min(1))) else {
-                continue;
-            };
-            let name = other.car.clone().unwrap_or_else(|| other.team.clone());
-            let text = format!(
-                "combat {} on square {}: fight {name} ({}, {} weapon(s))?",
-                m.combat_id, m.square, other.team, other.weapons
-            );
-            self.ask(&me.team, car, asked("shouldFight", text));
-        }
-    }
-
-    /// `race.duel.started.v1`: each car in it answers with its cards, turn after turn.
-    pub fn duel_started(&mut self, m: &DuelStarted) {
-        for (i, me) in m.fighters.iter().enumerate() {
-            let Some(car) = &me.car else { continue };
-            let other = m
-                .fighters
-                .get(1 - i.min(1))
-                .map(|o| o.car.clone().unwrap_or_else(|| o.team.clone()))
-                .unwrap_or_default();
-            let mut question = asked(
-                "duelAnswer",
-                format!("duel {} against {other}: your cards?", m.duel_id),
-            );
-            question.duel_id = Some(m.duel_id);
-            self.ask(&me.team, car, question);
-        }
-    }
-
-    /// `race.phase.started.v1`: at the state checks, the cars asked report their state.
-    pub fn phase_started<'a>(&mut self, phase: Phase, cars: impl Iterator<Item = &'a Car>) {
-        if phase != Phase::StateChecks {
-            return;
-        }
-        for car in cars.filter(|c| c.stopped.is_none()) {
-            let question = asked(
-                "reportState",
-                "the state checks: report your square and modules".into(),
-            );
-            self.ask(&car.team.clone(), &car.car.clone(), question);
         }
     }
 

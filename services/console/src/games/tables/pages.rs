@@ -275,12 +275,7 @@ async fn abort(
         Err(refused) => return refused.into_response(),
     };
     body.insert("tableId".into(), Value::String(table_id));
-    if body
-        .get("reason")
-        .is_some_and(|r| r.is_null() || r.as_str().is_some_and(|s| s.trim().is_empty()))
-    {
-        body.remove("reason");
-    }
+    actions::drop_blank(&mut body, &["reason"]);
     let game_id = body.get("gameId").cloned().unwrap_or(Value::Null);
     actions::send(
         &web,
@@ -305,14 +300,7 @@ async fn goal(
     body.insert("tableId".into(), Value::String(table_id));
     body.entry("kind")
         .or_insert_with(|| Value::String("goal".into()));
-    for optional in ["player", "gameId"] {
-        if body
-            .get(optional)
-            .is_some_and(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
-        {
-            body.remove(optional);
-        }
-    }
+    actions::drop_blank(&mut body, &["player", "gameId"]);
     actions::send(
         &web,
         principal,

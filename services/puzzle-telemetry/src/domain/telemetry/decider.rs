@@ -213,7 +213,7 @@ impl PuzzleTelemetry {
             Input::Session(completed) if state.has_session(&completed.game_id) => Vec::new(),
             Input::Session(completed) => {
                 let session = Session::from(completed);
-                let moves = super::convert::cells(completed);
+                let moves = super::session::cells(completed);
                 let version = completed.version;
                 vec![match check(&session, moves.as_deref()) {
                     Ok(accepted) => Event::Recorded(Recorded {

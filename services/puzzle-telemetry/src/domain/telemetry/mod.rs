@@ -1,8 +1,9 @@
 //! The puzzle telemetry: validates finished sessions against Strata Relay's rules and keeps
 //! per-stage statistics, as a decider the runtime hosts.
 //!
-//! - input: [`Input::Session`] (a `game.session.completed.v1` or `.v2`, upcast to one shape by
-//!   the contracts' [`session_upcasters`](arcade_contracts::game::session_upcasters)) or
+//! - input: [`Input::Session`] (a `game.session.completed.v1` or `.v2`, read as one shape, the
+//!   contracts' [`SessionCompletion`](arcade_contracts::game::SessionCompletion), by the
+//!   service's [`mapping`](crate::mapping)) or
 //!   [`Input::Tick`]; a session is identified by its `gameId`, so a resend (any version) is a
 //!   repeat ([`PuzzleTelemetry::is_repeat`]) and counted once — within a window of event time
 //!   ([`SessionWindow`], [`SESSION_WINDOW_MS`] by default), after which a resend counts again;
@@ -14,7 +15,6 @@
 //! - state: [`TelemetryState`], a fold of those events only (each recorded session carries
 //!   every field the statistics need, including its move limit and arrival time).
 
-mod convert;
 mod decider;
 mod partition;
 mod session;
@@ -23,7 +23,6 @@ mod stats;
 mod verify;
 mod window;
 
-pub use convert::{DecodeError, PuzzleMessage};
 pub use decider::{
     Event, Flagged, Input, PUBLISH_INTERVAL_MS, PuzzleTelemetry, Recorded, TelemetryState,
 };

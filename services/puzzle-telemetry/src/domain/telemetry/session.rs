@@ -13,6 +13,8 @@
 //! - Checks run in this order and the first broken rule is the reason: stage, seed, turns
 //!   above the limit, then the outcome's rule.
 
+use arcade_contracts::game::{Pulse, SessionCompletion};
+
 use crate::domain::strata::{Cell, Puzzle, Stage};
 
 /// The deepest claimed win that validation checks exactly by search.
@@ -198,4 +200,14 @@ pub fn validate(session: &Session) -> Result<Accepted, Flag> {
             move_limit: limit,
         }),
     }
+}
+
+/// The listed moves of a session as cells; `None` when the producer did not list them (v1).
+pub(crate) fn cells(m: &SessionCompletion) -> Option<Vec<Cell>> {
+    m.moves.as_ref().map(|moves| {
+        moves
+            .iter()
+            .map(|Pulse([x, y])| Cell::new(*x, *y))
+            .collect()
+    })
 }

@@ -84,39 +84,41 @@ impl Work<'_> {
         for car in self.racing() {
             let c = &self.state.cars[car];
             let (from, engines, to_miss) = (c.square, c.modules.engines, c.turns_to_miss);
-            let (car_name, team) = self.names(car);
             if c.modules.pilots == 0 {
                 self.stop(car, StopReason::NoPilot);
             } else if to_miss > 0 {
-                let reason = MoveReason::MissedTurn;
-                self.emit(Event::CarMoved {
-                    car: car_name,
-                    team,
-                    turn,
-                    from,
-                    to: from,
-                    reason,
-                    turns_to_miss: to_miss - 1,
-                });
+                self.moved(car, turn, [from, from], MoveReason::MissedTurn, to_miss - 1);
             } else if engines == 0 {
                 self.stop(car, StopReason::NoEngine);
             } else {
                 let to = from.saturating_add(engines);
-                let reason = MoveReason::OnTrack;
-                self.emit(Event::CarMoved {
-                    car: car_name,
-                    team,
-                    turn,
-                    from,
-                    to,
-                    reason,
-                    turns_to_miss: 0,
-                });
+                self.moved(car, turn, [from, to], MoveReason::OnTrack, 0);
                 if engines >= FAST_ENGINES {
                     self.award(car, Achievement::RapideCommeLEclair);
                 }
             }
         }
+    }
+
+    /// A car moved from one square to another (the same one when it missed its turn).
+    fn moved(
+        &mut self,
+        car: usize,
+        turn: u32,
+        [from, to]: [u32; 2],
+        reason: MoveReason,
+        turns_to_miss: u32,
+    ) {
+        let (car_name, team) = self.names(car);
+        self.emit(Event::CarMoved {
+            car: car_name,
+            team,
+            turn,
+            from,
+            to,
+            reason,
+            turns_to_miss,
+        });
     }
 
     fn begin_events(&mut self) {
@@ -290,16 +292,7 @@ impl Work<'_> {
                 let c = &self.state.cars[car];
                 let (from, to_miss) = (c.square, c.turns_to_miss);
                 let to = from.saturating_sub(GARAGE_SQUARES);
-                let (car_name, team) = self.names(car);
-                self.emit(Event::CarMoved {
-                    car: car_name,
-                    team,
-                    turn,
-                    from,
-                    to,
-                    reason: MoveReason::Garage,
-                    turns_to_miss: to_miss,
-                });
+                self.moved(car, turn, [from, to], MoveReason::Garage, to_miss);
                 self.resolved(car, EventOutcome::Bought, None, Some(module), None, 0);
                 self.award(car, Achievement::PimpMyRide);
             }

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::{
-    AbortGame, AbortRefusal, BallSeen, Event, FinishReason, GameState, GoalReport, Input, Referee,
-    Rejection, ReportRefusal, StartGame, StartRefusal, TableState,
+    AbortGame, BallSeen, Event, FinishReason, GameRefusal, GameState, GoalReport, Input, Referee,
+    Rejection, StartGame, StartRefusal, TableState,
 };
 use crate::domain::game::Play;
 use crate::domain::rules::Rules;
@@ -162,22 +162,9 @@ impl Referee {
             game_id: abort.game_id.clone(),
             reason,
         };
-        if abort.table_id != self.table_id {
-            let (addressed, this) = (abort.table_id.clone(), self.table_id.clone());
-            return Err(refuse(AbortRefusal::WrongTable { addressed, this }));
-        }
-        let game = state
-            .game
-            .as_ref()
-            .ok_or_else(|| refuse(AbortRefusal::NoGame))?;
-        if game.id != abort.game_id {
-            return Err(refuse(AbortRefusal::OtherGame {
-                current: game.id.clone(),
-            }));
-        }
-        if !game.in_progress() {
-            return Err(refuse(AbortRefusal::Finished(game.id.clone())));
-        }
+        let game = self
+            .game_in_progress(state, &abort.table_id, Some(&abort.game_id))
+            .map_err(refuse)?;
         let mut events = Vec::new();
         if state.ibr != Some(Ibr::RELEASED) {
             events.push(Event::IbrChanged {
@@ -193,6 +180,32 @@ impl Referee {
             reason: abort.reason.clone(),
         });
         Ok(events)
+    }
+
+    /// The table's game, in progress, that a request names (`game_id`, or whichever game when
+    /// `None`) on the table it names.
+    fn game_in_progress<'s>(
+        &self,
+        state: &'s TableState,
+        table_id: &str,
+        game_id: Option<&str>,
+    ) -> Result<&'s GameState, GameRefusal> {
+        if table_id != self.table_id {
+            return Err(GameRefusal::WrongTable {
+                addressed: table_id.to_string(),
+                this: self.table_id.clone(),
+            });
+        }
+        let game = state.game.as_ref().ok_or(GameRefusal::NoGame)?;
+        if game_id.is_some_and(|id| id != game.id) {
+            return Err(GameRefusal::OtherGame {
+                current: game.id.clone(),
+            });
+        }
+        if !game.in_progress() {
+            return Err(GameRefusal::Finished(game.id.clone()));
+        }
+        Ok(game)
     }
 
     fn reported_game<'s>(
@@ -211,23 +224,8 @@ impl Referee {
             kind: report.kind,
             reason,
         };
-        if report.table_id != self.table_id {
-            let (addressed, this) = (report.table_id.clone(), self.table_id.clone());
-            return Err(refuse(ReportRefusal::WrongTable { addressed, this }));
-        }
-        let game = state
-            .game
-            .as_ref()
-            .ok_or_else(|| refuse(ReportRefusal::NoGame))?;
-        if report.game_id.as_ref().is_some_and(|id| *id != game.id) {
-            return Err(refuse(ReportRefusal::OtherGame {
-                current: game.id.clone(),
-            }));
-        }
-        if !game.in_progress() {
-            return Err(refuse(ReportRefusal::Finished(game.id.clone())));
-        }
-        Ok(game)
+        self.game_in_progress(state, &report.table_id, report.game_id.as_deref())
+            .map_err(refuse)
     }
 }
 

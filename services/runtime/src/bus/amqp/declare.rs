@@ -1,6 +1,7 @@
-//! Declaring on the broker, idempotently: a subscription's durable queue and its bindings, the
-//! commands binding, a partitioned service's consistent-hash exchange and queues, the history
-//! stream; and why a declaration failed, told so the operator knows what to do.
+//! Declaring on the broker, idempotently: a subscription's durable queue and its bindings (or
+//! more bindings of a queue), the commands binding, a partitioned service's consistent-hash
+//! exchange and queues, the history stream; and why a declaration failed, told so the operator
+//! knows what to do.
 
 use lapin::options::{
     ExchangeBindOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
@@ -20,21 +21,43 @@ impl AmqpBus {
         &self,
         spec: &SubscriptionSpec,
     ) -> Result<(), BusError> {
+        self.declare_queue(&spec.queue, &spec.bindings, spec.partition.as_ref())
+            .await
+    }
+
+    /// Binds `patterns` on the events exchange to the durable queue `queue`, declared first
+    /// (idempotently, with its commands binding), without consuming.
+    pub(super) async fn bind_queue(
+        &self,
+        queue: &str,
+        patterns: &[String],
+    ) -> Result<(), BusError> {
+        self.declare_queue(queue, patterns, None).await
+    }
+
+    /// Declares the durable queue `queue`, its partitions (`partition`) and its bindings
+    /// (`patterns`, and the commands binding), on a channel of its own.
+    async fn declare_queue(
+        &self,
+        queue: &str,
+        patterns: &[String],
+        partition: Option<&Partitioned>,
+    ) -> Result<(), BusError> {
         let (connection, _) = self.connection().await?;
         let channel = connection
             .create_channel()
             .await
             .map_err(|e| unavailable("cannot open a channel", e))?;
         let setup = async {
-            if let Some(partitioned) = &spec.partition {
+            if let Some(partitioned) = partition {
                 self.declare_partitions(&channel, partitioned).await?;
             }
-            self.declare_durable_queue(&channel, &spec.queue).await?;
-            self.bind_commands(&connection, &spec.queue).await;
-            for pattern in &spec.bindings {
+            self.declare_durable_queue(&channel, queue).await?;
+            self.bind_commands(&connection, queue).await;
+            for pattern in patterns {
                 channel
                     .queue_bind(
-                        short(&spec.queue),
+                        short(queue),
                         short(&self.inner.config.events_exchange),
                         short(pattern),
                         QueueBindOptions::default(),
@@ -48,18 +71,13 @@ impl AmqpBus {
         let _ = channel.close(200, short("declared")).await;
         match result {
             Ok(()) => Ok(()),
-            Err(e) if connection.status().connected() => {
-                Err(BusError::Refused(match &spec.partition {
-                    Some(partitioned) if !topology::inequivalent(&e.to_string()) => {
-                        self.partitions_error(partitioned, &e)
-                    }
-                    _ => self.declare_error(&connection, &spec.queue, &e).await,
-                }))
-            }
-            Err(e) => Err(unavailable(
-                &format!("cannot declare queue {}", spec.queue),
-                e,
-            )),
+            Err(e) if connection.status().connected() => Err(BusError::Refused(match partition {
+                Some(partitioned) if !topology::inequivalent(&e.to_string()) => {
+                    self.partitions_error(partitioned, &e)
+                }
+                _ => self.declare_error(&connection, queue, &e).await,
+            })),
+            Err(e) => Err(unavailable(&format!("cannot declare queue {queue}"), e)),
         }
     }
 

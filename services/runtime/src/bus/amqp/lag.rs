@@ -11,50 +11,15 @@
 //! [`AmqpConfig::lag_interval`]: super::AmqpConfig::lag_interval
 //! [`Bus::queue_depth`]: crate::bus::Bus::queue_depth
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::Arc;
+use std::sync::Weak;
+use std::sync::atomic::Ordering;
 
 use lapin::options::QueueDeclareOptions;
 use lapin::types::FieldTable;
 
 use super::link::Inner;
 use super::{AmqpBus, short};
-
-/// The last depth read of each watched queue (`None`: not known now).
-#[derive(Debug, Default)]
-pub(super) struct Depths {
-    queues: Mutex<BTreeMap<String, Option<u64>>>,
-    watching: AtomicBool,
-}
-
-impl Depths {
-    /// The depth of `queue` as last read, if it is watched and was readable.
-    pub(super) fn get(&self, queue: &str) -> Option<u64> {
-        self.queues.lock().ok()?.get(queue).copied().flatten()
-    }
-
-    fn queues(&self) -> Vec<String> {
-        self.queues
-            .lock()
-            .map(|queues| queues.keys().cloned().collect())
-            .unwrap_or_default()
-    }
-
-    fn set(&self, queue: &str, depth: Option<u64>) {
-        if let Ok(mut queues) = self.queues.lock()
-            && let Some(slot) = queues.get_mut(queue)
-        {
-            *slot = depth;
-        }
-    }
-
-    fn forget_all(&self) {
-        if let Ok(mut queues) = self.queues.lock() {
-            queues.values_mut().for_each(|depth| *depth = None);
-        }
-    }
-}
 
 /// Watches `queue` from now on; the first call starts the watcher task.
 pub(super) fn watch(bus: &AmqpBus, queue: &str) {
@@ -127,24 +92,5 @@ async fn read_depths(bus: &AmqpBus) {
     }
     if let Some(open) = channel {
         let _ = open.close(200, short("depths read")).await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_watched_queues_have_a_depth_and_unknown_is_absent() {
-        let depths = Depths::default();
-        depths.set("a", Some(3));
-        assert_eq!(depths.get("a"), None, "an unwatched queue is not recorded");
-        depths.queues.lock().unwrap().insert("a".into(), None);
-        assert_eq!(depths.get("a"), None);
-        depths.set("a", Some(3));
-        assert_eq!(depths.get("a"), Some(3));
-        depths.forget_all();
-        assert_eq!(depths.get("a"), None);
-        assert_eq!(depths.queues(), vec!["a".to_string()]);
     }
 }

@@ -13,8 +13,9 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::config::{AmqpConfig, InvalidUrl, redact};
+use super::depths::Depths;
 use super::publish::Publisher;
-use super::{lag, nodes, short, unavailable};
+use super::{nodes, short, unavailable};
 use crate::backoff::Backoff;
 use crate::bus::BusError;
 
@@ -55,7 +56,7 @@ pub(super) struct Inner {
     pub(super) current: std::sync::Mutex<Option<Arc<Connection>>>,
     pub(super) opened: std::sync::atomic::AtomicU64,
     /// The depths of the consumed durable queues, as the broker last said them.
-    pub(super) depths: lag::Depths,
+    pub(super) depths: Depths,
 }
 
 struct Link {
@@ -89,7 +90,7 @@ impl AmqpBus {
                 closed: CancellationToken::new(),
                 current: std::sync::Mutex::new(None),
                 opened: std::sync::atomic::AtomicU64::new(0),
-                depths: lag::Depths::default(),
+                depths: Depths::default(),
                 config,
                 nodes,
                 node: std::sync::atomic::AtomicUsize::new(0),

@@ -9,8 +9,9 @@ use lapin::Channel;
 use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 
 use super::{AmqpBus, properties, short, unavailable};
+use crate::bus::dead_letter_of;
 use crate::bus::{BusError, Confirms, Destination, Publication, Published, UNROUTABLE};
-use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+use crate::wire::WireMessage;
 
 pub(super) struct Publisher {
     channel: Channel,
@@ -96,7 +97,7 @@ impl AmqpBus {
                 let Some((queue, message)) = &returnable[position] else {
                     continue;
                 };
-                let dead = unroutable(message, queue);
+                let dead = dead_letter_of(message, UNROUTABLE, queue);
                 let exchange = bus.inner.config.dead_letters.clone();
                 bus.publish_confirmed(&exchange, dead.routing_key(), &dead)
                     .await?;
@@ -216,18 +217,4 @@ fn settle(
         Ok(confirmation) => Ok(confirmation.take_message()),
         Err(e) => Err(unavailable("no publisher confirm", e)),
     }
-}
-
-/// The dead letter of a command the broker returned: its queue `queue` does not exist.
-fn unroutable(message: &WireMessage, queue: &str) -> WireMessage {
-    let mut dead = message.clone();
-    dead.headers
-        .insert(HEADER_DEAD_REASON.into(), UNROUTABLE.to_string());
-    dead.headers
-        .insert(HEADER_DEAD_QUEUE.into(), queue.to_string());
-    dead.headers.insert(
-        HEADER_DEAD_ROUTING_KEY.into(),
-        message.routing_key().to_string(),
-    );
-    dead
 }

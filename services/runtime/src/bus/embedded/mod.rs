@@ -5,24 +5,20 @@
 //! message found on disk at start is delivered again (flagged redelivered). How a queue lies
 //! on disk: [`queue`].
 
+mod consumer;
 mod queue;
+mod transport;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use async_trait::async_trait;
+use self::queue::{Pos, Queue, QueueState, lock};
 
-use self::queue::{Pos, Queue, QueueState, encode_chunks, lock};
-
-use super::SubscriptionSpec;
 use super::pattern::Pattern;
-use super::{
-    Acker, Bus, BusError, Consumer, DEAD_LETTERS, Delivery, Destination, Publication, Published,
-    UNROUTABLE,
-};
-use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+use super::{BusError, DEAD_LETTERS, SubscriptionSpec};
+use crate::wire::WireMessage;
 
 const QUEUE_TREE_PREFIX: &str = "queue:";
 const BINDINGS_TREE: &str = "bindings";
@@ -153,7 +149,38 @@ impl EmbeddedBus {
         Ok(queue)
     }
 
-    fn bind(&self, queue: &str, pattern: &str, durable: bool) -> Result<(), BusError> {
+    /// Declares `queue` (idempotent) and binds `patterns` to it, unless the bus is closed.
+    fn declare_bound(
+        &self,
+        queue: &str,
+        patterns: &[String],
+        durable: bool,
+    ) -> Result<Arc<Queue>, BusError> {
+        if self.inner.closed.load(Ordering::SeqCst) {
+            return Err(BusError::Closed);
+        }
+        let declared = self.declare(queue, durable)?;
+        for pattern in patterns {
+            self.bind_pattern(queue, pattern, durable)?;
+        }
+        Ok(declared)
+    }
+
+    /// [`EmbeddedBus::declare_bound`] for a subscription, which cannot be partitioned here.
+    fn declare_subscription(&self, spec: &SubscriptionSpec) -> Result<Arc<Queue>, BusError> {
+        if self.inner.closed.load(Ordering::SeqCst) {
+            return Err(BusError::Closed);
+        }
+        if spec.partition.is_some() {
+            return Err(BusError::Refused(format!(
+                "queue {}: partitions need RabbitMQ (--amqp): the embedded bus has no consistent-hash exchange",
+                spec.queue
+            )));
+        }
+        self.declare_bound(&spec.queue, &spec.bindings, spec.durable)
+    }
+
+    fn bind_pattern(&self, queue: &str, pattern: &str, durable: bool) -> Result<(), BusError> {
         let mut topology = lock(&self.inner.topology);
         if topology
             .bindings
@@ -231,334 +258,5 @@ impl EmbeddedBus {
 
     fn next_seq(&self) -> Result<u64, BusError> {
         Ok(self.inner.db.generate_id()?)
-    }
-}
-
-#[async_trait]
-impl Bus for EmbeddedBus {
-    async fn publish(&self, messages: &[Publication]) -> Result<Published, BusError> {
-        if self.inner.closed.load(Ordering::SeqCst) {
-            return Err(BusError::Closed);
-        }
-        let mut published = Published::default();
-        // Each target queue's share of the publication, in order.
-        let mut shares: Vec<(Arc<Queue>, Vec<Arc<WireMessage>>)> = Vec::new();
-        for (position, publication) in messages.iter().enumerate() {
-            let mut message = Arc::new(publication.message.clone());
-            let targets: Vec<Arc<Queue>> = match &publication.destination {
-                Destination::Topic => {
-                    let key = publication.message.routing_key();
-                    let topology = lock(&self.inner.topology);
-                    let mut names: Vec<&String> = topology
-                        .bindings
-                        .iter()
-                        .filter(|(pattern, _)| pattern.matches(key))
-                        .map(|(_, queue)| queue)
-                        .collect();
-                    names.sort();
-                    names.dedup();
-                    names
-                        .into_iter()
-                        .filter_map(|n| topology.queues.get(n).cloned())
-                        .collect()
-                }
-                Destination::Queue(name) => {
-                    let queue = lock(&self.inner.topology).queues.get(name).cloned();
-                    match queue {
-                        Some(queue) => vec![queue],
-                        // Mandatory: nobody consumes this queue, so the command is kept as a
-                        // dead letter and the publisher told.
-                        None => {
-                            published.unroutable.push(position);
-                            message = Arc::new(unroutable(&publication.message, name));
-                            vec![self.declare(DEAD_LETTERS, true)?]
-                        }
-                    }
-                }
-            };
-            for queue in targets {
-                match shares.iter_mut().find(|(q, _)| Arc::ptr_eq(q, &queue)) {
-                    Some((_, share)) => share.push(message.clone()),
-                    None => shares.push((queue, vec![message.clone()])),
-                }
-            }
-        }
-        if shares.is_empty() {
-            // Routed nowhere (no queue is bound to these types): nothing to keep.
-            return Ok(published);
-        }
-        let mut encoded = Vec::new();
-        for (queue, share) in shares {
-            match &queue.tree {
-                Some(_) => {
-                    for (bytes, members) in encode_chunks(&share, self.inner.chunk_bytes)? {
-                        encoded.push((queue.clone(), Some(bytes), members));
-                    }
-                }
-                None => encoded.push((queue, None, share)),
-            }
-        }
-        let covered = {
-            let mut staging = lock(&self.inner.staging);
-            for (queue, bytes, members) in encoded {
-                let chunk = self.next_seq()?;
-                if let (Some(tree), Some(bytes)) = (&queue.tree, bytes) {
-                    tree.insert(chunk.to_be_bytes(), bytes)?;
-                }
-                staging.chunks.insert(chunk, (queue, members));
-                staging.written = chunk;
-            }
-            staging.written
-        };
-        crate::store::Flush::start(&self.inner.db, &self.inner.stable).await?;
-        // Everything written up to `covered` is durable: make it ready, in order (another
-        // publication's flush may have done it already).
-        let mut staging = lock(&self.inner.staging);
-        while let Some(entry) = staging.chunks.first_entry() {
-            if *entry.key() > covered {
-                break;
-            }
-            let (chunk, (queue, members)) = entry.remove_entry();
-            queue.enqueue(chunk, members);
-        }
-        Ok(published)
-    }
-
-    fn declare_now(&self, spec: &SubscriptionSpec) -> Result<bool, BusError> {
-        if self.inner.closed.load(Ordering::SeqCst) {
-            return Err(BusError::Closed);
-        }
-        if spec.partition.is_some() {
-            return Err(BusError::Refused(format!(
-                "queue {}: partitions need RabbitMQ (--amqp): the embedded bus has no consistent-hash exchange",
-                spec.queue
-            )));
-        }
-        self.declare(&spec.queue, spec.durable)?;
-        for pattern in &spec.bindings {
-            self.bind(&spec.queue, pattern, spec.durable)?;
-        }
-        Ok(true)
-    }
-
-    async fn subscribe(&self, spec: &SubscriptionSpec) -> Result<Box<dyn Consumer>, BusError> {
-        if self.inner.closed.load(Ordering::SeqCst) {
-            return Err(BusError::Closed);
-        }
-        if spec.partition.is_some() {
-            return Err(BusError::Refused(format!(
-                "queue {}: partitions need RabbitMQ (--amqp): the embedded bus has no consistent-hash exchange",
-                spec.queue
-            )));
-        }
-        let queue = self.declare(&spec.queue, spec.durable)?;
-        for pattern in &spec.bindings {
-            self.bind(&spec.queue, pattern, spec.durable)?;
-        }
-        queue.consumers.fetch_add(1, Ordering::SeqCst);
-        Ok(Box::new(EmbeddedConsumer {
-            bus: self.clone(),
-            queue,
-            id: self.inner.next_consumer.fetch_add(1, Ordering::SeqCst),
-            prefetch: usize::from(spec.prefetch.max(1)),
-            in_flight: Arc::new(AtomicUsize::new(0)),
-            temporary: !spec.durable,
-        }))
-    }
-
-    async fn declare(&self, spec: &SubscriptionSpec) -> Result<(), BusError> {
-        if self.inner.closed.load(Ordering::SeqCst) {
-            return Err(BusError::Closed);
-        }
-        self.declare(&spec.queue, spec.durable)?;
-        for pattern in &spec.bindings {
-            self.bind(&spec.queue, pattern, spec.durable)?;
-        }
-        Ok(())
-    }
-
-    fn name(&self) -> &'static str {
-        "embedded"
-    }
-
-    fn queue_depth(&self, queue: &str) -> Option<u64> {
-        Some(self.depth(queue) as u64)
-    }
-}
-
-/// The dead letter of a command sent to `queue`, which does not exist.
-fn unroutable(message: &WireMessage, queue: &str) -> WireMessage {
-    let mut dead = message.clone();
-    dead.headers
-        .insert(HEADER_DEAD_REASON.into(), UNROUTABLE.to_string());
-    dead.headers
-        .insert(HEADER_DEAD_QUEUE.into(), queue.to_string());
-    dead.headers.insert(
-        HEADER_DEAD_ROUTING_KEY.into(),
-        message.routing_key().to_string(),
-    );
-    dead
-}
-
-struct EmbeddedConsumer {
-    bus: EmbeddedBus,
-    queue: Arc<Queue>,
-    id: u64,
-    prefetch: usize,
-    in_flight: Arc<AtomicUsize>,
-    temporary: bool,
-}
-
-impl EmbeddedConsumer {
-    fn take(&self) -> Option<Delivery> {
-        if self.in_flight.load(Ordering::SeqCst) >= self.prefetch {
-            return None;
-        }
-        let mut state = lock(&self.queue.state);
-        let (pos, entry) = state.ready.pop_first()?;
-        state.unacked.insert(pos, (self.id, entry.clone()));
-        drop(state);
-        self.in_flight.fetch_add(1, Ordering::SeqCst);
-        let acker = EmbeddedAcker {
-            bus: self.bus.clone(),
-            queue: self.queue.clone(),
-            pos,
-            in_flight: self.in_flight.clone(),
-        };
-        Some(Delivery::new(
-            entry.message.clone(),
-            entry.redelivered,
-            self.queue.name.clone(),
-            Box::new(acker),
-        ))
-    }
-}
-
-#[async_trait]
-impl Consumer for EmbeddedConsumer {
-    async fn next(&mut self) -> Result<Delivery, BusError> {
-        loop {
-            let notified = self.queue.notify.notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            if self.bus.inner.closed.load(Ordering::SeqCst) {
-                return Err(BusError::Closed);
-            }
-            if let Some(delivery) = self.take() {
-                return Ok(delivery);
-            }
-            notified.await;
-        }
-    }
-
-    fn try_next(&mut self) -> Option<Delivery> {
-        if self.bus.inner.closed.load(Ordering::SeqCst) {
-            return None;
-        }
-        self.take()
-    }
-}
-
-impl Drop for EmbeddedConsumer {
-    fn drop(&mut self) {
-        // Like a closed AMQP channel: what this consumer had not settled goes back to the queue.
-        let mut state = lock(&self.queue.state);
-        let mine: Vec<Pos> = state
-            .unacked
-            .iter()
-            .filter(|(_, (c, _))| *c == self.id)
-            .map(|(s, _)| *s)
-            .collect();
-        for pos in mine {
-            if let Some((_, mut entry)) = state.unacked.remove(&pos) {
-                entry.redelivered = true;
-                state.ready.insert(pos, entry);
-            }
-        }
-        drop(state);
-        self.in_flight.store(0, Ordering::SeqCst);
-        let remaining = self.queue.consumers.fetch_sub(1, Ordering::SeqCst) - 1;
-        if self.temporary && remaining == 0 {
-            self.bus.remove_queue(&self.queue.name);
-        }
-        self.queue.notify.notify_waiters();
-    }
-}
-
-struct EmbeddedAcker {
-    bus: EmbeddedBus,
-    queue: Arc<Queue>,
-    pos: Pos,
-    in_flight: Arc<AtomicUsize>,
-}
-
-impl EmbeddedAcker {
-    /// The consumer no longer holds the message: frees its prefetch slot, wakes the others.
-    fn released(&self) {
-        let _ = self
-            .in_flight
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
-        self.queue.notify.notify_waiters();
-    }
-}
-
-#[async_trait]
-impl Acker for EmbeddedAcker {
-    async fn ack(self: Box<Self>) -> Result<(), BusError> {
-        let emptied = {
-            let mut state = lock(&self.queue.state);
-            if state.take_unacked(self.pos).is_none() {
-                // Its consumer went away: the message was requeued and comes again.
-                return Err(BusError::Closed);
-            }
-            state.acked(self.pos)
-        };
-        self.released();
-        match emptied {
-            Some(emptied) => self.queue.remove(emptied),
-            None => Ok(()),
-        }
-    }
-
-    async fn requeue(self: Box<Self>) -> Result<(), BusError> {
-        {
-            let mut state = lock(&self.queue.state);
-            let Some(mut entry) = state.take_unacked(self.pos) else {
-                return Err(BusError::Closed);
-            };
-            entry.redelivered = true;
-            state.ready.insert(self.pos, entry);
-        }
-        self.released();
-        Ok(())
-    }
-
-    async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
-        let dead_queue = self.bus.declare(DEAD_LETTERS, true)?;
-        let dead_chunk = self.bus.next_seq()?;
-        let origin = self.queue.name.clone();
-        let moved = self
-            .queue
-            .dead_letter(self.pos, &dead_queue, dead_chunk, |message| {
-                let mut dead = message.clone();
-                dead.headers
-                    .insert(HEADER_DEAD_REASON.into(), reason.to_string());
-                dead.headers.insert(HEADER_DEAD_QUEUE.into(), origin);
-                dead.headers.insert(
-                    HEADER_DEAD_ROUTING_KEY.into(),
-                    message.routing_key().to_string(),
-                );
-                let dead = Arc::new(dead);
-                let (bytes, _) = encode_chunks(std::slice::from_ref(&dead), usize::MAX)?
-                    .pop()
-                    .ok_or_else(|| BusError::Storage("an empty dead letter".into()))?;
-                Ok((bytes, dead))
-            })?;
-        let Some(dead) = moved else {
-            return Err(BusError::Closed);
-        };
-        self.released();
-        dead_queue.enqueue(dead_chunk, vec![dead]);
-        Ok(())
     }
 }

@@ -7,7 +7,9 @@ use arcade_contracts::race as c;
 
 use super::enums::*;
 use super::steps::{StepFields, answer_from, fighter_index, pair, question_from, step_from};
-use super::{RaceMessage, WireError};
+use arcade_runtime::MappingError;
+
+use super::{RaceMessage, ValueError};
 use crate::domain::car::Name;
 use crate::domain::duel::Step;
 use crate::domain::event::{Bonus, Closure, Event, Fighter, Standing, Started, Transcript};
@@ -20,9 +22,9 @@ fn names(list: &[String]) -> Vec<Name> {
     list.iter().map(|s| n(s)).collect()
 }
 
-fn fighters(list: &[c::DuelFighter]) -> Result<[Fighter; 2], WireError> {
+fn fighters(list: &[c::DuelFighter]) -> Result<[Fighter; 2], ValueError> {
     let [a, b] = list else {
-        return Err(WireError(format!(
+        return Err(ValueError(format!(
             "a fight has 2 fighters, got {}",
             list.len()
         )));
@@ -61,7 +63,7 @@ fn bonus(b: &c::Bonus) -> Bonus {
     }
 }
 
-fn step(s: &c::DuelStep) -> Result<Step, WireError> {
+fn step(s: &c::DuelStep) -> Result<Step, ValueError> {
     let (play, outcome) = step_from(StepFields {
         cards: s.cards.clone(),
         silence: s.silence,
@@ -82,8 +84,12 @@ fn step(s: &c::DuelStep) -> Result<Step, WireError> {
 }
 
 /// The domain fact of a message the master published; an error for a command or a payload
-/// that breaks the fact's shape.
-pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
+/// that breaks the fact's shape, naming the message type.
+pub fn decode(message: &RaceMessage) -> Result<Event, MappingError> {
+    fact(message).map_err(|e| MappingError::invalid(message.message_type(), e))
+}
+
+fn fact(message: &RaceMessage) -> Result<Event, ValueError> {
     use RaceMessage as M;
     Ok(match message {
         M::StateReported(m) => super::account::state_from(m),
@@ -97,15 +103,14 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
         | M::BudgetGrant(_)
         | M::HintPublish(_)
         | M::DecisionMade(_) => {
-            return Err(WireError(format!(
-                "{} is a command, not a fact of the race master",
-                message.message_type()
-            )));
+            return Err(ValueError(
+                "it is a command, not a fact of the race master".into(),
+            ));
         }
         M::RaceStarted(m) => {
             let mut seed_sha256 = [0u8; 32];
             hex::decode_to_slice(&m.seed_sha256, &mut seed_sha256)
-                .map_err(|e| WireError(format!("seedSha256: {e}")))?;
+                .map_err(|e| ValueError(format!("seedSha256: {e}")))?;
             Event::RaceStarted(Started {
                 at_ms: m.at_ms,
                 turns: m.turns,
@@ -246,7 +251,7 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
         }
         M::DuelResolved(m) => {
             let [h0, h1] = m.hands.as_slice() else {
-                return Err(WireError(format!(
+                return Err(ValueError(format!(
                     "a duel has 2 hands, got {}",
                     m.hands.len()
                 )));
@@ -284,7 +289,7 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
             seed: m
                 .seed
                 .parse()
-                .map_err(|e| WireError(format!("seed {:?}: {e}", m.seed)))?,
+                .map_err(|e| ValueError(format!("seed {:?}: {e}", m.seed)))?,
         },
         M::DecisionRequested(m) => Event::DecisionRequested {
             decision_id: m.decision_id,
@@ -297,7 +302,7 @@ pub fn decode(message: &RaceMessage) -> Result<Event, WireError> {
         M::DecisionClosed(m) => {
             let answer = || {
                 m.answer.clone().map(answer_from).ok_or_else(|| {
-                    WireError(format!(
+                    ValueError(format!(
                         "decision {} was answered but carries no answer",
                         m.decision_id
                     ))

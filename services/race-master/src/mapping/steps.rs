@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use arcade_contracts::race as c;
 
-use super::WireError;
+use super::ValueError;
 use super::enums::*;
 use crate::domain::decision::{Answer, DuelView, HistoryEntry, Question};
 use crate::domain::duel::{Action, Play, StepOutcome};
@@ -54,28 +54,28 @@ pub fn step_to(play: &Play, outcome: &StepOutcome) -> StepFields {
     }
 }
 
-fn small(value: u32, what: &str) -> Result<u8, WireError> {
-    u8::try_from(value).map_err(|_| WireError(format!("{what} {value} is out of range")))
+fn small(value: u32, what: &str) -> Result<u8, ValueError> {
+    u8::try_from(value).map_err(|_| ValueError(format!("{what} {value} is out of range")))
 }
 
 /// A step's play and outcome from the wire.
-pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), WireError> {
+pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), ValueError> {
     let play = match f.silence {
         Some(s) => Play::Silent(silence_from(s)),
         None => Play::Cards(f.cards),
     };
     let value = || {
         f.attack_value
-            .ok_or_else(|| WireError("an attack without attackValue".into()))
+            .ok_or_else(|| ValueError("an attack without attackValue".into()))
     };
     let outcome = match f.action {
         c::DuelAction::Illegal => StepOutcome::Illegal(illegal_from(
             f.illegal
-                .ok_or_else(|| WireError("an illegal step without its fault".into()))?,
+                .ok_or_else(|| ValueError("an illegal step without its fault".into()))?,
         )),
         c::DuelAction::Silent => StepOutcome::Silent(match &play {
             Play::Silent(s) => *s,
-            Play::Cards(_) => return Err(WireError("a silent step without its silence".into())),
+            Play::Cards(_) => return Err(ValueError("a silent step without its silence".into())),
         }),
         c::DuelAction::Move => StepOutcome::Played {
             action: Action::Move(small(f.moved, "move")?),
@@ -101,17 +101,17 @@ pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), WireError> {
 }
 
 /// Which fighter, from the wire.
-pub fn fighter_index(value: u8) -> Result<usize, WireError> {
+pub fn fighter_index(value: u8) -> Result<usize, ValueError> {
     match value {
         0 | 1 => Ok(usize::from(value)),
-        other => Err(WireError(format!("fighter {other} is not 0 or 1"))),
+        other => Err(ValueError(format!("fighter {other} is not 0 or 1"))),
     }
 }
 
 /// Two squares from the wire.
-pub fn pair(values: &[u32], what: &str) -> Result<[u32; 2], WireError> {
+pub fn pair(values: &[u32], what: &str) -> Result<[u32; 2], ValueError> {
     <[u32; 2]>::try_from(values)
-        .map_err(|_| WireError(format!("{what} must hold 2 values, got {}", values.len())))
+        .map_err(|_| ValueError(format!("{what} must hold 2 values, got {}", values.len())))
 }
 
 /// A question to the wire.
@@ -162,7 +162,7 @@ pub fn question_to(q: &Question) -> c::Question {
 }
 
 /// A question from the wire.
-pub fn question_from(q: c::Question) -> Result<Question, WireError> {
+pub fn question_from(q: c::Question) -> Result<Question, ValueError> {
     Ok(match q {
         c::Question::ShouldFight(o) => Question::ShouldFight {
             combat_id: o.combat_id,
@@ -193,7 +193,7 @@ pub fn question_from(q: c::Question) -> Result<Question, WireError> {
                         parry: h.parry.map(parry_from),
                     })
                 })
-                .collect::<Result<_, WireError>>()?,
+                .collect::<Result<_, ValueError>>()?,
         }),
         c::Question::ReportState => Question::ReportState,
     })

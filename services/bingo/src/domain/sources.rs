@@ -48,7 +48,7 @@ pub struct ActivitySource {
 
 /// Why a mapped message gave no gesture.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MappingError {
+pub enum GestureError {
     /// The member field is missing or null.
     #[error("{message_type} has no member at {pointer}")]
     NoMember {
@@ -169,12 +169,12 @@ impl ActivitySource {
     }
 
     /// The gesture a message of this source's type stands for. `entry_id` is the message's id.
-    pub fn gesture(&self, payload: &Value, entry_id: &str) -> Result<Gesture, MappingError> {
+    pub fn gesture(&self, payload: &Value, entry_id: &str) -> Result<Gesture, GestureError> {
         let spec = &self.spec;
         let member = match text_at(payload, &spec.member_field) {
             Ok(Some(member)) => member,
             Ok(None) => {
-                return Err(MappingError::NoMember {
+                return Err(GestureError::NoMember {
                     message_type: spec.message_type.clone(),
                     pointer: spec.member_field.clone(),
                 });
@@ -195,8 +195,8 @@ impl ActivitySource {
         })
     }
 
-    fn not_text(&self, field: &'static str, pointer: &str) -> MappingError {
-        MappingError::NotText {
+    fn not_text(&self, field: &'static str, pointer: &str) -> GestureError {
+        GestureError::NotText {
             message_type: self.spec.message_type.clone(),
             field,
             pointer: pointer.to_string(),
@@ -323,28 +323,28 @@ mod tests {
         assert_eq!(gesture.object, None);
         assert_eq!(
             source.gesture(&json!({"tableId": "table-3"}), "m-4"),
-            Err(MappingError::NoMember {
+            Err(GestureError::NoMember {
                 message_type: "table.goal.scored.v1".into(),
                 pointer: "/scorer".into()
             })
         );
         assert!(matches!(
             source.gesture(&json!({"scorer": ["a"]}), "m-5"),
-            Err(MappingError::NotText {
+            Err(GestureError::NotText {
                 field: "member",
                 ..
             })
         ));
         assert!(matches!(
             source.gesture(&json!({"scorer": "a", "tableId": {"n": 3}}), "m-6"),
-            Err(MappingError::NotText {
+            Err(GestureError::NotText {
                 field: "object",
                 ..
             })
         ));
         assert!(matches!(
             source.gesture(&json!({"scorer": ""}), "m-7"),
-            Err(MappingError::NotText {
+            Err(GestureError::NotText {
                 field: "member",
                 ..
             })

@@ -4,7 +4,9 @@ use arcade_contracts::race as c;
 
 use super::enums::{achievement_from, distribution_from, modules_from};
 use super::steps::answer_from;
-use super::{RaceMessage, WireError};
+use arcade_runtime::MappingError;
+
+use super::RaceMessage;
 use crate::domain::{Input, StartSettings};
 
 /// The input of `race.car.register.v1`.
@@ -27,7 +29,7 @@ pub fn input_of_answer(m: &c::DecisionMade) -> Input {
 }
 
 /// The input of a command to the master; an error for a fact (the master consumes none).
-pub fn input(message: &RaceMessage) -> Result<Input, WireError> {
+pub fn input(message: &RaceMessage) -> Result<Input, MappingError> {
     Ok(match message {
         RaceMessage::RaceStart(m) => Input::Start(StartSettings {
             turns: m.turns,
@@ -54,10 +56,10 @@ pub fn input(message: &RaceMessage) -> Result<Input, WireError> {
         RaceMessage::DecisionMade(m) => input_of_answer(m),
         RaceMessage::HintPublish(m) => Input::PublishHint(achievement_from(m.achievement)),
         other => {
-            return Err(WireError(format!(
-                "{} is a fact, not a command to the race master",
-                other.message_type()
-            )));
+            return Err(MappingError::refused(
+                other.message_type(),
+                "it is a fact, not a command to the race master",
+            ));
         }
     })
 }

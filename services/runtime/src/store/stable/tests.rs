@@ -1,0 +1,111 @@
+//! Tests of stable storage: grouped syncs, poison, blob files.
+
+use super::*;
+use std::sync::Arc;
+
+#[test]
+fn concurrent_syncs_share_one_and_each_waits_for_one_started_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sled::Config::new().path(dir.path()).open().unwrap();
+    let stable = Arc::new(Stable::open(dir.path()).unwrap());
+    db.insert(b"k", b"v").unwrap();
+    db.flush().unwrap();
+    let before = syncs(dir.path()).completed;
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let stable = stable.clone();
+            std::thread::spawn(move || stable.sync())
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap().unwrap();
+    }
+    let done = syncs(dir.path()).completed - before;
+    assert!((1..=8).contains(&done), "{done} syncs for 8 callers");
+    let group = stable.lock();
+    assert!(!group.running && group.completed == group.started);
+}
+
+#[test]
+fn a_failed_sync_fails_every_later_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let _db = sled::Config::new().path(dir.path()).open().unwrap();
+    let stable = Stable::open(dir.path()).unwrap();
+    stable.sync().unwrap();
+    fail_syncs(dir.path(), 1);
+    let first = stable.sync().unwrap_err().to_string();
+    assert!(first.contains("injected failure"), "{first}");
+    let later = stable.sync().unwrap_err().to_string();
+    assert!(
+        later.contains("an earlier sync failed") && later.contains("injected failure"),
+        "{later}"
+    );
+    assert_eq!(syncs(dir.path()).failed, 1);
+}
+
+#[test]
+fn new_blob_files_are_synced_once_and_their_directory_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 64 KiB segment makes anything over 16 KiB a blob file of its own.
+    let db = sled::Config::new()
+        .path(dir.path())
+        .segment_size(64 << 10)
+        .open()
+        .unwrap();
+    let stable = Stable::open(dir.path()).unwrap();
+    db.insert(b"big", vec![7u8; 40 << 10]).unwrap();
+    db.flush().unwrap();
+    stable.sync().unwrap();
+    let files = stable.files.as_ref().unwrap();
+    let known = files.known.lock().unwrap();
+    assert!(!known.1.is_empty(), "the 40 KiB value is a blob file");
+    assert_eq!(known.1, names(&dir.path().join("blobs")).unwrap());
+}
+
+#[test]
+fn an_open_after_a_clean_close_syncs_only_the_blob_files_it_did_not_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || {
+        sled::Config::new()
+            .path(dir.path())
+            .segment_size(64 << 10)
+            .open()
+            .unwrap()
+    };
+    let db = open();
+    let stable = Stable::open(dir.path()).unwrap();
+    for k in 0..3u8 {
+        db.insert([k], vec![k; 40 << 10]).unwrap();
+    }
+    db.flush().unwrap();
+    stable.sync().unwrap();
+    let blobs = names(&dir.path().join("blobs")).unwrap().len();
+    assert!(blobs >= 3, "{blobs} blob files");
+    drop(stable);
+    drop(db);
+
+    // Closed cleanly: nothing to sync again.
+    let db = open();
+    let stable = Stable::open(dir.path()).unwrap();
+    assert_eq!(stable.files.as_ref().unwrap().synced_at_open, 0);
+    // A blob written and never synced (the process dies before its commit's sync).
+    db.insert(b"late", vec![9u8; 40 << 10]).unwrap();
+    db.flush().unwrap();
+    std::mem::forget(stable);
+    drop(db);
+    let db = open();
+    let stable = Stable::open(dir.path()).unwrap();
+    assert_eq!(
+        stable.files.as_ref().unwrap().synced_at_open,
+        1,
+        "the blob the last close did not name"
+    );
+    drop(stable);
+    drop(db);
+
+    // A list that names nothing (cut short, lost): every blob file is synced.
+    std::fs::write(dir.path().join(SYNCED_BLOBS), "").unwrap();
+    let _db = open();
+    let stable = Stable::open(dir.path()).unwrap();
+    assert_eq!(stable.files.as_ref().unwrap().synced_at_open, blobs + 1);
+}
