@@ -30,8 +30,8 @@ pub enum Transport {
     },
     /// RabbitMQ.
     Amqp {
-        /// Where and how to reach it.
-        config: AmqpConfig,
+        /// Where and how to reach it (boxed: it is much larger than the embedded variant).
+        config: Box<AmqpConfig>,
         /// Whether an unreachable broker is an error ([`Transport::open`]).
         must_connect: bool,
     },
@@ -69,7 +69,7 @@ impl Transport {
     /// services now).
     pub fn amqp(config: AmqpConfig) -> Self {
         Transport::Amqp {
-            config,
+            config: Box::new(config),
             must_connect: true,
         }
     }
@@ -78,7 +78,7 @@ impl Transport {
     /// services: events wait in the logs, and the bus connects when the broker appears).
     pub fn amqp_patient(config: AmqpConfig) -> Self {
         Transport::Amqp {
-            config,
+            config: Box::new(config),
             must_connect: false,
         }
     }
@@ -104,7 +104,7 @@ impl Transport {
             Transport::Amqp {
                 config,
                 must_connect,
-            } => Ok(OpenBus::amqp(connect_amqp(config, must_connect).await?)),
+            } => Ok(OpenBus::amqp(connect_amqp(*config, must_connect).await?)),
         }
     }
 }
