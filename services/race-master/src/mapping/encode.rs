@@ -5,47 +5,10 @@ use arcade_contracts::race as c;
 use super::RaceMessage;
 use super::account;
 use super::enums::*;
+use super::parts::{bonus, fighter, s, standing};
 use super::steps::{answer_to, question_to, step_to};
-use crate::domain::event::{Bonus, Closure, Event, Fighter, Standing};
+use crate::domain::event::{Closure, Event};
 use crate::domain::rules::{PIRATES_NAME, RING_SQUARES};
-
-fn s(name: &str) -> String {
-    name.to_string()
-}
-
-fn fighter(f: &Fighter) -> c::DuelFighter {
-    c::DuelFighter {
-        car: f.car.as_deref().map(s),
-        team: s(&f.team),
-        weapons: f.weapons,
-    }
-}
-
-fn standing(l: &Standing) -> c::TeamStanding {
-    c::TeamStanding {
-        rank: l.rank,
-        team: s(&l.team),
-        points: l.points,
-        distance_points: l.distance_points,
-        achievement_points: l.achievement_points,
-        bonus_points: l.bonus_points,
-        distance: l.distance,
-        fights_won: l.fights_won,
-        budget: l.budget,
-        cars_racing: l.cars_racing,
-        cars: l.cars,
-    }
-}
-
-fn bonus(b: &Bonus) -> c::Bonus {
-    c::Bonus {
-        kind: bonus_kind_to(b.kind),
-        value: b.value,
-        teams: b.teams.iter().map(|t| s(t)).collect(),
-        cars: b.cars.iter().map(|t| s(t)).collect(),
-        points: b.points,
-    }
-}
 
 /// The contract message of a fact.
 pub fn encode(event: &Event) -> RaceMessage {

@@ -10,6 +10,7 @@ mod decode;
 mod encode;
 mod enums;
 mod inputs;
+mod parts;
 mod steps;
 
 use arcade_contracts::race as c;
