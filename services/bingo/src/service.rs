@@ -112,17 +112,10 @@ impl Decider for BingoService {
 
 impl Service for BingoService {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec {
-            name: QUEUE.to_string(),
-            queue: QUEUE.to_string(),
-            bindings: base_bindings(),
-        }
-    }
-
-    /// The activity events tick cards in every game: each partition gets them all (as it gets
-    /// the mapped types its [`Binder`] binds to its own queue). Its commands are per game.
-    fn shared_bindings(&self) -> Vec<String> {
-        base_bindings()
+        // The activity events tick cards in every game: each partition gets them all (as it
+        // gets the mapped types its [`Binder`] binds to its own queue). Its commands are per
+        // game.
+        ServiceSpec::new(QUEUE, QUEUE, base_bindings()).with_shared_bindings(base_bindings())
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<Input>, MappingError> {

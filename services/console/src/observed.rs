@@ -3,7 +3,7 @@
 //! whole (every event of the games' topics, whether a projection reads it yet or not), so a
 //! projection added later is folded from everything the console ever saw.
 //!
-//! These records never go on the bus (`Service::publishes` is `false`): the type is the
+//! These records never go on the bus (the console's spec publishes only played sessions): the type is the
 //! console's on-disk format, not a contract message, and has no schema in `schemas/`.
 
 use arcade_contracts::Envelope;

@@ -91,11 +91,14 @@ impl Decider for ConsoleService {
 
 impl Service for ConsoleService {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec {
-            name: self.name.clone(),
-            queue: self.name.clone(),
-            bindings: TOPICS.iter().map(|t| (*t).to_string()).collect(),
-        }
+        // It publishes only the sessions played here (`game.session.completed.v2`): everything
+        // else in its log is its own record.
+        ServiceSpec::new(
+            self.name.clone(),
+            self.name.clone(),
+            TOPICS.iter().map(|t| (*t).to_string()).collect(),
+        )
+        .publishing_only(vec![GameSessionCompletedV2::TYPE.to_string()])
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<ConsoleInput>, MappingError> {
@@ -140,16 +143,6 @@ impl Service for ConsoleService {
         }
         Observed::from_record(&envelope.payload)
             .map_err(|reason| MappingError::invalid(OBSERVED_TYPE, reason))
-    }
-
-    /// The relay runs, but publishes only the sessions played here
-    /// (`game.session.completed.v2`): everything else in the log is the console's own record.
-    fn publishes(&self) -> bool {
-        true
-    }
-
-    fn publishes_event(&self, envelope: &Envelope) -> bool {
-        envelope.message_type == GameSessionCompletedV2::TYPE
     }
 
     fn effect(&self, _state: &Projections, event: &Observed) {

@@ -142,11 +142,11 @@ impl Decider for TelemetryService {
 
 impl Service for TelemetryService {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec {
-            name: self.name.clone(),
-            queue: self.name.clone(),
-            bindings: Consumed::TYPES.iter().map(|t| (*t).to_string()).collect(),
-        }
+        ServiceSpec::new(
+            self.name.clone(),
+            self.name.clone(),
+            Consumed::TYPES.iter().map(|t| (*t).to_string()).collect(),
+        )
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<Input>, MappingError> {
@@ -175,18 +175,17 @@ impl Service for TelemetryService {
     }
 
     fn snapshots(&self) -> Option<arcade_runtime::Codec<TelemetryState>> {
-        Some(Self::codec())
-    }
-
-    fn fits_snapshot(&self, state: &TelemetryState) -> Result<(), String> {
-        let (taken, ours) = (state.sessions().window_ms(), self.session_window_ms());
-        if taken == ours {
-            Ok(())
-        } else {
-            Err(format!(
-                "its gameId window is {taken} ms, the service's is {ours} ms (--puzzle-session-window)"
-            ))
-        }
+        let ours = self.session_window_ms();
+        Some(Self::codec().fitting(move |state: &TelemetryState| {
+            let taken = state.sessions().window_ms();
+            if taken == ours {
+                Ok(())
+            } else {
+                Err(format!(
+                    "its gameId window is {taken} ms, the service's is {ours} ms (--puzzle-session-window)"
+                ))
+            }
+        }))
     }
 
     fn resume(&self, state: &TelemetryState) {

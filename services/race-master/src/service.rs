@@ -127,11 +127,11 @@ impl Decider for RaceService {
 
 impl Service for RaceService {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec {
-            name: SERVICE_NAME.to_string(),
-            queue: RACE_MASTER_QUEUE.to_string(),
-            bindings: Vec::new(),
-        }
+        ServiceSpec::new(
+            SERVICE_NAME,
+            RACE_MASTER_QUEUE,
+            Vec::new(),
+        )
     }
 
     fn input(&self, envelope: &Envelope) -> Result<Decoded<Input>, MappingError> {

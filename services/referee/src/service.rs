@@ -139,11 +139,7 @@ impl<L: BallLocks + Send + 'static> Decider for RefereeService<L> {
 impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
     fn spec(&self) -> ServiceSpec {
         let queue = referee_queue(self.table_id());
-        ServiceSpec {
-            name: queue.clone(),
-            queue,
-            bindings: Vec::new(),
-        }
+        ServiceSpec::new(queue.clone(), queue, Vec::new())
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<TableInput>, MappingError> {

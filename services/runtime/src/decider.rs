@@ -73,20 +73,67 @@ pub struct ServiceSpec {
     pub queue: String,
     /// Topic patterns of the events it consumes.
     pub bindings: Vec<String>,
+    /// Of its bindings, the patterns whose messages are not about one game and that every
+    /// partition of the service must get when it runs partitioned (`--partition K/N`): bound
+    /// to each partition's own queue. Its other bindings are routed to one partition by the
+    /// partition key (the payload's `gameId`). Empty by default: every binding is per game.
+    pub shared_bindings: Vec<String>,
+    /// Which events of its log go out on the bus: all of them by default.
+    pub publishes: Publishes,
+}
+
+impl ServiceSpec {
+    /// A service named `name` on queue `queue`, consuming the topic patterns `bindings` (each
+    /// per game), publishing every event of its log.
+    pub fn new(name: impl Into<String>, queue: impl Into<String>, bindings: Vec<String>) -> Self {
+        ServiceSpec {
+            name: name.into(),
+            queue: queue.into(),
+            bindings,
+            shared_bindings: Vec::new(),
+            publishes: Publishes::Everything,
+        }
+    }
+
+    /// The same, with `shared` as its [shared bindings](ServiceSpec::shared_bindings).
+    pub fn with_shared_bindings(mut self, shared: Vec<String>) -> Self {
+        self.shared_bindings = shared;
+        self
+    }
+
+    /// The same, publishing only the events of these message types.
+    pub fn publishing_only(mut self, types: Vec<String>) -> Self {
+        self.publishes = Publishes::Only(types);
+        self
+    }
+}
+
+/// Which events of a service's log go out on the bus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Publishes {
+    /// All of them (every game service).
+    Everything,
+    /// Those of these message types. A service whose log mixes its own records with a few
+    /// contract events (the console: what it saw, and the puzzle sessions played on it)
+    /// publishes only those; the relay passes over the others, its cursor moving past them in
+    /// order, so a published event still goes out once, in log order, across restarts.
+    Only(Vec<String>),
+}
+
+impl Publishes {
+    /// Whether an event of this message type goes out.
+    pub fn includes(&self, message_type: &str) -> bool {
+        match self {
+            Publishes::Everything => true,
+            Publishes::Only(types) => types.iter().any(|t| t == message_type),
+        }
+    }
 }
 
 /// The thin shell around a decider: which messages it takes and how its events look.
 pub trait Service: Decider {
-    /// Name, queue and bindings.
+    /// Name, queue, bindings and what it publishes.
     fn spec(&self) -> ServiceSpec;
-
-    /// Of its bindings, the patterns whose messages are not about one game and that every
-    /// partition of the service must get when it runs partitioned (`--partition K/N`): bound
-    /// to each partition's own queue. Its other bindings are routed to one partition by the
-    /// partition key (the payload's `gameId`). Default: none (every binding is per game).
-    fn shared_bindings(&self) -> Vec<String> {
-        Vec::new()
-    }
 
     /// A valid incoming message as an input. An error dead-letters it, its text the reason.
     fn input(&self, message: &Envelope) -> Result<Decoded<Self::Input>, MappingError>;
@@ -140,35 +187,11 @@ pub trait Service: Decider {
     fn effect(&self, _state: &Self::State, _event: &Self::Event) {}
 
     /// The on-disk format of the service's state snapshots (`Some(Codec::of::<Self>())` for a
-    /// service that implements [`crate::Snapshot`]); `None` (the default): no snapshots, a
-    /// restart replays the whole log.
+    /// service that implements [`crate::Snapshot`]), with what a restored state must fit
+    /// ([`Codec::fitting`](crate::snapshot::codec::Codec::fitting)); `None` (the default): no
+    /// snapshots, a restart replays the whole log.
     fn snapshots(&self) -> Option<crate::snapshot::codec::Codec<Self::State>> {
         None
-    }
-
-    /// Whether a state restored from a snapshot fits the service's settings; `Err(why)` when
-    /// it was folded under others (a service started with another window), so the host skips
-    /// that snapshot as it skips a damaged one, and folds the log from an older one or from
-    /// [`Decider::initial_state`]. `Ok` by default.
-    fn fits_snapshot(&self, _state: &Self::State) -> Result<(), String> {
-        Ok(())
-    }
-
-    /// Whether the service's events go out on the bus (`true`, the default). A consumer whose
-    /// log only records what it saw, to rebuild its read models from (the console), returns
-    /// `false`: its events are kept in its log and never published, and its relay cursor follows
-    /// the log's durable end (no backlog).
-    fn publishes(&self) -> bool {
-        true
-    }
-
-    /// Whether this event of the log goes out, for a service that [`Service::publishes`]
-    /// (`true`, the default: all of them). A service whose log mixes its own records with a
-    /// few contract events (the console: what it saw, and the puzzle sessions played on it)
-    /// publishes only those; the relay passes over the others, its cursor moving past them in
-    /// order, so a published event still goes out once, in log order, across restarts.
-    fn publishes_event(&self, _envelope: &Envelope) -> bool {
-        true
     }
 
     /// Brings the world in line with the state rebuilt at start (a referee re-applies its

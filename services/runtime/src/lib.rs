@@ -45,7 +45,7 @@ pub mod wire;
 pub use app::{App, OpenBus, Transport};
 pub use bus::{Bus, BusError, Delivery, Destination, Publication, Published, SubscriptionSpec};
 pub use clock::Clock;
-pub use decider::{Context, Decided, Decider, Decoded, Service, ServiceSpec};
+pub use decider::{Context, Decided, Decider, Decoded, Publishes, Service, ServiceSpec};
 pub use host::{Host, HostConfig, HostError};
 pub use mapping::{MappingError, Outbound, payload_of};
 pub use runtime::{HostHandle, Running, Runtime, SendError, SendOptions};

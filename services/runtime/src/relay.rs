@@ -20,6 +20,7 @@ use tracing::{debug, info, warn};
 use crate::backoff::Backoff;
 use crate::bus::{Bus, BusError, Confirms, Destination, Publication, Published, SubscriptionSpec};
 use crate::counters::Counters;
+use crate::decider::Publishes;
 use crate::store::{LogRecord, Store, StoreError};
 use crate::telemetry;
 use crate::wire::WireMessage;
@@ -40,10 +41,6 @@ pub fn publication(record: &LogRecord) -> Publication {
 /// The queue an event of the log needs before it goes out ([`crate::Service::queue_before`]).
 pub type QueueBefore = Arc<dyn Fn(&Envelope) -> Option<SubscriptionSpec> + Send + Sync>;
 
-/// Whether an event of the log goes out ([`crate::Service::publishes_event`]); one that does
-/// not is passed over, the cursor moving past it in order.
-pub type PublishesEvent = Arc<dyn Fn(&Envelope) -> bool + Send + Sync>;
-
 /// Where the relay publishes: the bus, and the queues some events need first.
 pub struct Outlet {
     /// The bus.
@@ -51,7 +48,7 @@ pub struct Outlet {
     /// The queue an event needs declared before it goes out.
     pub queue_before: QueueBefore,
     /// Which events of the log go out (all, for most services).
-    pub publishes: PublishesEvent,
+    pub publishes: Publishes,
 }
 
 impl std::fmt::Debug for Outlet {
@@ -168,7 +165,7 @@ pub async fn run(
                 break;
             };
             let mut records = records;
-            records.retain(|(_, r)| publishes(&r.envelope));
+            records.retain(|(_, r)| publishes.includes(&r.envelope.message_type));
             if records.is_empty() {
                 // Nothing of this stretch goes out: the cursor passes it once those before it
                 // are confirmed, in order.
@@ -282,35 +279,5 @@ pub async fn run(
         }
     }
     store.set_cursor(RELAY_CURSOR, cursor)?;
-    Ok(())
-}
-
-/// The relay of a service that publishes nothing ([`crate::Service::publishes`] is `false`): its
-/// log is its own record, so the cursor follows the durable end of the log (no backlog, `/ready`
-/// unaffected) until `stop` is cancelled or the host ends.
-pub async fn follow(
-    store: Arc<Store>,
-    counters: Arc<Counters>,
-    mut durable_end: watch::Receiver<u64>,
-    stop: CancellationToken,
-) -> Result<(), StoreError> {
-    let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
-    loop {
-        let end = *durable_end.borrow_and_update();
-        if end > cursor {
-            cursor = end;
-            store.set_cursor(RELAY_CURSOR, cursor)?;
-        }
-        counters.relay_cursor.store(cursor, Ordering::Relaxed);
-        tokio::select! {
-            changed = durable_end.changed() => if changed.is_err() { break },
-            () = stop.cancelled() => break,
-        }
-    }
-    let end = *durable_end.borrow();
-    if end > cursor {
-        store.set_cursor(RELAY_CURSOR, end)?;
-        counters.relay_cursor.store(end, Ordering::Relaxed);
-    }
     Ok(())
 }

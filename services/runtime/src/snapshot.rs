@@ -40,7 +40,20 @@ impl<St> Codec<St> {
             version: S::VERSION,
             encode: S::encode,
             decode: S::decode,
+            fits: None,
         }
+    }
+
+    /// The same codec, for a service whose restored state must fit its settings: `fits`
+    /// answers `Err(why)` for a state folded under others (a service started with another
+    /// window), and the host skips that snapshot as it skips a damaged one, folding the log
+    /// from an older one or from [`crate::Decider::initial_state`].
+    pub fn fitting(
+        mut self,
+        fits: impl Fn(&St) -> Result<(), String> + Send + Sync + 'static,
+    ) -> Self {
+        self.fits = Some(std::sync::Arc::new(fits));
+        self
     }
 }
 

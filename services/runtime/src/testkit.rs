@@ -118,11 +118,7 @@ impl Decider for Emitter {
 
 impl Service for Emitter {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec {
-            name: self.name.clone(),
-            queue: self.name.clone(),
-            bindings: Vec::new(),
-        }
+        ServiceSpec::new(self.name.clone(), self.name.clone(), Vec::new())
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<Emit>, MappingError> {
@@ -204,11 +200,11 @@ impl Decider for Tally {
 
 impl Service for Tally {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec {
-            name: self.name.clone(),
-            queue: self.name.clone(),
-            bindings: vec![ItemEmitted::TYPE.to_string()],
-        }
+        ServiceSpec::new(
+            self.name.clone(),
+            self.name.clone(),
+            vec![ItemEmitted::TYPE.to_string()],
+        )
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<ItemEmitted>, MappingError> {

@@ -39,11 +39,7 @@ impl Decider for Fragile {
 
 impl Service for Fragile {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec {
-            name: "fragile".into(),
-            queue: "fragile".into(),
-            bindings: Vec::new(),
-        }
+        ServiceSpec::new("fragile", "fragile", Vec::new())
     }
 
     fn input(&self, message: &Envelope) -> Result<Decoded<Emit>, MappingError> {

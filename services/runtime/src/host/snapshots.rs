@@ -33,7 +33,9 @@ impl<S: Service> Host<S> {
     /// The newest snapshot that checks, decodes and fits the log, into the state and flows;
     /// the last entry it covers (0: none, replay everything). Each one skipped is logged.
     pub(super) fn restore(&mut self) -> u64 {
-        let Some(codec) = self.codec else { return 0 };
+        let Some(codec) = self.codec.clone() else {
+            return 0;
+        };
         let name = &self.spec.name;
         let stored = match self.store.snapshots() {
             Ok(stored) => stored,
@@ -53,12 +55,7 @@ impl<S: Service> Host<S> {
                         });
                     }
                     let state = (codec.decode)(&frame.state)?;
-                    self.service.fits_snapshot(&state).map_err(|reason| {
-                        crate::SnapshotError::OtherSettings {
-                            seq: frame.seq,
-                            reason,
-                        }
-                    })?;
+                    codec.check_fits(frame.seq, &state)?;
                     Ok((frame, state))
                 });
             match restored {
@@ -140,10 +137,12 @@ impl<S: Service> Host<S> {
     /// Encodes the state and flows as the snapshot of the log's last entry, to be written once
     /// that entry is durable.
     fn encode_snapshot(&mut self) {
-        let Some(codec) = self.codec else { return };
+        let Some((version, encode)) = self.codec.as_ref().map(|c| (c.version, c.encode)) else {
+            return;
+        };
         let covered = self.store.end().saturating_sub(1);
         let started = Instant::now();
-        let state = (codec.encode)(&self.state);
+        let state = encode(&self.state);
         let flows: Vec<FlowEntry> = self
             .flows
             .iter()
@@ -155,8 +154,7 @@ impl<S: Service> Host<S> {
             })
             .collect();
         let taken_ms = self.clock.now_ms();
-        let frame =
-            crate::store::snapshot::encode(codec.version, covered, taken_ms, &flows, &state);
+        let frame = crate::store::snapshot::encode(version, covered, taken_ms, &flows, &state);
         self.snapshots.cost = started.elapsed();
         self.snapshots.since = Some(Instant::now());
         self.snapshots.covered = covered;

@@ -37,7 +37,7 @@ impl Runtime {
             }
             // Per-game patterns go through the service's consistent-hash exchange; the shared
             // ones straight to this instance's queue.
-            let shared = service.shared_bindings();
+            let shared = &spec.shared_bindings;
             let (direct, keyed): (Vec<String>, Vec<String>) = spec
                 .bindings
                 .iter()
@@ -122,33 +122,20 @@ impl Runtime {
             let service = service.clone();
             Arc::new(move |envelope| service.queue_before(envelope))
         };
-        let publishes: relay::PublishesEvent = {
-            let service = service.clone();
-            Arc::new(move |envelope| service.publishes_event(envelope))
-        };
         let outlet = relay::Outlet {
             bus: self.bus.clone(),
             queue_before,
-            publishes,
+            publishes: spec.publishes.clone(),
         };
-        let relay = if service.publishes() {
-            tokio::spawn(relay::run(
-                spec.name.clone(),
-                store.clone(),
-                outlet,
-                counters,
-                durable_end,
-                self.config.relay_batch,
-                relay_stop.clone(),
-            ))
-        } else {
-            tokio::spawn(relay::follow(
-                store.clone(),
-                counters,
-                durable_end,
-                relay_stop.clone(),
-            ))
-        };
+        let relay = tokio::spawn(relay::run(
+            spec.name.clone(),
+            store.clone(),
+            outlet,
+            counters,
+            durable_end,
+            self.config.relay_batch,
+            relay_stop.clone(),
+        ));
         info!(service = %spec.name, queue = %spec.queue, bus = self.bus.name(), "service started");
         Ok(HostHandle {
             name: spec.name,

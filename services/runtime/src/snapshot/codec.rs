@@ -34,7 +34,7 @@ pub enum SnapshotError {
         /// One past the log's last entry.
         end: u64,
     },
-    /// It was folded under other settings than the service's (`Service::fits_snapshot`).
+    /// It was folded under other settings than the service's ([`Codec::fitting`]).
     #[error("snapshot at log entry {seq} was taken under other settings: {reason}")]
     OtherSettings {
         /// The entry it covers.
@@ -55,15 +55,35 @@ pub struct Codec<St> {
     pub encode: fn(&St) -> Vec<u8>,
     /// [`crate::Snapshot::decode`].
     pub decode: fn(&[u8]) -> Result<St, SnapshotError>,
+    /// Whether a restored state fits the service's settings (`None`: any state does).
+    pub fits: Option<Fits<St>>,
+}
+
+/// Whether a restored state fits a service's settings: `Err(why)` when it does not.
+pub type Fits<St> = std::sync::Arc<dyn Fn(&St) -> Result<(), String> + Send + Sync>;
+
+impl<St> Codec<St> {
+    /// Whether `state`, restored from the snapshot at `seq`, fits the service's settings.
+    pub fn check_fits(&self, seq: u64, state: &St) -> Result<(), SnapshotError> {
+        match &self.fits {
+            Some(fits) => {
+                fits(state).map_err(|reason| SnapshotError::OtherSettings { seq, reason })
+            }
+            None => Ok(()),
+        }
+    }
 }
 
 impl<St> Clone for Codec<St> {
     fn clone(&self) -> Self {
-        *self
+        Codec {
+            version: self.version,
+            encode: self.encode,
+            decode: self.decode,
+            fits: self.fits.clone(),
+        }
     }
 }
-
-impl<St> Copy for Codec<St> {}
 
 impl<St> std::fmt::Debug for Codec<St> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
