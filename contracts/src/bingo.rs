@@ -7,8 +7,8 @@
 //!
 //! Layout: the shapes shared by several messages are here; [`commands`] holds the requests,
 //! [`events`] the facts, [`reads`] what the admin endpoint answers about games and cards;
-//! `messages` makes the requests and facts messages (type names, routes, examples), the facts'
-//! examples coming from `examples`.
+//! each request is declared a message (type name, route, example) in [`commands`], each fact
+//! in `messages`, with its example from `examples`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -21,7 +21,7 @@ mod examples;
 mod messages;
 pub mod reads;
 
-pub use commands::{CallSquare, ClaimCard, CloseGame, DealCard, OpenGame, PrintCards, VerifyCard};
+pub use commands::*;
 pub use events::{
     CardDealt, CardWon, CardsPrinted, ClaimAnswered, GameClosed, GameOpened, GestureUndone,
     RequestRejected, SquareCalled, SquareTicked,
@@ -205,5 +205,7 @@ pub struct CardCell {
 
 /// The message types of this module: the commands, then the events.
 pub fn types() -> Vec<MessageType> {
-    messages::types()
+    let mut all = commands::types();
+    all.extend(messages::types());
+    all
 }

@@ -1,10 +1,12 @@
 //! The bingo service's requests. Each goes to the queue [`QUEUE`](super::QUEUE); its answer (or a
 //! `bingo.request.rejected.v1` saying why not) echoes `gameId` and the optional `requestId`.
+//! Each is declared a message here, with its example, at the end.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{ActivitySourceSpec, GridSpec, PatternSpec, SquareSpec, TickMode};
+use super::{ActivitySourceSpec, GridSpec, PatternSpec, QUEUE, SquareSpec, TickMode, examples};
+use crate::Route;
 
 /// `bingo.game.open.v1`: open a game. Answered by `bingo.game.opened.v1`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -147,4 +149,62 @@ pub struct CloseGame {
     /// The game.
     #[schemars(length(min = 1, max = 200))]
     pub game_id: String,
+}
+
+/// The open request of `office-party`.
+fn open_game() -> OpenGame {
+    OpenGame {
+        request_id: Some("req-1".into()),
+        game_id: "office-party".into(),
+        tick_mode: TickMode::Activity,
+        grid: GridSpec {
+            size: 3,
+            free_centre: None,
+        },
+        pool: examples::office_pool(),
+        patterns: examples::office_patterns(),
+        activity_sources: examples::office_sources(),
+    }
+}
+
+messages! {
+    Command OpenGame: "bingo.game.open.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => open_game();
+    Command DealCard: "bingo.card.deal.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => DealCard {
+        request_id: Some("req-17".into()),
+        game_id: "friday-quiz".into(),
+        player: "alice".into(),
+    };
+    Command PrintCards: "bingo.cards.print.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => PrintCards {
+        request_id: None,
+        game_id: "friday-quiz".into(),
+        count: 50
+    };
+    Command CallSquare: "bingo.square.call.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => CallSquare {
+        request_id: None,
+        game_id: "friday-quiz".into(),
+        square_id: 42
+    };
+    Command ClaimCard: "bingo.card.claim.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => ClaimCard {
+        request_id: Some("req-18".into()),
+        game_id: "friday-quiz".into(),
+        serial: 3,
+        player: "alice".into(),
+    };
+    Command VerifyCard: "bingo.card.verify.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => VerifyCard {
+        request_id: None,
+        game_id: "friday-quiz".into(),
+        serial: 12,
+        label: Some("3f2a-9c01-77be-4d10".into()),
+    };
+    Command CloseGame: "bingo.game.close.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => CloseGame {
+        request_id: None,
+        game_id: "friday-quiz".into()
+    };
 }

@@ -5,7 +5,6 @@
 //! `office-party` mapping real referee events, so the example works as written.
 
 use super::PrintedCard;
-use super::commands::OpenGame;
 use super::events::{
     CardDealt, CardWon, CardsPrinted, ClaimAnswered, GameClosed, GameOpened, GestureUndone,
     RequestRejected, SquareCalled, SquareTicked,
@@ -24,7 +23,8 @@ fn square(id: u32, label: &str, verb: &str, object: Option<&str>) -> SquareSpec 
     }
 }
 
-fn office_pool() -> Vec<SquareSpec> {
+/// The squares of `office-party`.
+pub(super) fn office_pool() -> Vec<SquareSpec> {
     vec![
         square(1, "Say hello to a new colleague", "talk.hello", None),
         square(2, "Join any conversation", "talk.*", None),
@@ -43,51 +43,44 @@ fn office_pool() -> Vec<SquareSpec> {
     ]
 }
 
-/// The open request of `office-party`.
-pub(crate) fn open_game() -> OpenGame {
-    OpenGame {
+/// The win patterns of `office-party`.
+pub(super) fn office_patterns() -> Vec<PatternSpec> {
+    vec![
+        PatternSpec::Line,
+        PatternSpec::Custom {
+            name: "cross".into(),
+            cell_sets: vec![vec![1, 3, 4, 5, 7]],
+        },
+        PatternSpec::FullCard,
+    ]
+}
+
+/// `office-party` counts the scoring side of the table referee's counted goals.
+pub(super) fn office_sources() -> Vec<ActivitySourceSpec> {
+    vec![ActivitySourceSpec {
+        message_type: "table.goal.scored.v1".into(),
+        verb: "table.goal".into(),
+        member_field: "/side".into(),
+        object_field: Some("/tableId".into()),
+        filters: vec![FieldFilter {
+            field: "/counted".into(),
+            equals: serde_json::Value::Bool(true),
+        }],
+    }]
+}
+
+pub(crate) fn game_opened() -> GameOpened {
+    GameOpened {
         request_id: Some("req-1".into()),
         game_id: "office-party".into(),
         tick_mode: TickMode::Activity,
         grid: GridSpec {
             size: 3,
-            free_centre: None,
-        },
-        pool: office_pool(),
-        patterns: vec![
-            PatternSpec::Line,
-            PatternSpec::Custom {
-                name: "cross".into(),
-                cell_sets: vec![vec![1, 3, 4, 5, 7]],
-            },
-            PatternSpec::FullCard,
-        ],
-        activity_sources: vec![ActivitySourceSpec {
-            message_type: "table.goal.scored.v1".into(),
-            verb: "table.goal".into(),
-            member_field: "/side".into(),
-            object_field: Some("/tableId".into()),
-            filters: vec![FieldFilter {
-                field: "/counted".into(),
-                equals: serde_json::Value::Bool(true),
-            }],
-        }],
-    }
-}
-
-pub(crate) fn game_opened() -> GameOpened {
-    let open = open_game();
-    GameOpened {
-        request_id: open.request_id,
-        game_id: open.game_id,
-        tick_mode: open.tick_mode,
-        grid: GridSpec {
-            size: 3,
             free_centre: Some(true),
         },
-        pool: open.pool,
-        patterns: open.patterns,
-        activity_sources: open.activity_sources,
+        pool: office_pool(),
+        patterns: office_patterns(),
+        activity_sources: office_sources(),
         opened_at: 1_767_225_600_000,
     }
 }

@@ -9,11 +9,37 @@ use std::sync::Arc;
 
 use arcade_contracts::bingo as wire;
 
-use super::Outgoing;
 use super::spec::{config_out, spec_in};
 use crate::domain::{
     CardCell, Check, ClaimAnswer, ConfigError, Event, GameConfig, PrintedCard, WinReport,
 };
+
+arcade_runtime::mapping! {
+    /// An event as its contract message; each event is exactly one message.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Outgoing for Event, of "the bingo service's log" {
+        /// `bingo.game.opened.v1`
+        GameOpened(wire::GameOpened),
+        /// `bingo.card.dealt.v1`
+        CardDealt(wire::CardDealt),
+        /// `bingo.cards.printed.v1`
+        CardsPrinted(wire::CardsPrinted),
+        /// `bingo.square.called.v1`
+        SquareCalled(wire::SquareCalled),
+        /// `bingo.square.ticked.v1`
+        SquareTicked(wire::SquareTicked),
+        /// `bingo.gesture.undone.v1`
+        GestureUndone(wire::GestureUndone),
+        /// `bingo.claim.answered.v1`
+        ClaimAnswered(wire::ClaimAnswered),
+        /// `bingo.card.won.v1`
+        CardWon(wire::CardWon),
+        /// `bingo.game.closed.v1`
+        GameClosed(wire::GameClosed),
+        /// `bingo.request.rejected.v1`
+        RequestRejected(wire::RequestRejected),
+    }
+}
 
 /// `From<&Event> for Outgoing` with an arm per one-to-one event (`Variant { field, domain_field:
 /// wire_field }` lists every field, the wire's name after a colon where it differs) and the

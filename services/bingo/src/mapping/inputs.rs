@@ -6,6 +6,34 @@ use arcade_contracts::bingo as wire;
 use super::spec::spec_in;
 use crate::domain::{Action, Command, Gesture, Input};
 
+arcade_runtime::mapping! {
+    /// A message the bingo service always consumes: its commands and `activity.*`. It also
+    /// consumes the types its open games map ([`crate::State::mapped_message_types`]), read as
+    /// [`Input::Foreign`].
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Incoming for Input, of "the bingo service" {
+        /// `bingo.game.open.v1`
+        OpenGame(wire::OpenGame),
+        /// `bingo.card.deal.v1`
+        DealCard(wire::DealCard),
+        /// `bingo.cards.print.v1`
+        PrintCards(wire::PrintCards),
+        /// `bingo.square.call.v1`
+        CallSquare(wire::CallSquare),
+        /// `bingo.card.claim.v1`
+        ClaimCard(wire::ClaimCard),
+        /// `bingo.card.verify.v1`
+        VerifyCard(wire::VerifyCard),
+        /// `bingo.game.close.v1`
+        CloseGame(wire::CloseGame),
+        /// `activity.recorded.v1`
+        Recorded(ActivityRecorded),
+        /// `activity.undone.v1`
+        Undone(ActivityUndone),
+    }
+}
+
+
 /// `From<wire::Type> for Input` for each command: its action, from the message `m`, and the
 /// request id and game every command carries.
 macro_rules! commands {
