@@ -127,11 +127,7 @@ impl Decider for RaceService {
 
 impl Service for RaceService {
     fn spec(&self) -> ServiceSpec {
-        ServiceSpec::new(
-            SERVICE_NAME,
-            RACE_MASTER_QUEUE,
-            Vec::new(),
-        )
+        ServiceSpec::new(SERVICE_NAME, RACE_MASTER_QUEUE, Vec::new())
     }
 
     fn input(&self, envelope: &Envelope) -> Result<Decoded<Input>, MappingError> {
