@@ -92,6 +92,25 @@ pub struct CallSquare {
     pub square_id: u32,
 }
 
+/// `bingo.square.draw.v1`: let the service draw the next square of a called game, as a caller
+/// draws a ball, and call it. Answered by `bingo.square.called.v1`; refused once every square
+/// has been called (`bingo.request.rejected.v1`, code `nothing-to-draw`). The draw order is a
+/// shuffle of the game's pool keyed by the service's secret: nobody can predict the next square,
+/// and the same game draws in the same order whenever it is replayed. Draws and calls mix: a
+/// draw skips the squares already called.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(description = "Draw and call the next square of a called game.")]
+pub struct DrawSquare {
+    /// The sender's own id for this request, echoed in the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 200))]
+    pub request_id: Option<String>,
+    /// The game.
+    #[schemars(length(min = 1, max = 200))]
+    pub game_id: String,
+}
+
 /// `bingo.card.claim.v1`: a player claims their own card. Answered by
 /// `bingo.claim.answered.v1` (and `bingo.card.won.v1` when it wins now).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -187,6 +206,11 @@ messages! {
         request_id: None,
         game_id: "friday-quiz".into(),
         square_id: 42
+    };
+    Command DrawSquare: "bingo.square.draw.v1"
+        to |_| Route::Queue(QUEUE.to_string()) => DrawSquare {
+        request_id: Some("req-19".into()),
+        game_id: "friday-quiz".into(),
     };
     Command ClaimCard: "bingo.card.claim.v1"
         to |_| Route::Queue(QUEUE.to_string()) => ClaimCard {

@@ -120,6 +120,7 @@ impl Bingo {
             Action::Deal { player } => self.deal(game, player, rid),
             Action::Print { count } => self.print(game, *count, rid),
             Action::Call { square } => call(game, *square, rid),
+            Action::Draw => self.draw(game, rid),
             Action::Claim { serial, player } => {
                 check_text("player", player)?;
                 check_card(&self.keys, game, *serial, Asker::Player(player), rid, now)
@@ -247,7 +248,40 @@ impl Bingo {
     }
 }
 
-fn call(game: &Game, square: u32, rid: Option<String>) -> Result<Vec<Event>, Refusal> {
+impl Bingo {
+    /// Calls the first square of the game's draw order not called yet. The draw order is the
+    /// layout of serial 0, a serial no card has: a shuffle of the whole pool keyed by the
+    /// secret and the game, unknown to players and the same at every replay.
+    fn draw(&self, game: &Game, rid: Option<String>) -> Result<Vec<Event>, Refusal> {
+        let pool = game.config.pool();
+        let order = self
+            .keys
+            .layout(&game.id, DRAW_ORDER_SERIAL, pool.len(), pool.len());
+        let next = order
+            .iter()
+            .filter(|&&index| {
+                !game
+                    .called
+                    .get(usize::from(index))
+                    .copied()
+                    .unwrap_or(false)
+            })
+            .find_map(|&index| pool.at(index));
+        match next {
+            Some(square) => call(game, square.id, rid),
+            None => {
+                check_callable(game)?;
+                Err(Refusal::NothingToDraw(game.id.clone()))
+            }
+        }
+    }
+}
+
+/// The serial whose layout is a game's draw order: card serials start at 1.
+const DRAW_ORDER_SERIAL: u32 = 0;
+
+/// A called game that is open: the squares of any other game are not called.
+fn check_callable(game: &Game) -> Result<(), Refusal> {
     if game.config.tick_mode() != TickMode::Called {
         return Err(Refusal::CallInActivityGame(game.id.clone()));
     }
@@ -257,6 +291,11 @@ fn call(game: &Game, square: u32, rid: Option<String>) -> Result<Vec<Event>, Ref
             closed: Closed::Call,
         });
     }
+    Ok(())
+}
+
+fn call(game: &Game, square: u32, rid: Option<String>) -> Result<Vec<Event>, Refusal> {
+    check_callable(game)?;
     let pool = game.config.pool();
     let Some(index) = pool.index_of(square) else {
         return Err(Refusal::SquareNotInPool {

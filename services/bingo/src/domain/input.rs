@@ -5,7 +5,9 @@ use serde_json::Value;
 
 use arcade_contracts::Message;
 use arcade_contracts::bingo::VerifyCard;
-use arcade_contracts::bingo::{CallSquare, ClaimCard, CloseGame, DealCard, OpenGame, PrintCards};
+use arcade_contracts::bingo::{
+    CallSquare, ClaimCard, CloseGame, DealCard, DrawSquare, OpenGame, PrintCards,
+};
 
 use super::config::GameSpec;
 use super::pool::SquareId;
@@ -66,6 +68,8 @@ pub enum Action {
         /// The square.
         square: SquareId,
     },
+    /// Draw the next square, from the game's secret draw order, and call it.
+    Draw,
     /// A player claims their card.
     Claim {
         /// The card.
@@ -92,6 +96,7 @@ impl Action {
             Action::Deal { .. } => DealCard::TYPE,
             Action::Print { .. } => PrintCards::TYPE,
             Action::Call { .. } => CallSquare::TYPE,
+            Action::Draw => DrawSquare::TYPE,
             Action::Claim { .. } => ClaimCard::TYPE,
             Action::Verify { .. } => VerifyCard::TYPE,
             Action::Close => CloseGame::TYPE,

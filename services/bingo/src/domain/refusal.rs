@@ -141,6 +141,9 @@ pub enum Refusal {
         /// Its place in the calls, from 1.
         call_number: u32,
     },
+    /// A draw in a game whose every square has been called.
+    #[error("every square of game \"{0}\" has been called: there is nothing left to draw")]
+    NothingToDraw(String),
     /// No card of that serial in the game.
     #[error("game \"{game}\" has no card with serial {serial}")]
     UnknownCard {
@@ -220,6 +223,7 @@ impl Refusal {
             Refusal::PrintInActivityGame(_) | Refusal::CallInActivityGame(_) => "not-a-called-game",
             Refusal::SquareNotInPool { .. } => "unknown-square",
             Refusal::AlreadyCalled { .. } => "already-called",
+            Refusal::NothingToDraw(_) => "nothing-to-draw",
             Refusal::UnknownCard { .. } => "unknown-card",
             Refusal::NotYourCard { .. } => "not-your-card",
             Refusal::PrintedCardClaimed { .. } => "printed-card",

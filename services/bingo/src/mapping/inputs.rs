@@ -20,6 +20,8 @@ arcade_runtime::mapping! {
         PrintCards(wire::PrintCards),
         /// `bingo.square.call.v1`
         CallSquare(wire::CallSquare),
+        /// `bingo.square.draw.v1`
+        DrawSquare(wire::DrawSquare),
         /// `bingo.card.claim.v1`
         ClaimCard(wire::ClaimCard),
         /// `bingo.card.verify.v1`
@@ -32,7 +34,6 @@ arcade_runtime::mapping! {
         Undone(ActivityUndone),
     }
 }
-
 
 /// `From<wire::Type> for Input` for each command: its action, from the message `m`, and the
 /// request id and game every command carries.
@@ -57,6 +58,7 @@ commands! {
     DealCard(m) => Action::Deal { player: m.player };
     PrintCards(m) => Action::Print { count: m.count };
     CallSquare(m) => Action::Call { square: m.square_id };
+    DrawSquare(m) => Action::Draw;
     ClaimCard(m) => Action::Claim { serial: m.serial, player: m.player };
     VerifyCard(m) => Action::Verify { serial: m.serial, label: m.label };
     CloseGame(m) => Action::Close;
