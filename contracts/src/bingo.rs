@@ -115,6 +115,21 @@ pub enum PatternSpec {
     },
 }
 
+impl PatternSpec {
+    /// The name a win with this pattern carries.
+    pub fn name(&self) -> &str {
+        match self {
+            PatternSpec::Row => "row",
+            PatternSpec::Column => "column",
+            PatternSpec::Diagonal => "diagonal",
+            PatternSpec::FullCard => "fullCard",
+            PatternSpec::FourCorners => "fourCorners",
+            PatternSpec::Line => "line",
+            PatternSpec::Custom { name, .. } => name,
+        }
+    }
+}
+
 /// Going beyond the source: another service's event counted as a gesture in one game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

@@ -221,7 +221,10 @@ fn an_undo_that_arrives_before_its_gesture_keeps_the_gesture_from_ticking() {
 #[test]
 fn a_filtered_mapping_counts_only_the_messages_it_admits() {
     let mut spec = triggers_spec(vec![PatternKind::FullCard]);
-    spec.sources[0].filters = vec![("/counted".into(), json!(true))];
+    spec.sources[0].filters = vec![arcade_contracts::bingo::FieldFilter {
+        field: "/counted".into(),
+        equals: json!(true),
+    }];
     let mut s = game(spec);
     let rehearsal = Input::Foreign {
         message_type: "table.goal.scored.v1".into(),

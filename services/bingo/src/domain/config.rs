@@ -10,15 +10,10 @@ use super::pattern::{PatternKind, Patterns};
 use super::pool::{Pool, SquareSpec};
 use super::sources::{ActivitySource, SourceSpec};
 
-/// How a game's cards get ticked.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum TickMode {
-    /// By the players' gestures; a gesture that completes a pattern wins by itself.
-    #[default]
-    Activity,
-    /// By the squares the organiser calls; a card wins when claimed or verified.
-    Called,
-}
+/// How a game's cards get ticked: by the players' gestures (a gesture that completes a pattern
+/// wins by itself), or by the squares the organiser calls (a card wins when claimed or
+/// verified). The contract's type, the same thing.
+pub use arcade_contracts::bingo::TickMode;
 
 /// A game as the organiser describes it, not yet checked.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,16 +10,9 @@ use super::pool::SquareId;
 /// centre.
 pub type Cells = Vec<Option<SquareId>>;
 
-/// A printed card in a batch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PrintedCard {
-    /// Its serial.
-    pub serial: u32,
-    /// Its label.
-    pub label: String,
-    /// Its squares.
-    pub cells: Cells,
-}
+/// A printed card in a batch (its serial, label and squares): the contract's type, the same
+/// thing.
+pub use arcade_contracts::bingo::PrintedCard;
 
 /// A cell of a player's card.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,16 +27,9 @@ pub struct CardCell {
     pub cell: u8,
 }
 
-/// Which check an answer is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Check {
-    /// A player's claim.
-    Claim,
-    /// The organiser's check by serial.
-    Verify,
-    /// The organiser's check of a printed card by label.
-    VerifyLabel,
-}
+/// Which check an answer is for (a player's claim, the organiser's check by serial, or of a
+/// printed card by label): the contract's type, the same thing.
+pub use arcade_contracts::bingo::ClaimCheck as Check;
 
 /// A card's win, as an answer reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,44 +8,10 @@ use super::config_error::ConfigError;
 use super::grid::{CellMask, Grid, bit};
 use super::limits::{MAX_CELL_SETS, MAX_PATTERN_NAME_BYTES, MAX_PATTERNS};
 
-/// A kind of pattern, as the organiser names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PatternKind {
-    /// Any full row (`row`).
-    Row,
-    /// Any full column (`column`).
-    Column,
-    /// Either diagonal (`diagonal`).
-    Diagonal,
-    /// Every cell (`fullCard`).
-    FullCard,
-    /// The four corners (`fourCorners`).
-    FourCorners,
-    /// A row, a column or a diagonal (`line`).
-    Line,
-    /// Any one of its own 1 to 64 cell sets, under its own name.
-    Custom {
-        /// The name the win carries.
-        name: String,
-        /// Its cell sets, cells numbered row by row from 0.
-        cell_sets: Vec<Vec<u8>>,
-    },
-}
-
-impl PatternKind {
-    /// The name a win with this pattern carries.
-    pub fn name(&self) -> &str {
-        match self {
-            PatternKind::Row => "row",
-            PatternKind::Column => "column",
-            PatternKind::Diagonal => "diagonal",
-            PatternKind::FullCard => "fullCard",
-            PatternKind::FourCorners => "fourCorners",
-            PatternKind::Line => "line",
-            PatternKind::Custom { name, .. } => name,
-        }
-    }
-}
+/// A kind of pattern, as the organiser names it (any full row, column, either diagonal, every
+/// cell, the four corners, a line, or any one of its own 1 to 64 cell sets under its own name):
+/// the contract's type, the same thing.
+pub use arcade_contracts::bingo::PatternSpec as PatternKind;
 
 /// A checked pattern with its cell sets.
 #[derive(Debug, Clone, PartialEq, Eq)]

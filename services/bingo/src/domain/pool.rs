@@ -9,16 +9,11 @@ use super::limits::{MAX_LABEL_BYTES, MAX_POOL, MAX_TEXT_BYTES};
 /// The id of a square, distinct within its pool.
 pub type SquareId = u32;
 
-/// A square as the organiser describes it, not yet checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SquareSpec {
-    /// Its id.
-    pub id: SquareId,
-    /// What it says.
-    pub label: String,
-    /// In an activity game: the verb and optional object of the gestures that tick it.
-    pub trigger: Option<(String, Option<String>)>,
-}
+/// A square as the organiser describes it, not yet checked (its id, what it says, and in an
+/// activity game the verb and optional object of the gestures that tick it): the contract's
+/// type, the same thing.
+pub use arcade_contracts::bingo::SquareSpec;
+use arcade_contracts::bingo::TriggerSpec;
 
 /// Which verbs a trigger accepts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,7 +157,7 @@ impl Pool {
                 });
             }
             let trigger = match &spec.trigger {
-                Some((verb, object)) => Some(Trigger::new(spec.id, verb, object.as_deref())?),
+                Some(t) => Some(Trigger::new(spec.id, &t.verb, t.object.as_deref())?),
                 None => None,
             };
             squares.push(Square {
@@ -206,10 +201,10 @@ impl Pool {
             .map(|s| SquareSpec {
                 id: s.id,
                 label: s.label.clone(),
-                trigger: s
-                    .trigger
-                    .as_ref()
-                    .map(|t| (t.verb(), t.object().map(str::to_string))),
+                trigger: s.trigger.as_ref().map(|t| TriggerSpec {
+                    verb: t.verb(),
+                    object: t.object().map(str::to_string),
+                }),
             })
             .collect()
     }

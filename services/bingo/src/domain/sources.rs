@@ -24,21 +24,10 @@ pub struct Gesture {
     pub object: Option<String>,
 }
 
-/// An activity source as the organiser describes it, not yet checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceSpec {
-    /// The message type, e.g. `table.goal.scored.v1`.
-    pub message_type: String,
-    /// The verb such a message counts as.
-    pub verb: String,
-    /// JSON Pointer to the member field.
-    pub member_field: String,
-    /// JSON Pointer to the object field, if any.
-    pub object_field: Option<String>,
-    /// Conditions the payload must meet, all of them: the field at the pointer equals the
-    /// value (a string, number, boolean or null).
-    pub filters: Vec<(String, Value)>,
-}
+/// An activity source as the organiser describes it, not yet checked (the message type, the
+/// verb it counts as, JSON Pointers to the member and object fields, and filters the payload
+/// must all meet): the contract's type, the same thing.
+pub use arcade_contracts::bingo::ActivitySourceSpec as SourceSpec;
 
 /// A checked activity source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,7 +113,8 @@ impl ActivitySource {
                 count: spec.filters.len(),
             });
         }
-        for (n, (pointer, value)) in spec.filters.iter().enumerate() {
+        for (n, filter) in spec.filters.iter().enumerate() {
+            let (pointer, value) = (&filter.field, &filter.equals);
             let problem = if !is_pointer(pointer) {
                 Some("is not a JSON Pointer to a field, like \"/counted\"")
             } else {
@@ -155,7 +145,7 @@ impl ActivitySource {
         self.spec
             .filters
             .iter()
-            .all(|(pointer, value)| payload.pointer(pointer) == Some(value))
+            .all(|filter| payload.pointer(&filter.field) == Some(&filter.equals))
     }
 
     /// The message type it listens to.
@@ -229,7 +219,13 @@ mod tests {
             verb: "table.goal".into(),
             member_field: "/side".into(),
             object_field: None,
-            filters: filters.into_iter().map(|(p, v)| (p.into(), v)).collect(),
+            filters: filters
+                .into_iter()
+                .map(|(field, equals)| arcade_contracts::bingo::FieldFilter {
+                    field: field.into(),
+                    equals,
+                })
+                .collect(),
         };
         ActivitySource::new(1, spec)
     }

@@ -10,9 +10,7 @@ use std::sync::Arc;
 use arcade_contracts::bingo as wire;
 
 use super::spec::{config_out, spec_in};
-use crate::domain::{
-    CardCell, Check, ClaimAnswer, ConfigError, Event, GameConfig, PrintedCard, WinReport,
-};
+use crate::domain::{CardCell, ClaimAnswer, ConfigError, Event, GameConfig, WinReport};
 
 arcade_runtime::mapping! {
     /// An event as its contract message; each event is exactly one message.
@@ -74,6 +72,7 @@ macro_rules! events {
 events! {
     one_to_one {
         CardDealt { request_id, game_id, player, serial, cells, first_deal }
+        CardsPrinted { request_id, game_id, cards }
         SquareCalled { request_id, game_id, square: square_id, label, call_number }
         SquareTicked { game_id, serial, player, square: square_id, cell, entry_id, verb }
         CardWon { game_id, serial, player, pattern, cells, won_at, place }
@@ -92,20 +91,6 @@ events! {
                 patterns: c.patterns,
                 activity_sources: c.sources,
                 opened_at,
-            })
-        },
-        Event::CardsPrinted { request_id, game_id, cards } => {
-            Outgoing::CardsPrinted(wire::CardsPrinted {
-                request_id,
-                game_id,
-                cards: cards
-                    .into_iter()
-                    .map(|c| wire::PrintedCard {
-                        serial: c.serial,
-                        label: c.label,
-                        cells: c.cells,
-                    })
-                    .collect(),
             })
         },
         Event::GestureUndone { game_id, entry_id, unticked } => {
@@ -127,7 +112,7 @@ events! {
             request_id: a.request_id,
             game_id: a.game_id,
             serial: a.serial,
-            check: check_out(a.check),
+            check: a.check,
             player: a.player,
             ticked_cells: a.ticked_cells,
             pattern: a.win.as_ref().map(|w| w.pattern.clone()),
@@ -136,22 +121,6 @@ events! {
             place: a.win.as_ref().map(|w| w.place),
             game_closed: a.game_closed,
         }),
-    }
-}
-
-fn check_out(check: Check) -> wire::ClaimCheck {
-    match check {
-        Check::Claim => wire::ClaimCheck::Claim,
-        Check::Verify => wire::ClaimCheck::Verify,
-        Check::VerifyLabel => wire::ClaimCheck::VerifyLabel,
-    }
-}
-
-fn check_in(check: wire::ClaimCheck) -> Check {
-    match check {
-        wire::ClaimCheck::Claim => Check::Claim,
-        wire::ClaimCheck::Verify => Check::Verify,
-        wire::ClaimCheck::VerifyLabel => Check::VerifyLabel,
     }
 }
 
@@ -172,21 +141,6 @@ impl TryFrom<wire::GameOpened> for Event {
             config: Arc::new(GameConfig::new(&spec)?),
             opened_at: m.opened_at,
         })
-    }
-}
-
-impl From<wire::CardsPrinted> for Event {
-    fn from(m: wire::CardsPrinted) -> Event {
-        let cards = m.cards.into_iter().map(|c| PrintedCard {
-            serial: c.serial,
-            label: c.label,
-            cells: c.cells,
-        });
-        Event::CardsPrinted {
-            request_id: m.request_id,
-            game_id: m.game_id,
-            cards: cards.collect(),
-        }
     }
 }
 
@@ -221,7 +175,7 @@ impl From<wire::ClaimAnswered> for Event {
             request_id: m.request_id,
             game_id: m.game_id,
             serial: m.serial,
-            check: check_in(m.check),
+            check: m.check,
             player: m.player,
             ticked_cells: m.ticked_cells,
             win,

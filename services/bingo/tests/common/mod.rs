@@ -87,7 +87,10 @@ pub fn square(id: u32, verb: &str, object: Option<&str>) -> SquareSpec {
     SquareSpec {
         id,
         label: format!("Square {id}"),
-        trigger: Some((verb.to_string(), object.map(str::to_string))),
+        trigger: Some(arcade_contracts::bingo::TriggerSpec {
+            verb: verb.to_string(),
+            object: object.map(str::to_string),
+        }),
     }
 }
 
