@@ -144,12 +144,23 @@ pub fn team_view(race: &Race, team: &str) -> Value {
     })
 }
 
-async fn race(State(web): State<Web>, headers: HeaderMap) -> Response {
-    Page::new("Race", RACE_SCRIPT, "race", |p| {
-        p.get::<Race>().map(race_view)
+/// A page of the race: titled `title`, drawn by `script` in a `<body>` of class `body_class`,
+/// showing `view` of the race (none until the console has its projection).
+fn race_page(
+    title: impl Into<String>,
+    script: &'static str,
+    body_class: &'static str,
+    view: impl Fn(&Race) -> Option<Value> + Send + Sync + 'static,
+) -> Page {
+    Page::new(title, script, body_class, move |p| {
+        p.get::<Race>().and_then(&view)
     })
-    .serve(&web, &headers)
-    .await
+}
+
+async fn race(State(web): State<Web>, headers: HeaderMap) -> Response {
+    race_page("Race", RACE_SCRIPT, "race", |r| Some(race_view(r)))
+        .serve(&web, &headers)
+        .await
 }
 
 /// A number from a path (a turn, a duel id); 404 naming `what` it should be otherwise.
@@ -164,22 +175,18 @@ fn path_number(text: &str, what: &str) -> Result<u32, Refusal> {
 
 fn turn(turn: String) -> Result<Page, Refusal> {
     let turn = path_number(&turn, "a turn")?;
-    Ok(Page::new(
-        format!("Race · turn {turn}"),
-        TURN_SCRIPT,
-        "race",
-        move |p| p.get::<Race>().map(|r| turn_view(r, turn)),
-    ))
+    let title = format!("Race · turn {turn}");
+    Ok(race_page(title, TURN_SCRIPT, "race", move |r| {
+        Some(turn_view(r, turn))
+    }))
 }
 
 fn duel(duel_id: String) -> Result<Page, Refusal> {
     let duel_id = path_number(&duel_id, "a duel id")?;
-    Ok(Page::new(
-        format!("Duel {duel_id}"),
-        DUEL_SCRIPT,
-        "race duel",
-        move |p| p.get::<Race>().and_then(|r| duel_view(r, duel_id)),
-    ))
+    let title = format!("Duel {duel_id}");
+    Ok(race_page(title, DUEL_SCRIPT, "race duel", move |r| {
+        duel_view(r, duel_id)
+    }))
 }
 
 /// Whether `name` is a team name as the contract has it (`^[a-z0-9][a-z0-9-]{0,31}$`).
@@ -225,8 +232,8 @@ async fn team(
         })
     } else {
         web.gate.operator_or(&headers, &race_team(&team))?;
-        Page::new(title, TEAM_SCRIPT, "race team", move |p| {
-            p.get::<Race>().map(|r| team_view(r, &team))
+        race_page(title, TEAM_SCRIPT, "race team", move |r| {
+            Some(team_view(r, &team))
         })
     };
     Ok(page.serve(&web, &headers).await)
