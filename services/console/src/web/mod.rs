@@ -204,6 +204,11 @@ fn wants(headers: &HeaderMap) -> Wants {
     }
 }
 
+/// Whether the client asked for the HTML page (not the JSON frame, nor the live stream).
+pub fn wants_html(headers: &HeaderMap) -> bool {
+    matches!(wants(headers), Wants::Html)
+}
+
 /// Serves a page in the form the client asked for; 404 (in that form) when its view is `None`.
 /// A request that comes while the console is still rebuilding its state at start waits for it.
 pub async fn page(web: &Web, headers: &HeaderMap, page: Page) -> Response {

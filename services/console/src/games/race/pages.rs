@@ -22,7 +22,7 @@ use arcade_contracts::race::{DistributionSet, HintPublish, RaceStart};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{MethodRouter, get, post};
 use serde_json::{Map, Value, json};
@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 use super::duels;
 use super::projection::Race;
 use crate::web::actions::{self, Refusal, body_object, refuse};
-use crate::web::{Page, Web, page_of};
+use crate::web::{Page, Web, page_of, wants_html};
 
 const RACE_SCRIPT: &str = crate::game_script!("race.js");
 const TURN_SCRIPT: &str = crate::game_script!("turn.js");
@@ -197,17 +197,6 @@ pub fn valid_team(name: &str) -> bool {
         && bytes
             .iter()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
-}
-
-/// Whether the client asked for the HTML page (not the JSON frame, nor the live stream).
-fn wants_html(headers: &HeaderMap) -> bool {
-    let accept = headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let json = accept.contains("application/json") && !accept.contains("text/html");
-    let events = accept.contains("text/event-stream");
-    !(events || json)
 }
 
 async fn team(
