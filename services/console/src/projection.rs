@@ -54,6 +54,30 @@ macro_rules! json_snapshot {
     };
 }
 
+/// Implements [`Projection`] for a game's read model that folds the events of one topic
+/// (`<topic>.…`, through its `fn fold(&mut self, &Observed) -> Option<()>`, `None` when the
+/// event changed nothing), with its snapshot as JSON ([`json_snapshot!`]).
+#[macro_export]
+macro_rules! topic_projection {
+    ($type:ty, key: $key:literal, topic: $topic:literal, version: $version:literal) => {
+        impl $crate::projection::Projection for $type {
+            fn key(&self) -> &'static str {
+                $key
+            }
+
+            fn version(&self) -> u32 {
+                $version
+            }
+
+            fn apply(&mut self, event: &$crate::observed::Observed) -> bool {
+                event.message_type.starts_with(concat!($topic, ".")) && self.fold(event).is_some()
+            }
+
+            $crate::json_snapshot!();
+        }
+    };
+}
+
 /// Every registered game's projection: the console's state.
 #[derive(Debug)]
 pub struct Projections {

@@ -13,9 +13,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use arcade_runtime::{SendError, SendOptions};
-use axum::extract::State;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, post};
 use serde_json::{Map, Value, json};
 
 use super::Web;
@@ -72,6 +74,76 @@ pub fn drop_blank(body: &mut Map<String, Value>, fields: &[&str]) {
             body.remove(*field);
         }
     }
+}
+
+/// What kind of JSON value `value` is, for a message (`a string`, `an array`…).
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The JSON object of an action's body; the refusal (400) names what is wrong and where.
+pub fn body_object(body: &Bytes) -> Result<Map<String, Value>, Refusal> {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(other) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the request body must be a JSON object, not {}",
+                kind_of(&other)
+            ),
+        )),
+        Err(e) => Err(refuse(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the request body is not JSON: {e} (line {}, column {})",
+                e.line(),
+                e.column()
+            ),
+        )),
+    }
+}
+
+/// As [`body_object`], but an empty (or blank) body is an empty object: an action whose
+/// fields are all optional may be posted bare.
+pub fn body_object_or_empty(body: &Bytes) -> Result<Map<String, Value>, Refusal> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        Ok(Map::new())
+    } else {
+        body_object(body)
+    }
+}
+
+/// What an organiser's action sends: its payload and what the 202 answers besides the message
+/// id; or why not.
+pub type Command = Result<(Map<String, Value>, Value), Refusal>;
+
+/// `POST` an organiser's action on the one thing its path names: the operator's token, the
+/// path's id (`check`: 404 with its error), the body's JSON object (empty when blank); then
+/// `build` makes the `message_type` command of the id and the body, and it is sent.
+pub fn organiser_action<B>(
+    check: fn(&str) -> Result<(), String>,
+    message_type: &'static str,
+    build: B,
+) -> MethodRouter<Web>
+where
+    B: Fn(String, Map<String, Value>) -> Command + Clone + Send + Sync + 'static,
+{
+    post(
+        move |State(web): State<Web>, Path(id): Path<String>, headers: HeaderMap, body: Bytes| async move {
+            let principal = web.gate.operator(&headers)?;
+            check(&id).map_err(|why| refuse(StatusCode::NOT_FOUND, why))?;
+            let (payload, answer) = build(id, body_object_or_empty(&body)?)?;
+            let payload = Value::Object(payload);
+            Ok::<_, Refusal>(send(&web, principal, message_type, payload, answer).await)
+        },
+    )
 }
 
 /// A refusal.

@@ -20,16 +20,18 @@ use std::sync::Arc;
 
 use arcade_runtime::Runtime;
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::live::{self, Live, LiveLimits, View};
 use crate::projection::Projections;
 
+use self::actions::Refusal;
 pub use actions::{Gate, Tokens};
 
 /// What the handlers share.
@@ -124,6 +126,55 @@ pub struct Page {
     pub body_class: &'static str,
 }
 
+impl Page {
+    /// A page titled `title`, drawn by `script` in a `<body>` of class `body_class`, showing
+    /// `view`.
+    pub fn new(
+        title: impl Into<String>,
+        script: &'static str,
+        body_class: &'static str,
+        view: impl Fn(&Projections) -> Option<Value> + Send + Sync + 'static,
+    ) -> Self {
+        Page {
+            title: title.into(),
+            view: Arc::new(view),
+            script,
+            body_class,
+        }
+    }
+
+    /// Serves the page ([`page`]).
+    pub async fn serve(self, web: &Web, headers: &HeaderMap) -> Response {
+        page(web, headers, self).await
+    }
+}
+
+/// `GET` a page about what its path names: `make` builds it from the path's parameters, or
+/// refuses them (a 404 naming what is wrong).
+pub fn page_of<T>(make: fn(T) -> Result<Page, Refusal>) -> MethodRouter<Web>
+where
+    T: DeserializeOwned + Send + 'static,
+{
+    get(
+        move |State(web): State<Web>, Path(params): Path<T>, headers: HeaderMap| async move {
+            let page = make(params)?;
+            Ok::<_, Refusal>(page.serve(&web, &headers).await)
+        },
+    )
+}
+
+/// A game's page script: its folder's `scripts/common.js`, then `scripts/<file>` (both
+/// beside the file that names it).
+#[macro_export]
+macro_rules! game_script {
+    ($file:literal) => {
+        concat!(
+            include_str!("scripts/common.js"),
+            include_str!(concat!("scripts/", $file))
+        )
+    };
+}
+
 impl std::fmt::Debug for Page {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Page")
@@ -151,6 +202,11 @@ fn wants(headers: &HeaderMap) -> Wants {
     } else {
         Wants::Html
     }
+}
+
+/// Whether the client asked for the HTML page (not the JSON frame, nor the live stream).
+pub fn wants_html(headers: &HeaderMap) -> bool {
+    matches!(wants(headers), Wants::Html)
 }
 
 /// Serves a page in the form the client asked for; 404 (in that form) when its view is `None`.

@@ -23,41 +23,30 @@
 //!   the operator's token or that player's (`bingo-player-<player>`), nobody else's. The
 //!   claim names the player the console saw dealt the card; the bingo service checks it again.
 
-use std::sync::Arc;
-
 use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
+use serde_json::Value;
 
-use self::commands::{call, claim, close, deal, open, print, verify};
+use self::commands::{claim, command, deal, open, verify};
 use super::form;
 use super::projection::Bingo;
 use super::views;
 use crate::projection::Projections;
-use crate::web::actions::error;
-use crate::web::{Page, Web, page};
+use crate::web::actions::{Refusal, error, refuse};
+use crate::web::{Page, Web, page_of};
+use arcade_contracts::Message;
+use arcade_contracts::bingo::{CallSquare, CloseGame, DealCard, PrintCards, VerifyCard};
 
 mod commands;
 
-const LIST_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/list.js")
-);
-const GAME_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/game.js")
-);
-const CARD_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/card.js")
-);
-const PRINT_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/print.js")
-);
+const LIST_SCRIPT: &str = crate::game_script!("list.js");
+const GAME_SCRIPT: &str = crate::game_script!("game.js");
+const CARD_SCRIPT: &str = crate::game_script!("card.js");
+const PRINT_SCRIPT: &str = crate::game_script!("print.js");
 
 /// Longest game id (the contract's).
 pub const MAX_GAME_ID: usize = 200;
@@ -66,15 +55,27 @@ pub const MAX_GAME_ID: usize = 200;
 pub fn routes() -> Router<Web> {
     Router::new()
         .route("/bingo", get(list).post(open))
-        .route("/bingo/{game_id}", get(game))
-        .route("/bingo/{game_id}/cards", post(deal))
-        .route("/bingo/{game_id}/calls", post(call))
-        .route("/bingo/{game_id}/prints", post(print))
-        .route("/bingo/{game_id}/verify", post(verify))
-        .route("/bingo/{game_id}/close", post(close))
-        .route("/bingo/{game_id}/print", get(print_page))
+        .route("/bingo/{game_id}", page_of(game))
+        .route(
+            "/bingo/{game_id}/cards",
+            command(&["player"], DealCard::TYPE, deal),
+        )
+        .route(
+            "/bingo/{game_id}/calls",
+            command(&["squareId"], CallSquare::TYPE, Ok),
+        )
+        .route(
+            "/bingo/{game_id}/prints",
+            command(&["count"], PrintCards::TYPE, Ok),
+        )
+        .route(
+            "/bingo/{game_id}/verify",
+            command(&["serial", "label"], VerifyCard::TYPE, verify),
+        )
+        .route("/bingo/{game_id}/close", command(&[], CloseGame::TYPE, Ok))
+        .route("/bingo/{game_id}/print", page_of(print_page))
         .route("/bingo/{game_id}/sheet", get(sheet))
-        .route("/bingo/{game_id}/cards/{serial}", get(card))
+        .route("/bingo/{game_id}/cards/{serial}", page_of(card))
         .route("/bingo/{game_id}/cards/{serial}/claim", post(claim))
 }
 
@@ -100,86 +101,64 @@ pub fn parse_serial(text: &str) -> Result<u32, String> {
     }
 }
 
+/// The game id and card serial of a card's path; 404 when either is not one.
+fn card_path(game_id: &str, serial: &str) -> Result<u32, Refusal> {
+    check_game_id(game_id)
+        .and_then(|()| parse_serial(serial))
+        .map_err(|why| refuse(StatusCode::NOT_FOUND, why))
+}
+
 /// A fresh request id: the page matches the service's answer or refusal by it.
 fn request_id() -> String {
     format!("console-{}", uuid::Uuid::now_v7())
 }
 
 async fn list(State(web): State<Web>, headers: HeaderMap) -> Response {
-    page(
-        &web,
-        &headers,
-        Page {
-            title: "Bingo".into(),
-            view: Arc::new(|p| p.get::<Bingo>().map(views::list_view)),
-            script: LIST_SCRIPT,
-            body_class: "bingo",
-        },
-    )
+    Page::new("Bingo", LIST_SCRIPT, "bingo", |p| {
+        p.get::<Bingo>().map(views::list_view)
+    })
+    .serve(&web, &headers)
     .await
 }
 
-async fn game(State(web): State<Web>, Path(game_id): Path<String>, headers: HeaderMap) -> Response {
-    if let Err(why) = check_game_id(&game_id) {
-        return error(StatusCode::NOT_FOUND, why);
-    }
-    page(
-        &web,
-        &headers,
-        Page {
-            title: format!("Bingo {game_id}"),
-            view: Arc::new(move |p| p.get::<Bingo>().map(|b| views::game_view(b, &game_id))),
-            script: GAME_SCRIPT,
-            body_class: "bingo-game",
-        },
-    )
-    .await
+fn game(game_id: String) -> Result<Page, Refusal> {
+    let title = format!("Bingo {game_id}");
+    game_page(game_id, title, GAME_SCRIPT, "bingo-game", views::game_view)
 }
 
-async fn card(
-    State(web): State<Web>,
-    Path((game_id, serial)): Path<(String, String)>,
-    headers: HeaderMap,
-) -> Response {
-    let serial = match check_game_id(&game_id).and_then(|()| parse_serial(&serial)) {
-        Ok(serial) => serial,
-        Err(why) => return error(StatusCode::NOT_FOUND, why),
-    };
-    page(
-        &web,
-        &headers,
-        Page {
-            title: format!("Bingo {game_id}: card {serial}"),
-            view: Arc::new(move |p| {
-                p.get::<Bingo>()
-                    .map(|b| views::card_view(b, &game_id, serial))
-            }),
-            script: CARD_SCRIPT,
-            body_class: "bingo-card",
-        },
-    )
-    .await
+fn card((game_id, serial): (String, String)) -> Result<Page, Refusal> {
+    let serial = card_path(&game_id, &serial)?;
+    let title = format!("Bingo {game_id}: card {serial}");
+    Ok(Page::new(title, CARD_SCRIPT, "bingo-card", move |p| {
+        p.get::<Bingo>()
+            .map(|b| views::card_view(b, &game_id, serial))
+    }))
 }
 
-async fn print_page(
-    State(web): State<Web>,
-    Path(game_id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    if let Err(why) = check_game_id(&game_id) {
-        return error(StatusCode::NOT_FOUND, why);
-    }
-    page(
-        &web,
-        &headers,
-        Page {
-            title: format!("Bingo {game_id}: printable cards"),
-            view: Arc::new(move |p| p.get::<Bingo>().map(|b| views::print_view(b, &game_id))),
-            script: PRINT_SCRIPT,
-            body_class: "bingo-print",
-        },
+fn print_page(game_id: String) -> Result<Page, Refusal> {
+    let title = format!("Bingo {game_id}: printable cards");
+    game_page(
+        game_id,
+        title,
+        PRINT_SCRIPT,
+        "bingo-print",
+        views::print_view,
     )
-    .await
+}
+
+/// A page about one game, drawn by `script` in a `<body>` of class `body_class`, with `view`
+/// of it; 404 when `game_id` cannot be one.
+fn game_page(
+    game_id: String,
+    title: String,
+    script: &'static str,
+    body_class: &'static str,
+    view: fn(&Bingo, &str) -> Value,
+) -> Result<Page, Refusal> {
+    check_game_id(&game_id).map_err(|why| refuse(StatusCode::NOT_FOUND, why))?;
+    Ok(Page::new(title, script, body_class, move |p| {
+        p.get::<Bingo>().map(|b| view(b, &game_id))
+    }))
 }
 
 #[derive(Debug, Deserialize)]

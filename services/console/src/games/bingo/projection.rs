@@ -26,7 +26,6 @@ pub use super::state::{
 };
 use super::state::{MAX_CELLS, MAX_POOL};
 use crate::observed::Observed;
-use crate::projection::Projection;
 
 /// Every bingo game seen.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -274,18 +273,4 @@ fn push_bounded<T>(list: &mut Vec<T>, item: T, max: usize) {
     }
 }
 
-impl Projection for Bingo {
-    fn key(&self) -> &'static str {
-        "bingo"
-    }
-
-    fn version(&self) -> u32 {
-        1
-    }
-
-    fn apply(&mut self, event: &Observed) -> bool {
-        event.message_type.starts_with("bingo.") && self.fold(event).is_some()
-    }
-
-    crate::json_snapshot!();
-}
+crate::topic_projection!(Bingo, key: "bingo", topic: "bingo", version: 1);

@@ -2,8 +2,6 @@
 //! services the console heard from (events, last event, how long ago), and the readiness of
 //! the services this process hosts (`/ready`'s checks: replayed, consuming, relay backlog).
 
-use std::sync::Arc;
-
 use axum::Router;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -12,7 +10,7 @@ use axum::routing::get;
 use serde_json::{Value, json};
 
 use super::projection::Services;
-use crate::web::{Page, Web, page};
+use crate::web::{Page, Web};
 
 const SCRIPT: &str = include_str!("home.js");
 
@@ -32,27 +30,18 @@ pub fn sections() -> Value {
 
 async fn home(State(web): State<Web>, headers: HeaderMap) -> Response {
     let runtime = web.runtime.clone();
-    page(
-        &web,
-        &headers,
-        Page {
-            title: "Arcade".into(),
-            view: Arc::new(move |p| {
-                let services = p.get::<Services>()?;
-                let process = arcade_runtime::health::readiness(
-                    &runtime,
-                    arcade_runtime::health::DEFAULT_MAX_BACKLOG,
-                );
-                Some(json!({
-                    "sections": sections(),
-                    "services": services.all().collect::<Vec<_>>(),
-                    "events": p.events(),
-                    "process": process,
-                }))
-            }),
-            script: SCRIPT,
-            body_class: "home",
-        },
-    )
-    .await
+    let page = Page::new("Arcade", SCRIPT, "home", move |p| {
+        let services = p.get::<Services>()?;
+        let process = arcade_runtime::health::readiness(
+            &runtime,
+            arcade_runtime::health::DEFAULT_MAX_BACKLOG,
+        );
+        Some(json!({
+            "sections": sections(),
+            "services": services.all().collect::<Vec<_>>(),
+            "events": p.events(),
+            "process": process,
+        }))
+    });
+    page.serve(&web, &headers).await
 }

@@ -14,7 +14,6 @@
 //!   token: players are not organisers; DESIGN, "Faces"), but like every action it must come
 //!   from the console's own pages (`Host`, `Origin`).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -23,13 +22,13 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::play::{MAX_GAME_ID, PlayCommand};
 use super::projection::Puzzle;
 use crate::desk::DeskError;
-use crate::web::actions::{Refusal, error, refuse};
-use crate::web::{Page, Web, page};
+use crate::web::actions::{Refusal, body_object_or_empty, kind_of, refuse};
+use crate::web::{Page, Web, page_of};
 
 const CHARTS_SCRIPT: &str = include_str!("scripts/charts.js");
 const NEW_SCRIPT: &str = include_str!("scripts/new.js");
@@ -47,88 +46,49 @@ pub fn routes() -> Router<Web> {
     Router::new()
         .route("/puzzle", get(charts))
         .route("/puzzle/play", get(new_board).post(start))
-        .route("/puzzle/play/{game_id}", get(board))
+        .route("/puzzle/play/{game_id}", page_of(board))
         .route("/puzzle/play/{game_id}/pulses", post(pulse))
 }
 
 async fn charts(State(web): State<Web>, headers: HeaderMap) -> Response {
-    page(
-        &web,
-        &headers,
-        Page {
-            title: "Strata Relay statistics".into(),
-            view: Arc::new(|p| {
-                let puzzle = p.get::<Puzzle>()?;
-                let mut view = puzzle.charts.view();
-                view["played"] = json!(puzzle.plays.recent(LISTED_GAMES));
-                Some(view)
-            }),
-            script: CHARTS_SCRIPT,
-            body_class: "puzzle",
-        },
-    )
-    .await
+    let title = "Strata Relay statistics";
+    let page = Page::new(title, CHARTS_SCRIPT, "puzzle", |p| {
+        let puzzle = p.get::<Puzzle>()?;
+        let mut view = puzzle.charts.view();
+        view["played"] = json!(puzzle.plays.recent(LISTED_GAMES));
+        Some(view)
+    });
+    page.serve(&web, &headers).await
 }
 
 async fn new_board(State(web): State<Web>, headers: HeaderMap) -> Response {
-    page(
-        &web,
-        &headers,
-        Page {
-            title: "Play Strata Relay".into(),
-            view: Arc::new(|p| {
-                let puzzle = p.get::<Puzzle>()?;
-                Some(json!({ "played": puzzle.plays.recent(LISTED_GAMES) }))
-            }),
-            script: NEW_SCRIPT,
-            body_class: "puzzle",
-        },
-    )
-    .await
+    let page = Page::new("Play Strata Relay", NEW_SCRIPT, "puzzle", |p| {
+        let puzzle = p.get::<Puzzle>()?;
+        Some(json!({ "played": puzzle.plays.recent(LISTED_GAMES) }))
+    });
+    page.serve(&web, &headers).await
 }
 
-async fn board(
-    State(web): State<Web>,
-    Path(game_id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    page(
-        &web,
-        &headers,
-        Page {
-            title: "Strata Relay".into(),
-            view: Arc::new(move |p| Some(p.get::<Puzzle>()?.plays.get(&game_id)?.view())),
-            script: BOARD_SCRIPT,
-            body_class: "puzzle",
-        },
-    )
-    .await
+fn board(game_id: String) -> Result<Page, Refusal> {
+    Ok(Page::new(
+        "Strata Relay",
+        BOARD_SCRIPT,
+        "puzzle",
+        move |p| Some(p.get::<Puzzle>()?.plays.get(&game_id)?.view()),
+    ))
 }
 
-/// A JSON object body, or the 400 that says what is wrong with it.
-fn object(body: &Bytes) -> Result<serde_json::Map<String, Value>, Refusal> {
-    let text = if body.is_empty() {
-        b"{}".as_slice()
-    } else {
-        body
-    };
-    match serde_json::from_slice::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(refuse(
-            StatusCode::BAD_REQUEST,
-            "the body must be a JSON object",
-        )),
-        Err(e) => Err(refuse(
-            StatusCode::BAD_REQUEST,
-            format!("the body is not JSON: {e}"),
-        )),
-    }
+/// A player's request: from this console's own pages, with a JSON object body (empty when
+/// blank).
+fn request(web: &Web, headers: &HeaderMap, body: &Bytes) -> Result<Map<String, Value>, Refusal> {
+    web.gate.same_site(headers)?;
+    body_object_or_empty(body)
 }
 
 /// An integer field given as a number or as text (a form's input); `Ok(None)` when absent,
 /// null or empty.
-fn integer(map: &serde_json::Map<String, Value>, field: &str) -> Result<Option<i64>, String> {
-    match map.get(field) {
+fn integer(map: &Map<String, Value>, field: &str) -> Result<Option<i64>, Refusal> {
+    let number = match map.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => n
             .as_i64()
@@ -142,24 +102,19 @@ fn integer(map: &serde_json::Map<String, Value>, field: &str) -> Result<Option<i
             .map_err(|_| format!("/{field}: {s:?} is not an integer")),
         Some(other) => Err(format!(
             "/{field}: expected an integer, found {}",
-            kind(other)
+            kind_of(other)
         )),
-    }
+    };
+    number.map_err(|why| refuse(StatusCode::BAD_REQUEST, why))
 }
 
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "text",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+/// An integer field that must be there: `missing` says what it is when it is not.
+fn required(map: &Map<String, Value>, field: &str, missing: String) -> Result<i64, Refusal> {
+    integer(map, field)?.ok_or_else(|| refuse(StatusCode::BAD_REQUEST, missing))
 }
 
 /// The answer to a request the desk could not carry out.
-fn refused(e: DeskError) -> Response {
+fn refused(e: DeskError) -> Refusal {
     let status = match &e {
         DeskError::Refused { code, .. } => match code.as_str() {
             "unknown" => StatusCode::NOT_FOUND,
@@ -169,40 +124,25 @@ fn refused(e: DeskError) -> Response {
         DeskError::Busy => StatusCode::TOO_MANY_REQUESTS,
         DeskError::NotRunning | DeskError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
     };
-    error(status, e.to_string())
+    refuse(status, e.to_string())
 }
 
 /// `POST /puzzle/play` `{seed?, stage}`: a new board; 201 `{gameId, path, seed, stage}`.
-async fn start(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(refusal) = web.gate.same_site(&headers) {
-        return refusal.into_response();
-    }
-    let map = match object(&body) {
-        Ok(map) => map,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let stage = match integer(&map, "stage") {
-        Ok(Some(stage)) => stage,
-        Ok(None) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "/stage: a stage (1 to 5) is needed",
-            );
-        }
-        Err(e) => return error(StatusCode::BAD_REQUEST, e),
-    };
+async fn start(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Refusal> {
+    let map = request(&web, &headers, &body)?;
+    let stage = required(&map, "stage", "/stage: a stage (1 to 5) is needed".into())?;
     if !(1..=5).contains(&stage) {
-        return error(
+        return Err(refuse(
             StatusCode::BAD_REQUEST,
             format!("/stage: {stage} is out of range: a stage is 1 to 5"),
-        );
+        ));
     }
-    let seed = match integer(&map, "seed") {
-        // The shell draws a seed (the domain takes it as a value).
-        Ok(None) => rand::random_range(1..SEED_RANGE),
-        Ok(Some(seed)) => seed,
-        Err(e) => return error(StatusCode::BAD_REQUEST, e),
-    };
+    // The shell draws a seed (the domain takes it as a value).
+    let seed = integer(&map, "seed")?.unwrap_or_else(|| rand::random_range(1..SEED_RANGE));
     let game_id = format!("console-{}", uuid::Uuid::now_v7().simple());
     debug_assert!(game_id.len() <= MAX_GAME_ID);
     let command = PlayCommand::Start {
@@ -211,19 +151,17 @@ async fn start(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Respo
         seed,
         stage,
     };
-    match web.desk.ask(command, ANSWER_WITHIN).await {
-        Ok(()) => (
-            StatusCode::CREATED,
-            axum::Json(json!({
-                "gameId": game_id,
-                "path": format!("/puzzle/play/{game_id}"),
-                "seed": seed,
-                "stage": stage,
-            })),
-        )
-            .into_response(),
-        Err(e) => refused(e),
-    }
+    web.desk
+        .ask(command, ANSWER_WITHIN)
+        .await
+        .map_err(refused)?;
+    let answer = json!({
+        "gameId": game_id,
+        "path": format!("/puzzle/play/{game_id}"),
+        "seed": seed,
+        "stage": stage,
+    });
+    Ok((StatusCode::CREATED, axum::Json(answer)).into_response())
 }
 
 /// `POST /puzzle/play/{gameId}/pulses` `{x, y}`: a pulse; 200 `{game}` (the board after it).
@@ -232,26 +170,15 @@ async fn pulse(
     Path(game_id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> Response {
-    if let Err(refusal) = web.gate.same_site(&headers) {
-        return refusal.into_response();
-    }
-    let map = match object(&body) {
-        Ok(map) => map,
-        Err(refusal) => return refusal.into_response(),
-    };
+) -> Result<Response, Refusal> {
+    let map = request(&web, &headers, &body)?;
     let mut cell = [0i64; 2];
     for (i, field) in ["x", "y"].into_iter().enumerate() {
-        cell[i] = match integer(&map, field) {
-            Ok(Some(v)) => v,
-            Ok(None) => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    format!("/{field}: the cell's {field} (0 to 4) is needed"),
-                );
-            }
-            Err(e) => return error(StatusCode::BAD_REQUEST, e),
-        };
+        cell[i] = required(
+            &map,
+            field,
+            format!("/{field}: the cell's {field} (0 to 4) is needed"),
+        )?;
     }
     let command = PlayCommand::Pulse {
         request: uuid::Uuid::now_v7().to_string(),
@@ -259,15 +186,14 @@ async fn pulse(
         x: cell[0],
         y: cell[1],
     };
-    match web.desk.ask(command, ANSWER_WITHIN).await {
-        Ok(()) => {
-            let game = web.live.read(|p| {
-                p.get::<Puzzle>()
-                    .and_then(|puzzle| puzzle.plays.get(&game_id))
-                    .map(|play| play.view())
-            });
-            axum::Json(json!({ "game": game })).into_response()
-        }
-        Err(e) => refused(e),
-    }
+    web.desk
+        .ask(command, ANSWER_WITHIN)
+        .await
+        .map_err(refused)?;
+    let game = web.live.read(|p| {
+        p.get::<Puzzle>()
+            .and_then(|puzzle| puzzle.plays.get(&game_id))
+            .map(|play| play.view())
+    });
+    Ok(axum::Json(json!({ "game": game })).into_response())
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use arcade_contracts::race::{
     CombatResolved, DuelAction, DuelFighter, DuelPlayed, DuelReason, DuelResolved, DuelStarted,
-    IllegalReason, ParryOutcome, Silence,
+    DuelStep, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -169,43 +169,111 @@ fn parry_text(parry: Option<ParryOutcome>) -> &'static str {
     }
 }
 
-/// What one answer did, in words.
-#[allow(clippy::too_many_arguments)]
-fn step_text(
-    who: &str,
-    cards: &[u8],
-    action: DuelAction,
+/// One answer as both `race.duel.played.v1` (while the duel runs) and a transcript's step
+/// (once it is over) tell it.
+struct Answer<'a> {
+    fighter: u8,
+    cards: &'a [u8],
     silence: Option<Silence>,
-    illegal: Option<(IllegalReason, Option<u8>)>,
+    action: DuelAction,
+    illegal: Option<IllegalAnswer>,
     moved: u32,
-    attack: (Option<u8>, u32),
+    attack_value: Option<u8>,
+    attack_cards: u32,
     parry: Option<ParryOutcome>,
-) -> String {
-    let (attack_value, attack_cards) = attack;
-    let attack = || {
-        format!(
-            "attacks with {}×{}: {}",
-            attack_cards,
-            attack_value.unwrap_or(0),
-            parry_text(parry)
-        )
-    };
-    match action {
-        DuelAction::Move => format!("{who} plays {cards:?}: moves {moved}"),
-        DuelAction::Attack => format!("{who} plays {cards:?}: {}", attack()),
-        DuelAction::MoveAttack => format!("{who} plays {cards:?}: moves {moved}, {}", attack()),
-        DuelAction::Illegal => {
-            let (reason, card) = illegal.unwrap_or((IllegalReason::BadShape, None));
-            let card = card.map(|c| format!(" ({c})")).unwrap_or_default();
-            format!(
-                "{who} plays {cards:?}: illegal, {}{card} — loses",
-                illegal_text(reason)
-            )
+    squares: &'a [u32],
+}
+
+/// The [`Answer`] of each message that tells one (the same fields, by the same names).
+macro_rules! answer_of {
+    ($($message:ty),*) => {$(
+        impl<'a> From<&'a $message> for Answer<'a> {
+            fn from(m: &'a $message) -> Self {
+                Answer {
+                    fighter: m.fighter,
+                    cards: &m.cards,
+                    silence: m.silence,
+                    action: m.action,
+                    illegal: m.illegal,
+                    moved: m.moved,
+                    attack_value: m.attack_value,
+                    attack_cards: m.attack_cards,
+                    parry: m.parry,
+                    squares: &m.squares,
+                }
+            }
         }
-        DuelAction::Silent => match silence {
-            Some(Silence::WrongAnswer) => format!("{who} answered another question — loses"),
-            _ => format!("{who} did not answer in time — loses"),
-        },
+    )*};
+}
+
+answer_of!(DuelStep, DuelPlayed);
+
+impl Answer<'_> {
+    /// Fighter 0 or 1.
+    fn me(&self) -> usize {
+        usize::from(self.fighter.min(1))
+    }
+
+    /// What the answer did, in words (`who` played it).
+    fn text(&self, who: &str) -> String {
+        let cards = self.cards;
+        let moved = self.moved;
+        let attack = || {
+            format!(
+                "attacks with {}×{}: {}",
+                self.attack_cards,
+                self.attack_value.unwrap_or(0),
+                parry_text(self.parry)
+            )
+        };
+        match self.action {
+            DuelAction::Move => format!("{who} plays {cards:?}: moves {moved}"),
+            DuelAction::Attack => format!("{who} plays {cards:?}: {}", attack()),
+            DuelAction::MoveAttack => {
+                format!("{who} plays {cards:?}: moves {moved}, {}", attack())
+            }
+            DuelAction::Illegal => {
+                let (reason, card) = self
+                    .illegal
+                    .map_or((IllegalReason::BadShape, None), |i| (i.reason, i.card));
+                let card = card.map(|c| format!(" ({c})")).unwrap_or_default();
+                format!(
+                    "{who} plays {cards:?}: illegal, {}{card} — loses",
+                    illegal_text(reason)
+                )
+            }
+            DuelAction::Silent => match self.silence {
+                Some(Silence::WrongAnswer) => format!("{who} answered another question — loses"),
+                _ => format!("{who} did not answer in time — loses"),
+            },
+        }
+    }
+
+    /// The answer's frame: step `step`, told by `text`; `drawn`, `hands` and `deckLeft` as
+    /// the message knows them (null when it does not).
+    fn frame(
+        &self,
+        step: Value,
+        text: String,
+        drawn: Value,
+        hands: Value,
+        deck_left: Value,
+    ) -> Value {
+        json!({
+            "step": step,
+            "fighter": self.me(),
+            "cards": self.cards,
+            "action": self.action,
+            "parry": self.parry,
+            "moved": self.moved,
+            "attackValue": self.attack_value,
+            "attackCards": self.attack_cards,
+            "drawn": drawn,
+            "text": text,
+            "squares": self.squares,
+            "hands": hands,
+            "deckLeft": deck_left,
+        })
     }
 }
 
@@ -243,7 +311,8 @@ pub fn replay(duel: &DuelResolved) -> Vec<Value> {
         "deckLeft": deck_left,
     })];
     for (i, step) in duel.steps.iter().enumerate() {
-        let me = usize::from(step.fighter.min(1));
+        let answer = Answer::from(step);
+        let me = answer.me();
         let legal = matches!(
             step.action,
             DuelAction::Move | DuelAction::Attack | DuelAction::MoveAttack
@@ -264,35 +333,17 @@ pub fn replay(duel: &DuelResolved) -> Vec<Value> {
         }
         hands[me].extend_from_slice(&step.drawn);
         deck_left = deck_left.saturating_sub(step.drawn.len() as u32);
-        let who = name(&duel.fighters, me);
-        let mut text = step_text(
-            &who,
-            &step.cards,
-            step.action,
-            step.silence,
-            step.illegal.map(|i| (i.reason, i.card)),
-            step.moved,
-            (step.attack_value, step.attack_cards),
-            step.parry,
-        );
+        let mut text = answer.text(&name(&duel.fighters, me));
         if !step.drawn.is_empty() {
             text.push_str(&format!("; draws {:?}", step.drawn));
         }
-        frames.push(json!({
-            "step": i,
-            "fighter": me,
-            "cards": step.cards,
-            "action": step.action,
-            "parry": step.parry,
-            "moved": step.moved,
-            "attackValue": step.attack_value,
-            "attackCards": step.attack_cards,
-            "drawn": step.drawn,
-            "text": text,
-            "squares": step.squares,
-            "hands": [sorted(&hands[0]), sorted(&hands[1])],
-            "deckLeft": deck_left,
-        }));
+        frames.push(answer.frame(
+            json!(i),
+            text,
+            json!(step.drawn),
+            json!([sorted(&hands[0]), sorted(&hands[1])]),
+            json!(deck_left),
+        ));
     }
     frames
 }
@@ -309,35 +360,12 @@ fn played_frames(duel: &Duel) -> Vec<Value> {
         "deckLeft": null,
     })];
     for p in &duel.played {
-        let me = usize::from(p.fighter.min(1));
-        let mut text = step_text(
-            &name(&duel.fighters, me),
-            &p.cards,
-            p.action,
-            p.silence,
-            p.illegal.map(|i| (i.reason, i.card)),
-            p.moved,
-            (p.attack_value, p.attack_cards),
-            p.parry,
-        );
+        let answer = Answer::from(p);
+        let mut text = answer.text(&name(&duel.fighters, answer.me()));
         if p.drew > 0 {
             text.push_str(&format!("; draws {} card(s)", p.drew));
         }
-        frames.push(json!({
-            "step": p.step,
-            "fighter": me,
-            "cards": p.cards,
-            "action": p.action,
-            "parry": p.parry,
-            "moved": p.moved,
-            "attackValue": p.attack_value,
-            "attackCards": p.attack_cards,
-            "drawn": null,
-            "text": text,
-            "squares": p.squares,
-            "hands": null,
-            "deckLeft": null,
-        }));
+        frames.push(answer.frame(json!(p.step), text, Value::Null, Value::Null, Value::Null));
     }
     frames
 }

@@ -16,40 +16,26 @@
 //!   by its JSON pointer) and the odds must add up to 100 before anything is sent. The master's
 //!   own refusals (`race.command.rejected.v1`) show on `/race`.
 
-use std::sync::Arc;
-
 use arcade_contracts::Message;
 use arcade_contracts::principal::race_team;
 use arcade_contracts::race::{DistributionSet, HintPublish, RaceStart};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::routing::{MethodRouter, get, post};
 use serde_json::{Map, Value, json};
 
 use super::duels;
 use super::projection::Race;
-use crate::web::actions::{self, Refusal, error, refuse};
-use crate::web::{Page, Web, page};
+use crate::web::actions::{self, Refusal, body_object, refuse};
+use crate::web::{Page, Web, page_of, wants_html};
 
-const RACE_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/race.js")
-);
-const TURN_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/turn.js")
-);
-const DUEL_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/duel.js")
-);
-const TEAM_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/team.js")
-);
+const RACE_SCRIPT: &str = crate::game_script!("race.js");
+const TURN_SCRIPT: &str = crate::game_script!("turn.js");
+const DUEL_SCRIPT: &str = crate::game_script!("duel.js");
+const TEAM_SCRIPT: &str = crate::game_script!("team.js");
 
 /// Duels listed on `/race` (the newest).
 pub const LISTED_DUELS: usize = 30;
@@ -77,12 +63,15 @@ pub const ACHIEVEMENTS: [(&str, &str); 13] = [
 pub fn routes() -> Router<Web> {
     Router::new()
         .route("/race", get(race))
-        .route("/race/turns/{turn}", get(turn))
-        .route("/race/duels/{duel_id}", get(duel))
+        .route("/race/turns/{turn}", page_of(turn))
+        .route("/race/duels/{duel_id}", page_of(duel))
         .route("/race/teams/{team}", get(team))
-        .route("/race/start", post(start))
-        .route("/race/distribution", post(distribution))
-        .route("/race/hints", post(hint))
+        .route("/race/start", command(RaceStart::TYPE, check_distribution))
+        .route(
+            "/race/distribution",
+            command(DistributionSet::TYPE, check_distribution),
+        )
+        .route("/race/hints", command(HintPublish::TYPE, |_| Ok(())))
 }
 
 fn newest<T: serde::Serialize>(list: &std::collections::VecDeque<T>, n: usize) -> Vec<&T> {
@@ -155,58 +144,49 @@ pub fn team_view(race: &Race, team: &str) -> Value {
     })
 }
 
+/// A page of the race: titled `title`, drawn by `script` in a `<body>` of class `body_class`,
+/// showing `view` of the race (none until the console has its projection).
+fn race_page(
+    title: impl Into<String>,
+    script: &'static str,
+    body_class: &'static str,
+    view: impl Fn(&Race) -> Option<Value> + Send + Sync + 'static,
+) -> Page {
+    Page::new(title, script, body_class, move |p| {
+        p.get::<Race>().and_then(&view)
+    })
+}
+
 async fn race(State(web): State<Web>, headers: HeaderMap) -> Response {
-    page(
-        &web,
-        &headers,
-        Page {
-            title: "Race".into(),
-            view: Arc::new(|p| p.get::<Race>().map(race_view)),
-            script: RACE_SCRIPT,
-            body_class: "race",
-        },
-    )
-    .await
+    race_page("Race", RACE_SCRIPT, "race", |r| Some(race_view(r)))
+        .serve(&web, &headers)
+        .await
 }
 
-async fn turn(State(web): State<Web>, Path(turn): Path<String>, headers: HeaderMap) -> Response {
-    let Ok(turn) = turn.parse::<u32>() else {
-        return error(
+/// A number from a path (a turn, a duel id); 404 naming `what` it should be otherwise.
+fn path_number(text: &str, what: &str) -> Result<u32, Refusal> {
+    text.parse::<u32>().map_err(|_| {
+        refuse(
             StatusCode::NOT_FOUND,
-            format!("{turn:?} is not a turn: a number from 1"),
-        );
-    };
-    page(
-        &web,
-        &headers,
-        Page {
-            title: format!("Race · turn {turn}"),
-            view: Arc::new(move |p| p.get::<Race>().map(|r| turn_view(r, turn))),
-            script: TURN_SCRIPT,
-            body_class: "race",
-        },
-    )
-    .await
+            format!("{text:?} is not {what}: a number from 1"),
+        )
+    })
 }
 
-async fn duel(State(web): State<Web>, Path(duel_id): Path<String>, headers: HeaderMap) -> Response {
-    let Ok(duel_id) = duel_id.parse::<u32>() else {
-        return error(
-            StatusCode::NOT_FOUND,
-            format!("{duel_id:?} is not a duel id: a number from 1"),
-        );
-    };
-    page(
-        &web,
-        &headers,
-        Page {
-            title: format!("Duel {duel_id}"),
-            view: Arc::new(move |p| p.get::<Race>().and_then(|r| duel_view(r, duel_id))),
-            script: DUEL_SCRIPT,
-            body_class: "race duel",
-        },
-    )
-    .await
+fn turn(turn: String) -> Result<Page, Refusal> {
+    let turn = path_number(&turn, "a turn")?;
+    let title = format!("Race · turn {turn}");
+    Ok(race_page(title, TURN_SCRIPT, "race", move |r| {
+        Some(turn_view(r, turn))
+    }))
+}
+
+fn duel(duel_id: String) -> Result<Page, Refusal> {
+    let duel_id = path_number(&duel_id, "a duel id")?;
+    let title = format!("Duel {duel_id}");
+    Ok(race_page(title, DUEL_SCRIPT, "race duel", move |r| {
+        duel_view(r, duel_id)
+    }))
 }
 
 /// Whether `name` is a team name as the contract has it (`^[a-z0-9][a-z0-9-]{0,31}$`).
@@ -219,75 +199,33 @@ pub fn valid_team(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
 }
 
-/// Whether the client asked for the HTML page (not the JSON frame, nor the live stream).
-fn wants_html(headers: &HeaderMap) -> bool {
-    let accept = headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let json = accept.contains("application/json") && !accept.contains("text/html");
-    let events = accept.contains("text/event-stream");
-    !(events || json)
-}
-
-async fn team(State(web): State<Web>, Path(team): Path<String>, headers: HeaderMap) -> Response {
+async fn team(
+    State(web): State<Web>,
+    Path(team): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
     if !valid_team(&team) {
-        return error(
+        return Err(refuse(
             StatusCode::NOT_FOUND,
             format!(
                 "{team:?} is not a team name: 1 to 32 of a-z, 0-9 and '-', not starting with '-'"
             ),
-        );
+        ));
     }
     let title = format!("Team {team}");
-    if wants_html(&headers) {
+    let page = if wants_html(&headers) {
         // The page itself holds no log: its script asks for it with the team's token.
         let locked = json!({ "team": team, "locked": true });
-        return page(
-            &web,
-            &headers,
-            Page {
-                title,
-                view: Arc::new(move |_| Some(locked.clone())),
-                script: TEAM_SCRIPT,
-                body_class: "race team",
-            },
-        )
-        .await;
-    }
-    if let Err(refused) = web.gate.operator_or(&headers, &race_team(&team)) {
-        return refused.into_response();
-    }
-    page(
-        &web,
-        &headers,
-        Page {
-            title,
-            view: Arc::new(move |p| p.get::<Race>().map(|r| team_view(r, &team))),
-            script: TEAM_SCRIPT,
-            body_class: "race team",
-        },
-    )
-    .await
-}
-
-/// The JSON object of an action's body; the error names what is wrong.
-fn body_object(body: &Bytes) -> Result<Map<String, Value>, Refusal> {
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(object)) => Ok(object),
-        Ok(_) => Err(refuse(
-            StatusCode::BAD_REQUEST,
-            "the request body must be a JSON object",
-        )),
-        Err(e) => Err(refuse(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "the request body is not JSON: {e} (line {}, column {})",
-                e.line(),
-                e.column()
-            ),
-        )),
-    }
+        Page::new(title, TEAM_SCRIPT, "race team", move |_| {
+            Some(locked.clone())
+        })
+    } else {
+        web.gate.operator_or(&headers, &race_team(&team))?;
+        race_page(title, TEAM_SCRIPT, "race team", move |r| {
+            Some(team_view(r, &team))
+        })
+    };
+    Ok(page.serve(&web, &headers).await)
 }
 
 /// The odds at `pointer` add up to 100, or the refusal says what they add up to.
@@ -309,53 +247,28 @@ fn check_odds(odds: Option<&Value>, pointer: &str) -> Result<(), Refusal> {
     }
 }
 
-/// The operator's command: the gate, a JSON object, then `check`, then send it as `message_type`.
-async fn command(
-    web: &Web,
-    headers: &HeaderMap,
-    body: &Bytes,
-    message_type: &str,
-    check: impl FnOnce(&Map<String, Value>) -> Result<(), Refusal>,
-) -> Response {
-    let principal = match web.gate.operator(headers) {
-        Ok(principal) => principal,
-        Err(refused) => return refused.into_response(),
-    };
-    let mut payload = match body_object(body) {
-        Ok(payload) => payload,
-        Err(refused) => return refused.into_response(),
-    };
-    // An empty field of the form is a setting left out (its default).
-    payload.retain(|_, v| !v.is_null());
-    if let Err(refused) = check(&payload) {
-        return refused.into_response();
-    }
-    actions::send(
-        web,
-        principal,
-        message_type,
-        Value::Object(payload),
-        json!({}),
+/// The distribution of a command, if any, adds up to 100.
+fn check_distribution(payload: &Map<String, Value>) -> Result<(), Refusal> {
+    check_odds(payload.get("distribution"), "/distribution")
+}
+
+/// `POST` the operator's command: the gate, a JSON object, then `check`, then send it as
+/// `message_type`.
+fn command(
+    message_type: &'static str,
+    check: fn(&Map<String, Value>) -> Result<(), Refusal>,
+) -> MethodRouter<Web> {
+    post(
+        move |State(web): State<Web>, headers: HeaderMap, body: Bytes| async move {
+            let principal = web.gate.operator(&headers)?;
+            let mut payload = body_object(&body)?;
+            // An empty field of the form is a setting left out (its default).
+            payload.retain(|_, v| !v.is_null());
+            check(&payload)?;
+            let payload = Value::Object(payload);
+            Ok::<_, Refusal>(actions::send(&web, principal, message_type, payload, json!({})).await)
+        },
     )
-    .await
-}
-
-async fn start(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
-    command(&web, &headers, &body, RaceStart::TYPE, |p| {
-        check_odds(p.get("distribution"), "/distribution")
-    })
-    .await
-}
-
-async fn distribution(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
-    command(&web, &headers, &body, DistributionSet::TYPE, |p| {
-        check_odds(p.get("distribution"), "/distribution")
-    })
-    .await
-}
-
-async fn hint(State(web): State<Web>, headers: HeaderMap, body: Bytes) -> Response {
-    command(&web, &headers, &body, HintPublish::TYPE, |_| Ok(())).await
 }
 
 #[cfg(test)]

@@ -26,7 +26,6 @@ pub use super::state::{
 };
 use super::teams::Teams;
 use crate::observed::Observed;
-use crate::projection::Projection;
 
 /// The race.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -303,18 +302,4 @@ impl Race {
     }
 }
 
-impl Projection for Race {
-    fn key(&self) -> &'static str {
-        "race"
-    }
-
-    fn version(&self) -> u32 {
-        1
-    }
-
-    fn apply(&mut self, event: &Observed) -> bool {
-        event.message_type.starts_with("race.") && self.fold(event).is_some()
-    }
-
-    crate::json_snapshot!();
-}
+crate::topic_projection!(Race, key: "race", topic: "race", version: 1);

@@ -141,6 +141,19 @@ impl Teams {
         Some(self.teams.entry(team.to_string()).or_default())
     }
 
+    /// An entry of kind `kind` about `car`, saying `text`, in `team`'s log ([`Teams::push`]).
+    fn push_car(
+        &mut self,
+        team: &str,
+        car: &str,
+        kind: &str,
+        text: String,
+        turn: u32,
+        seen_at_ms: u64,
+    ) {
+        self.push(team, turn, seen_at_ms, entry(kind, Some(car), text));
+    }
+
     fn push(&mut self, team: &str, turn: u32, seen_at_ms: u64, mut e: Entry) {
         let Some(t) = self.team_mut(team) else { return };
         t.next += 1;
@@ -176,12 +189,7 @@ impl Teams {
             m.budget_left,
             m.starts_turn
         );
-        self.push(
-            &m.team,
-            turn,
-            seen_at_ms,
-            entry("registered", Some(&m.car), text),
-        );
+        self.push_car(&m.team, &m.car, "registered", text, turn, seen_at_ms);
         if let Some(t) = self.teams.get_mut(&m.team)
             && !t.cars.contains(&m.car)
             && t.cars.len() < MAX_CARS
@@ -270,24 +278,14 @@ impl Teams {
     /// `race.car.stopped.v1`.
     pub fn stopped(&mut self, m: &CarStopped, turn: u32, seen_at_ms: u64) {
         let text = lines::stopped(m).text;
-        self.push(
-            &m.team,
-            turn,
-            seen_at_ms,
-            entry("stopped", Some(&m.car), text),
-        );
+        self.push_car(&m.team, &m.car, "stopped", text, turn, seen_at_ms);
         self.asking.remove(&m.car);
     }
 
     /// `race.module.changed.v1`.
     pub fn module(&mut self, m: &ModuleChanged, turn: u32, seen_at_ms: u64) {
         let text = lines::module(m).text;
-        self.push(
-            &m.team,
-            turn,
-            seen_at_ms,
-            entry("module", Some(&m.car), text),
-        );
+        self.push_car(&m.team, &m.car, "module", text, turn, seen_at_ms);
     }
 
     /// `race.achievement.awarded.v1`.
@@ -296,12 +294,7 @@ impl Teams {
             "{} earned “{}”: +{} point(s), +${} (${} left)",
             m.car, m.title, m.points, m.money, m.budget_left
         );
-        self.push(
-            &m.team,
-            turn,
-            seen_at_ms,
-            entry("achievement", Some(&m.car), text),
-        );
+        self.push_car(&m.team, &m.car, "achievement", text, turn, seen_at_ms);
     }
 
     /// The team's other facts: a refused registration, a closed decision, the answers to its
@@ -312,12 +305,7 @@ impl Teams {
             RegistrationRejected::TYPE => {
                 let m: RegistrationRejected = event.payload_as().ok()?;
                 let text = format!("registration of {} refused: {}", m.car, m.reason);
-                self.push(
-                    &m.team,
-                    turn,
-                    at,
-                    entry("registrationRejected", Some(&m.car), text),
-                );
+                self.push_car(&m.team, &m.car, "registrationRejected", text, turn, at);
             }
             DecisionClosed::TYPE => {
                 let m: DecisionClosed = event.payload_as().ok()?;

@@ -16,21 +16,18 @@
 //! Every action needs the operator ([`crate::web::Gate`]); the payload is checked against its
 //! schema before it is sent, and a refusal names each field by its JSON pointer.
 
-use std::sync::Arc;
-
 use arcade_contracts::Message;
 use arcade_contracts::table::{TableGameAbort, TableGameStart, TableGoalReport};
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use serde_json::{Map, Value, json};
 
 use super::projection::Tables;
-use crate::web::actions::{self, Refusal, error, refuse};
-use crate::web::{Page, Web, page};
+use crate::web::actions::{self, Command, Refusal, kind_of, organiser_action, refuse};
+use crate::web::{Page, Web, page_of};
 
 /// The example rules documents (the referee's own examples), by name.
 pub const EXAMPLES: [(&str, &str); 3] = [
@@ -48,28 +45,28 @@ pub const EXAMPLES: [(&str, &str); 3] = [
     ),
 ];
 
-const LIST_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/list.js")
-);
-const TABLE_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/table.js")
-);
-const SCOREBOARD_SCRIPT: &str = concat!(
-    include_str!("scripts/common.js"),
-    include_str!("scripts/scoreboard.js")
-);
+const LIST_SCRIPT: &str = crate::game_script!("list.js");
+const TABLE_SCRIPT: &str = crate::game_script!("table.js");
+const SCOREBOARD_SCRIPT: &str = crate::game_script!("scoreboard.js");
 
 /// The tables' routes.
 pub fn routes() -> Router<Web> {
     Router::new()
         .route("/tables", get(list))
-        .route("/tables/{table_id}", get(table))
-        .route("/tables/{table_id}/scoreboard", get(scoreboard))
-        .route("/tables/{table_id}/games", post(start))
-        .route("/tables/{table_id}/abort", post(abort))
-        .route("/tables/{table_id}/goals", post(goal))
+        .route("/tables/{table_id}", page_of(table))
+        .route("/tables/{table_id}/scoreboard", page_of(scoreboard))
+        .route(
+            "/tables/{table_id}/games",
+            organiser_action(check_table_id, TableGameStart::TYPE, start),
+        )
+        .route(
+            "/tables/{table_id}/abort",
+            organiser_action(check_table_id, TableGameAbort::TYPE, abort),
+        )
+        .route(
+            "/tables/{table_id}/goals",
+            organiser_action(check_table_id, TableGoalReport::TYPE, goal),
+        )
         .route("/console/tables/examples.json", get(examples))
 }
 
@@ -100,67 +97,33 @@ pub fn table_view(tables: &Tables, table_id: &str) -> Value {
 }
 
 async fn list(State(web): State<Web>, headers: HeaderMap) -> Response {
-    page(
-        &web,
-        &headers,
-        Page {
-            title: "Tables".into(),
-            view: Arc::new(|p| p.get::<Tables>().map(list_view)),
-            script: LIST_SCRIPT,
-            body_class: "tables",
-        },
-    )
+    Page::new("Tables", LIST_SCRIPT, "tables", |p| {
+        p.get::<Tables>().map(list_view)
+    })
+    .serve(&web, &headers)
     .await
 }
 
-async fn one_table(
-    web: &Web,
-    headers: &HeaderMap,
+/// A page of one table, drawn by `script` in a `<body>` of class `body_class`; 404 when
+/// `table_id` is not a table id.
+fn one_table(
     table_id: String,
-    title: String,
     script: &'static str,
     body_class: &'static str,
-) -> Response {
-    if let Err(why) = check_table_id(&table_id) {
-        return error(StatusCode::NOT_FOUND, why);
-    }
-    page(
-        web,
-        headers,
-        Page {
-            title,
-            view: Arc::new(move |p| p.get::<Tables>().map(|t| table_view(t, &table_id))),
-            script,
-            body_class,
-        },
-    )
-    .await
+) -> Result<Page, Refusal> {
+    check_table_id(&table_id).map_err(|why| refuse(StatusCode::NOT_FOUND, why))?;
+    let title = format!("Table {table_id}");
+    Ok(Page::new(title, script, body_class, move |p| {
+        p.get::<Tables>().map(|t| table_view(t, &table_id))
+    }))
 }
 
-async fn table(
-    State(web): State<Web>,
-    Path(table_id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    let title = format!("Table {table_id}");
-    one_table(&web, &headers, table_id, title, TABLE_SCRIPT, "table").await
+fn table(table_id: String) -> Result<Page, Refusal> {
+    one_table(table_id, TABLE_SCRIPT, "table")
 }
 
-async fn scoreboard(
-    State(web): State<Web>,
-    Path(table_id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    let title = format!("Table {table_id}");
-    one_table(
-        &web,
-        &headers,
-        table_id,
-        title,
-        SCOREBOARD_SCRIPT,
-        "scoreboard",
-    )
-    .await
+fn scoreboard(table_id: String) -> Result<Page, Refusal> {
+    one_table(table_id, SCOREBOARD_SCRIPT, "scoreboard")
 }
 
 async fn examples() -> Response {
@@ -175,70 +138,18 @@ async fn examples() -> Response {
     axum::Json(Value::Object(all)).into_response()
 }
 
-/// The JSON object of an action's body; the error names what is wrong and where.
-fn body_object(body: &Bytes) -> Result<Map<String, Value>, Refusal> {
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(object)) => Ok(object),
-        Ok(other) => Err(refuse(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "the request body must be a JSON object, not {}",
-                kind_of(&other)
-            ),
-        )),
-        Err(e) => Err(refuse(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "the request body is not JSON: {e} (line {}, column {})",
-                e.line(),
-                e.column()
-            ),
-        )),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// Checks the request: the operator, a table id, a JSON object body.
-fn action(
-    web: &Web,
-    headers: &HeaderMap,
-    table_id: &str,
-    body: &Bytes,
-) -> Result<(String, Map<String, Value>), Refusal> {
-    let principal = web.gate.operator(headers)?;
-    check_table_id(table_id).map_err(|why| refuse(StatusCode::NOT_FOUND, why))?;
-    Ok((principal, body_object(body)?))
-}
-
-async fn start(
-    State(web): State<Web>,
-    Path(table_id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let (principal, mut body) = match action(&web, &headers, &table_id, &body) {
-        Ok(ok) => ok,
-        Err(refused) => return refused.into_response(),
-    };
+/// `table.game.start.v1` of `{"rules", "gameId"?, "players"?}`; a game id is drawn when none
+/// is given.
+fn start(table_id: String, mut body: Map<String, Value>) -> Command {
     let game_id = match body.remove("gameId") {
         Some(Value::String(id)) if !id.trim().is_empty() => id.trim().to_string(),
         None | Some(Value::Null) => format!("g-{}", uuid::Uuid::now_v7()),
         Some(Value::String(_)) => format!("g-{}", uuid::Uuid::now_v7()),
         Some(other) => {
-            return error(
+            return Err(refuse(
                 StatusCode::BAD_REQUEST,
                 format!("/gameId: must be a string, not {}", kind_of(&other)),
-            );
+            ));
         }
     };
     let mut payload = Map::new();
@@ -249,66 +160,30 @@ async fn start(
         payload.insert("players".into(), players);
     }
     if let Some(field) = body.keys().next() {
-        return error(
+        return Err(refuse(
             StatusCode::BAD_REQUEST,
             format!("/{field}: unknown field (expected rules, gameId, players)"),
-        );
+        ));
     }
-    actions::send(
-        &web,
-        principal,
-        TableGameStart::TYPE,
-        Value::Object(payload),
-        json!({ "gameId": game_id }),
-    )
-    .await
+    Ok((payload, json!({ "gameId": game_id })))
 }
 
-async fn abort(
-    State(web): State<Web>,
-    Path(table_id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let (principal, mut body) = match action(&web, &headers, &table_id, &body) {
-        Ok(ok) => ok,
-        Err(refused) => return refused.into_response(),
-    };
+/// `table.game.abort.v1` of `{"gameId", "reason"?}`.
+fn abort(table_id: String, mut body: Map<String, Value>) -> Command {
     body.insert("tableId".into(), Value::String(table_id));
     actions::drop_blank(&mut body, &["reason"]);
-    let game_id = body.get("gameId").cloned().unwrap_or(Value::Null);
-    actions::send(
-        &web,
-        principal,
-        TableGameAbort::TYPE,
-        Value::Object(body),
-        json!({ "gameId": game_id }),
-    )
-    .await
+    let answer = json!({ "gameId": body.get("gameId").cloned().unwrap_or(Value::Null) });
+    Ok((body, answer))
 }
 
-async fn goal(
-    State(web): State<Web>,
-    Path(table_id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let (principal, mut body) = match action(&web, &headers, &table_id, &body) {
-        Ok(ok) => ok,
-        Err(refused) => return refused.into_response(),
-    };
+/// `table.goal.report.v1` of `{"side", "kind"?, "player"?, "gameId"?}` (`kind` is `goal`
+/// unless given).
+fn goal(table_id: String, mut body: Map<String, Value>) -> Command {
     body.insert("tableId".into(), Value::String(table_id));
     body.entry("kind")
         .or_insert_with(|| Value::String("goal".into()));
     actions::drop_blank(&mut body, &["player", "gameId"]);
-    actions::send(
-        &web,
-        principal,
-        TableGoalReport::TYPE,
-        Value::Object(body),
-        json!({}),
-    )
-    .await
+    Ok((body, json!({})))
 }
 
 #[cfg(test)]

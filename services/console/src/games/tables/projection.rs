@@ -16,7 +16,6 @@ use arcade_contracts::table::{
 use serde::{Deserialize, Serialize};
 
 use crate::observed::Observed;
-use crate::projection::Projection;
 
 /// Goals kept per game (the newest).
 pub const LAST_GOALS: usize = 10;
@@ -178,9 +177,7 @@ impl Tables {
             }
             TableGoalScored::TYPE => {
                 let m: TableGoalScored = event.payload_as().ok()?;
-                let game = self
-                    .entry(&m.table_id, event)?
-                    .game_for(&m.game_id, m.score);
+                let game = self.game(event, &m.table_id, &m.game_id, m.score)?;
                 game.score = m.score;
                 game.phase = m.phase;
                 game.balls = game.balls.max(m.ball);
@@ -201,9 +198,7 @@ impl Tables {
             }
             TablePhaseChanged::TYPE => {
                 let m: TablePhaseChanged = event.payload_as().ok()?;
-                let game = self
-                    .entry(&m.table_id, event)?
-                    .game_for(&m.game_id, m.score);
+                let game = self.game(event, &m.table_id, &m.game_id, m.score)?;
                 game.phase = m.to;
                 game.score = m.score;
             }
@@ -236,24 +231,43 @@ impl Tables {
             }
             TableGameRejected::TYPE => {
                 let m: TableGameRejected = event.payload_as().ok()?;
-                self.entry(&m.table_id, event)?.last_rejection = Some(Rejection {
-                    what: "game".into(),
-                    game_id: m.game_id,
-                    error: m.error,
-                    seen_at_ms: event.seen_at_ms,
-                });
+                self.rejected(event, "game", &m.table_id, m.game_id, m.error)?;
             }
             TableGoalRejected::TYPE => {
                 let m: TableGoalRejected = event.payload_as().ok()?;
-                self.entry(&m.table_id, event)?.last_rejection = Some(Rejection {
-                    what: "goal".into(),
-                    game_id: m.game_id,
-                    error: m.error,
-                    seen_at_ms: event.seen_at_ms,
-                });
+                self.rejected(event, "goal", &m.table_id, m.game_id, m.error)?;
             }
             _ => return None,
         }
+        Some(())
+    }
+
+    /// The game `game_id` of table `table_id` ([`Table::game_for`]), if the table is kept.
+    fn game(
+        &mut self,
+        event: &Observed,
+        table_id: &str,
+        game_id: &str,
+        score: Score,
+    ) -> Option<&mut Game> {
+        Some(self.entry(table_id, event)?.game_for(game_id, score))
+    }
+
+    /// A request the referee refused (`what`: `game` or `goal`), as the table's last.
+    fn rejected(
+        &mut self,
+        event: &Observed,
+        what: &str,
+        table_id: &str,
+        game_id: String,
+        error: String,
+    ) -> Option<()> {
+        self.entry(table_id, event)?.last_rejection = Some(Rejection {
+            what: what.into(),
+            game_id,
+            error,
+            seen_at_ms: event.seen_at_ms,
+        });
         Some(())
     }
 }
@@ -290,18 +304,4 @@ impl Game {
     }
 }
 
-impl Projection for Tables {
-    fn key(&self) -> &'static str {
-        "tables"
-    }
-
-    fn version(&self) -> u32 {
-        1
-    }
-
-    fn apply(&mut self, event: &Observed) -> bool {
-        event.message_type.starts_with("table.") && self.fold(event).is_some()
-    }
-
-    crate::json_snapshot!();
-}
+crate::topic_projection!(Tables, key: "tables", topic: "table", version: 1);

@@ -124,6 +124,18 @@
     source.onerror = function () { document.body.dataset.live = "reconnecting"; };
   };
 
+  // The line that asks a visitor to log in for a page's actions (hidden once they have).
+  C.loginHint = function (text) { return C.h("p", { class: "login-hint muted" }, text); };
+
+  // An action's card, shown to the operator only: `attrs` (its id, any other class), its
+  // heading `title`, then its children.
+  C.action = function (attrs, title) {
+    var cls = "card action" + (attrs.class ? " " + attrs.class : "");
+    var card = C.h("section", Object.assign({}, attrs, { class: cls }), C.h("h2", null, title));
+    for (var i = 2; i < arguments.length; i++) append(card, arguments[i]);
+    return card;
+  };
+
   // A message line under an action: ok (green) or the error (red).
   C.say = function (el, ok, text) {
     if (typeof el === "string") el = document.getElementById(el);

@@ -7,6 +7,12 @@ var pending = {}; // action → {requestId, …}
 
 function say(action, ok, text) { Console.say(action + "-message", ok, text); }
 
+// Says that `action` went through, with a link to what it made.
+function sayMade(action, text, link) {
+  Console.fill(action + "-message", text, link);
+  document.getElementById(action + "-message").className = "message ok";
+}
+
 // Sends an action; on 202 remembers its request id to match the service's answer.
 function act(action, path, body, extra) {
   say(action, true, "Sending…");
@@ -32,52 +38,41 @@ function callRandom() {
   callSquare(left[Math.floor(Math.random() * left.length)].id);
 }
 
+// Ends the pending `action` once `g` answers it: the refusal that echoes its request id, or
+// what `done(g, p)` finds in the game (then `show(found, p)` tells it).
+function settleOne(g, action, done, show) {
+  var p = pending[action];
+  if (!p) return;
+  var refused = B.findRefusal(g.rejections, p.requestId);
+  var found = done(g, p);
+  if (refused) say(action, false, "Refused (" + refused.code + "): " + refused.reason);
+  else if (found) show(found, p);
+  else return;
+  delete pending[action];
+}
+
 function settle(g) {
-  var refusals = g.rejections;
-  var p = pending.call;
-  if (p) {
-    var called = g.called.filter(function (c) { return c.squareId === p.squareId; })[0];
-    var refused = B.findRefusal(refusals, p.requestId);
-    if (refused) { say("call", false, "Refused (" + refused.code + "): " + refused.reason); delete pending.call; }
-    else if (called) { say("call", true, "Called #" + called.callNumber + ": " + called.label); delete pending.call; }
-  }
-  p = pending.deal;
-  if (p) {
-    var dealt = g.players.filter(function (c) { return c.player === p.player; })[0];
-    var refused2 = B.findRefusal(refusals, p.requestId);
-    if (refused2) { say("deal", false, "Refused (" + refused2.code + "): " + refused2.reason); delete pending.deal; }
-    else if (dealt) {
-      Console.fill("deal-message", p.player + " holds card " + dealt.serial + ": ",
+  settleOne(g, "call",
+    function (g, p) { return g.called.filter(function (c) { return c.squareId === p.squareId; })[0]; },
+    function (called) { say("call", true, "Called #" + called.callNumber + ": " + called.label); });
+  settleOne(g, "deal",
+    function (g, p) { return g.players.filter(function (c) { return c.player === p.player; })[0]; },
+    function (dealt, p) {
+      sayMade("deal", p.player + " holds card " + dealt.serial + ": ",
         h("a", { id: "dealt-link", href: B.cardPath(gameId, dealt.serial) }, "their card's page"));
-      document.getElementById("deal-message").className = "message ok";
-      delete pending.deal;
-    }
-  }
-  p = pending.print;
-  if (p) {
-    var batch = g.batches.filter(function (b) { return b.requestId === p.requestId; })[0];
-    var refused3 = B.findRefusal(refusals, p.requestId);
-    if (refused3) { say("print", false, "Refused (" + refused3.code + "): " + refused3.reason); delete pending.print; }
-    else if (batch) {
-      Console.fill("print-message", "Batch " + batch.batch + " (" + batch.count + " cards): ",
+    });
+  settleOne(g, "print",
+    function (g, p) { return g.batches.filter(function (b) { return b.requestId === p.requestId; })[0]; },
+    function (batch) {
+      sayMade("print", "Batch " + batch.batch + " (" + batch.count + " cards): ",
         h("a", { id: "print-link", href: base + "/print?batch=" + batch.batch }, "the printable sheet"));
-      document.getElementById("print-message").className = "message ok";
-      delete pending.print;
-    }
-  }
-  p = pending.verify;
-  if (p) {
-    var answer = g.claims.filter(function (a) { return a.requestId === p.requestId; })[0];
-    var refused4 = B.findRefusal(refusals, p.requestId);
-    if (refused4) { say("verify", false, "Refused (" + refused4.code + "): " + refused4.reason); delete pending.verify; }
-    else if (answer) { say("verify", !!answer.pattern, describe(answer)); delete pending.verify; }
-  }
-  p = pending.close;
-  if (p) {
-    var refused5 = B.findRefusal(refusals, p.requestId);
-    if (refused5) { say("close", false, "Refused (" + refused5.code + "): " + refused5.reason); delete pending.close; }
-    else if (g.closedAt) { say("close", true, "The game is closed."); delete pending.close; }
-  }
+    });
+  settleOne(g, "verify",
+    function (g, p) { return g.claims.filter(function (a) { return a.requestId === p.requestId; })[0]; },
+    function (answer) { say("verify", !!answer.pattern, describe(answer)); });
+  settleOne(g, "close",
+    function (g) { return g.closedAt; },
+    function () { say("close", true, "The game is closed."); });
 }
 
 function describe(a) {
@@ -177,14 +172,12 @@ Console.fill("page",
       h("section", { class: "card", id: "players" }),
       h("section", { id: "refusals" })),
     h("div", null,
-      h("p", { class: "login-hint muted" }, "Log in with the operator's token to call squares, deal, print, verify or close."),
-      h("section", { class: "card action open-only called-only", id: "call-card" },
-        h("h2", null, "Call a square"),
+      Console.loginHint("Log in with the operator's token to call squares, deal, print, verify or close."),
+      Console.action({ id: "call-card", class: "open-only called-only" }, "Call a square",
         h("p", { class: "muted" }, "Click a square of the pool, or:"),
         h("button", { type: "button", class: "primary", id: "call-random", onclick: callRandom }, "Call a random square"),
         h("div", { id: "call-message", class: "message" })),
-      h("section", { class: "card action open-only", id: "deal-card" },
-        h("h2", null, "Deal a card"),
+      Console.action({ id: "deal-card", class: "open-only" }, "Deal a card",
         h("form", { class: "row", onsubmit: function (e) {
           e.preventDefault();
           var player = document.getElementById("deal-player").value.trim();
@@ -194,8 +187,7 @@ Console.fill("page",
           h("button", { type: "submit", id: "deal-button" }, "Deal")),
         h("p", { class: "muted small" }, "The player claims with their token: arcade bingo player add NAME."),
         h("div", { id: "deal-message", class: "message" })),
-      h("section", { class: "card action open-only called-only", id: "print-card" },
-        h("h2", null, "Print a batch"),
+      Console.action({ id: "print-card", class: "open-only called-only" }, "Print a batch",
         h("form", { class: "row", onsubmit: function (e) {
           e.preventDefault();
           act("print", base + "/prints", { count: Number(document.getElementById("print-count").value) });
@@ -204,8 +196,7 @@ Console.fill("page",
           h("button", { type: "submit", id: "print-button" }, "Print cards")),
         h("div", { id: "print-message", class: "message" }),
         h("div", { id: "batches" })),
-      h("section", { class: "card action called-only", id: "verify-card" },
-        h("h2", null, "Verify a card"),
+      Console.action({ id: "verify-card", class: "called-only" }, "Verify a card",
         h("form", { class: "row", onsubmit: function (e) {
           e.preventDefault();
           act("verify", base + "/verify", { serial: Number(document.getElementById("verify-serial").value),
@@ -215,8 +206,7 @@ Console.fill("page",
           h("input", { id: "verify-label", placeholder: "printed label (optional)", "aria-label": "label" }),
           h("button", { type: "submit", id: "verify-button" }, "Verify")),
         h("div", { id: "verify-message", class: "message" })),
-      h("section", { class: "card action open-only", id: "close-card" },
-        h("h2", null, "Close the game"),
+      Console.action({ id: "close-card", class: "open-only" }, "Close the game",
         h("button", { type: "button", class: "danger", id: "close-button", onclick: function () {
           if (window.confirm("Close " + gameId + "? No more deals, calls or wins.")) act("close", base + "/close", {});
         } }, "Close"),

@@ -45,7 +45,7 @@ function render(view) {
 Console.fill("page",
   h("div", { class: "no-print" },
     h("p", null, h("a", { href: B.base(gameId) }, "Back to the game")),
-    h("p", { class: "login-hint muted" }, "Log in with the operator's token to see the cards: their labels verify them."),
+    Console.loginHint("Log in with the operator's token to see the cards: their labels verify them."),
     h("div", { class: "row", id: "batches" }),
     h("button", { type: "button", class: "primary", id: "print-now", disabled: true, onclick: function () { window.print(); } }, "Print"),
     h("div", { id: "sheet-message", class: "message" })),
