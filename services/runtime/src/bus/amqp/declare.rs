@@ -216,7 +216,10 @@ impl AmqpBus {
                 arguments,
             )
             .await?;
-        let from_events = (partitioned.keyed.iter()).map(|p| (&config.events_exchange, p));
+        let from_events = partitioned
+            .keyed
+            .iter()
+            .map(|p| (&config.events_exchange, p));
         let from_commands = (&config.commands_exchange, &partitioned.service);
         for (source, key) in from_events.chain([from_commands]) {
             channel
