@@ -68,132 +68,129 @@ const ENVELOPE: &str = r##"  messageTraits:
       location: "$message.header#/correlation_id"
 "##;
 
+/// The document's description: the transport, for a team writing a consumer.
+const DESCRIPTION: &str = "Versioned JSON messages between Arcade's services. On RabbitMQ the body is the JSON \
+     payload and the envelope lives in AMQP properties: message_id, correlation_id, type \
+     (also as the `type` header), app_id (producer), timestamp; headers causation_id, \
+     occurred_at (RFC 3339), traceparent (W3C). Events go to the topic exchange \
+     arcade.events with the message type as routing key; commands go to the addressed \
+     instance's queue through the default exchange, published mandatory: a command \
+     whose queue does not exist is dead-lettered to arcade.dead with reason unroutable. \
+     Integers carry the minimum and maximum of their format (uint32, int64...).";
+
 /// The AsyncAPI document describing `types`, as YAML.
 pub fn document(types: &[MessageType]) -> String {
     let mut out = String::new();
     let w = &mut out;
-    let _ = writeln!(
+    let _ = write!(
         w,
-        "# Generated from `contracts` by its schemas test; do not edit."
+        r#"# Generated from `contracts` by its schemas test; do not edit.
+# Refresh: ARCADE_UPDATE_SCHEMAS=1 cargo test -p arcade-contracts --test schemas
+asyncapi: 3.0.0
+info:
+  title: Arcade
+  version: "1"
+  description: {description}
+defaultContentType: application/json
+servers:
+  rabbitmq:
+    host: "localhost:5672"
+    protocol: amqp
+    protocolVersion: 0.9.1
+channels:
+"#,
+        description = quoted(DESCRIPTION)
     );
-    let _ = writeln!(
-        w,
-        "# Refresh: ARCADE_UPDATE_SCHEMAS=1 cargo test -p arcade-contracts --test schemas"
-    );
-    let _ = writeln!(w, "asyncapi: 3.0.0");
-    let _ = writeln!(w, "info:");
-    let _ = writeln!(w, "  title: Arcade");
-    let _ = writeln!(w, "  version: \"1\"");
-    let _ = writeln!(
-        w,
-        "  description: {}",
-        quoted(
-            "Versioned JSON messages between Arcade's services. On RabbitMQ the body is the JSON \
-             payload and the envelope lives in AMQP properties: message_id, correlation_id, type \
-             (also as the `type` header), app_id (producer), timestamp; headers causation_id, \
-             occurred_at (RFC 3339), traceparent (W3C). Events go to the topic exchange \
-             arcade.events with the message type as routing key; commands go to the addressed \
-             instance's queue through the default exchange, published mandatory: a command \
-             whose queue does not exist is dead-lettered to arcade.dead with reason unroutable. \
-             Integers carry the minimum and maximum of their format (uint32, int64...)."
-        )
-    );
-    let _ = writeln!(w, "defaultContentType: application/json");
-    let _ = writeln!(w, "servers:");
-    let _ = writeln!(w, "  rabbitmq:");
-    let _ = writeln!(w, "    host: \"localhost:5672\"");
-    let _ = writeln!(w, "    protocol: amqp");
-    let _ = writeln!(w, "    protocolVersion: 0.9.1");
-    let _ = writeln!(w, "channels:");
     for t in types {
         let k = key(t.name);
         let _ = writeln!(w, "  {k}:");
-        match (t.kind, t.route(&t.example())) {
-            (MessageKind::Command, Ok(Route::Queue(queue))) => {
-                let _ = writeln!(w, "    address: {}", quoted(&queue));
-                let _ = writeln!(
-                    w,
-                    "    description: {}",
-                    quoted(&format!(
-                        "Command {} to the addressed instance's queue (here the example's).",
-                        t.name
-                    ))
-                );
-                let _ = writeln!(w, "    bindings:");
-                let _ = writeln!(w, "      amqp:");
-                let _ = writeln!(w, "        is: queue");
-                let _ = writeln!(w, "        queue:");
-                let _ = writeln!(w, "          name: {}", quoted(&queue));
-                let _ = writeln!(w, "          durable: true");
-                let _ = writeln!(w, "          exclusive: false");
-                let _ = writeln!(w, "          autoDelete: false");
-            }
-            _ => {
-                let _ = writeln!(w, "    address: {}", quoted(t.name));
-                let _ = writeln!(
-                    w,
-                    "    description: {}",
-                    quoted(&format!(
-                        "{} {} on arcade.events, routing key = its type.",
-                        if t.kind == MessageKind::Event {
-                            "Event"
-                        } else {
-                            "Command"
-                        },
-                        t.name
-                    ))
-                );
-                let _ = writeln!(w, "    bindings:");
-                let _ = writeln!(w, "      amqp:");
-                let _ = writeln!(w, "        is: routingKey");
-                let _ = writeln!(w, "        exchange:");
-                let _ = writeln!(w, "          name: arcade.events");
-                let _ = writeln!(w, "          type: topic");
-                let _ = writeln!(w, "          durable: true");
-                let _ = writeln!(w, "          autoDelete: false");
-            }
-        }
-        let _ = writeln!(w, "    messages:");
-        let _ = writeln!(w, "      {k}:");
-        let _ = writeln!(
+        // The AMQP binding: the addressed queue of a command, else the topic exchange.
+        let (address, description, is, binding) = match (t.kind, t.route(&t.example())) {
+            (MessageKind::Command, Ok(Route::Queue(queue))) => (
+                quoted(&queue),
+                format!(
+                    "Command {} to the addressed instance's queue (here the example's).",
+                    t.name
+                ),
+                "queue",
+                format!(
+                    r#"        queue:
+          name: {queue}
+          durable: true
+          exclusive: false
+"#,
+                    queue = quoted(&queue)
+                ),
+            ),
+            (kind, _) => (
+                quoted(t.name),
+                format!(
+                    "{} {} on arcade.events, routing key = its type.",
+                    match kind {
+                        MessageKind::Event => "Event",
+                        MessageKind::Command => "Command",
+                    },
+                    t.name
+                ),
+                "routingKey",
+                r#"        exchange:
+          name: arcade.events
+          type: topic
+          durable: true
+"#
+                .to_string(),
+            ),
+        };
+        let _ = write!(
             w,
-            "        $ref: {}",
-            quoted(&format!("#/components/messages/{k}"))
+            r#"    address: {address}
+    description: {description}
+    bindings:
+      amqp:
+        is: {is}
+{binding}          autoDelete: false
+"#,
+            description = quoted(&description),
+        );
+        let _ = write!(
+            w,
+            r#"    messages:
+      {k}:
+        $ref: {message}
+"#,
+            message = quoted(&format!("#/components/messages/{k}"))
         );
     }
     let _ = writeln!(w, "operations:");
     for t in types {
         let k = key(t.name);
         let received = is_received(t);
-        let _ = writeln!(w, "  {k}:");
-        let _ = writeln!(
+        let summary = if t.kind == MessageKind::Command {
+            format!("An Arcade service receives the command {}.", t.name)
+        } else if received {
+            format!("Arcade consumes {} from any producer.", t.name)
+        } else {
+            format!("Arcade publishes {}.", t.name)
+        };
+        let _ = write!(
             w,
-            "    action: {}",
-            if received { "receive" } else { "send" }
+            r#"  {k}:
+    action: {action}
+    summary: {summary}
+    channel:
+      $ref: {channel}
+    messages:
+      - $ref: {message}
+    bindings:
+      amqp:
+        deliveryMode: 2
+        timestamp: true
+"#,
+            action = if received { "receive" } else { "send" },
+            summary = quoted(&summary),
+            channel = quoted(&format!("#/channels/{k}")),
+            message = quoted(&format!("#/channels/{k}/messages/{k}")),
         );
-        let _ = writeln!(
-            w,
-            "    summary: {}",
-            quoted(&if t.kind == MessageKind::Command {
-                format!("An Arcade service receives the command {}.", t.name)
-            } else if received {
-                format!("Arcade consumes {} from any producer.", t.name)
-            } else {
-                format!("Arcade publishes {}.", t.name)
-            })
-        );
-        let _ = writeln!(w, "    channel:");
-        let _ = writeln!(w, "      $ref: {}", quoted(&format!("#/channels/{k}")));
-        let _ = writeln!(w, "    messages:");
-        let _ = writeln!(
-            w,
-            "      - $ref: {}",
-            quoted(&format!("#/channels/{k}/messages/{k}"))
-        );
-        let _ = writeln!(w, "    bindings:");
-        let _ = writeln!(w, "      amqp:");
-        let _ = writeln!(w, "        deliveryMode: 2");
-        let _ = writeln!(w, "        timestamp: true");
         if received {
             let _ = writeln!(w, "        ack: true");
         }
@@ -203,32 +200,29 @@ pub fn document(types: &[MessageType]) -> String {
     let w = &mut out;
     let _ = writeln!(w, "  messages:");
     for t in types {
-        let k = key(t.name);
-        let _ = writeln!(w, "    {k}:");
-        let _ = writeln!(w, "      name: {}", quoted(t.name));
-        let _ = writeln!(w, "      title: {}", quoted(t.name));
-        let _ = writeln!(w, "      contentType: application/json");
-        let _ = writeln!(w, "      traits:");
-        let _ = writeln!(w, "        - $ref: \"#/components/messageTraits/envelope\"");
-        let _ = writeln!(w, "      payload:");
-        let _ = writeln!(
+        let _ = write!(
             w,
-            "        schemaFormat: application/schema+json;version=draft-2020-12"
-        );
-        let _ = writeln!(w, "        schema:");
-        let _ = writeln!(
-            w,
-            "          $ref: {}",
-            quoted(&format!("./{}.json", t.name))
-        );
-        let _ = writeln!(w, "      bindings:");
-        let _ = writeln!(w, "        amqp:");
-        let _ = writeln!(w, "          contentEncoding: utf-8");
-        let _ = writeln!(w, "          messageType: {}", quoted(t.name));
-        let _ = writeln!(
-            w,
-            "      examples:\n        - payload: {}",
-            serde_json::to_string(&t.example()).expect("an example is JSON")
+            r##"    {k}:
+      name: {name}
+      title: {name}
+      contentType: application/json
+      traits:
+        - $ref: "#/components/messageTraits/envelope"
+      payload:
+        schemaFormat: application/schema+json;version=draft-2020-12
+        schema:
+          $ref: {schema}
+      bindings:
+        amqp:
+          contentEncoding: utf-8
+          messageType: {name}
+      examples:
+        - payload: {example}
+"##,
+            k = key(t.name),
+            name = quoted(t.name),
+            schema = quoted(&format!("./{}.json", t.name)),
+            example = serde_json::to_string(&t.example()).expect("an example is JSON"),
         );
     }
     out

@@ -8,6 +8,42 @@ use super::{Walk, class, number};
 /// A bound: its value and whether it is exclusive.
 type Bound = (f64, bool);
 
+/// One side of a numeric range: its name, the keywords of its inclusive and exclusive bounds,
+/// and whether a value is a tighter bound than another on that side.
+struct Side {
+    name: &'static str,
+    inclusive: &'static str,
+    exclusive: &'static str,
+    tighter: fn(f64, f64) -> bool,
+}
+
+const MINIMUM: Side = Side {
+    name: "minimum",
+    inclusive: "minimum",
+    exclusive: "exclusiveMinimum",
+    tighter: |a, b| a > b,
+};
+
+const MAXIMUM: Side = Side {
+    name: "maximum",
+    inclusive: "maximum",
+    exclusive: "exclusiveMaximum",
+    tighter: |a, b| a < b,
+};
+
+impl Side {
+    /// The bound a schema sets on this side: the tighter of its inclusive and exclusive
+    /// bounds (the exclusive one at equal values).
+    fn bound(&self, m: &Map<String, Value>) -> Option<Bound> {
+        let inclusive = number(m, self.inclusive).map(|v| (v, false));
+        let exclusive = number(m, self.exclusive).map(|v| (v, true));
+        match (inclusive, exclusive) {
+            (Some(i), Some(e)) => Some(if (self.tighter)(i.0, e.0) { i } else { e }),
+            (i, e) => i.or(e),
+        }
+    }
+}
+
 /// The range an integer `format` implies (the Rust type's own bounds).
 pub(super) fn format_range(format: &str) -> Option<(f64, f64)> {
     Some(match format {
@@ -30,49 +66,32 @@ impl Walk<'_> {
             .and_then(Value::as_str)
             .filter(|f| Some(*f) == new.get("format").and_then(Value::as_str))
             .and_then(format_range);
-        let lower = |m: &Map<String, Value>| -> Option<Bound> {
-            let inclusive = number(m, "minimum").map(|v| (v, false));
-            let exclusive = number(m, "exclusiveMinimum").map(|v| (v, true));
-            match (inclusive, exclusive) {
-                (Some(i), Some(e)) => Some(if e.0 >= i.0 { e } else { i }),
-                (i, e) => i.or(e),
+        let sides = [
+            (MINIMUM, implied.map(|(lo, _)| lo)),
+            (MAXIMUM, implied.map(|(_, hi)| hi)),
+        ];
+        for (side, implied) in sides {
+            let (old_bound, new_bound) = (side.bound(old), side.bound(new));
+            if old_bound == new_bound {
+                continue;
             }
-        };
-        let upper = |m: &Map<String, Value>| -> Option<Bound> {
-            let inclusive = number(m, "maximum").map(|v| (v, false));
-            let exclusive = number(m, "exclusiveMaximum").map(|v| (v, true));
-            match (inclusive, exclusive) {
-                (Some(i), Some(e)) => Some(if e.0 <= i.0 { e } else { i }),
-                (i, e) => i.or(e),
-            }
-        };
-        let (old_lo, new_lo) = (lower(old), lower(new));
-        if old_lo != new_lo {
             // Effective old bound: the declared one, or the format's own.
-            let effective = old_lo.or(implied.map(|(lo, _)| (lo, false)));
-            let stricter = match (effective, new_lo) {
+            let effective = old_bound.or(implied.map(|v| (v, false)));
+            let stricter = match (effective, new_bound) {
                 (_, None) => false,
                 (None, Some(_)) => true,
-                (Some((o, oe)), Some((n, ne))) => n > o || (n == o && ne && !oe),
+                (Some((o, oe)), Some((n, ne))) => (side.tighter)(n, o) || (n == o && ne && !oe),
             };
             self.push(
                 path,
                 class(stricter),
-                describe("minimum", old_lo, new_lo, stricter, effective != old_lo),
-            );
-        }
-        let (old_hi, new_hi) = (upper(old), upper(new));
-        if old_hi != new_hi {
-            let effective = old_hi.or(implied.map(|(_, hi)| (hi, false)));
-            let stricter = match (effective, new_hi) {
-                (_, None) => false,
-                (None, Some(_)) => true,
-                (Some((o, oe)), Some((n, ne))) => n < o || (n == o && ne && !oe),
-            };
-            self.push(
-                path,
-                class(stricter),
-                describe("maximum", old_hi, new_hi, stricter, effective != old_hi),
+                describe(
+                    side.name,
+                    old_bound,
+                    new_bound,
+                    stricter,
+                    effective != old_bound,
+                ),
             );
         }
     }

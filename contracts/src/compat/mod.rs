@@ -201,7 +201,7 @@ impl Walk<'_> {
         ] {
             self.count(path, &old, &new, min, max, what);
         }
-        self.pattern(path, &old, &new);
+        self.keyword(path, "pattern", &old, &new);
         self.properties(path, &old, &new);
         self.additional(path, &old, &new);
         if let (Some(a), Some(b)) = (old.get("items"), new.get("items")) {
@@ -304,14 +304,7 @@ impl Walk<'_> {
     }
 
     fn constants(&mut self, path: &str, old: &Map<String, Value>, new: &Map<String, Value>) {
-        match (old.get("const"), new.get("const")) {
-            (Some(a), Some(b)) if a != b => {
-                self.push(path, Class::Breaking, format!("const {a} became {b}"))
-            }
-            (None, Some(b)) => self.push(path, Class::Breaking, format!("const {b} added")),
-            (Some(a), None) => self.push(path, Class::Compatible, format!("const {a} removed")),
-            _ => {}
-        }
+        self.keyword(path, "const", old, new);
         let set = |m: &Map<String, Value>| m.get("enum").and_then(Value::as_array).cloned();
         match (set(old), set(new)) {
             (Some(a), Some(b)) => self.value_sets(
@@ -339,13 +332,21 @@ impl Walk<'_> {
         }
     }
 
-    fn pattern(&mut self, path: &str, old: &Map<String, Value>, new: &Map<String, Value>) {
-        match (old.get("pattern"), new.get("pattern")) {
+    /// A keyword of one value (`const`, `pattern`): adding or changing it is breaking,
+    /// removing it compatible.
+    fn keyword(
+        &mut self,
+        path: &str,
+        key: &str,
+        old: &Map<String, Value>,
+        new: &Map<String, Value>,
+    ) {
+        match (old.get(key), new.get(key)) {
             (Some(a), Some(b)) if a != b => {
-                self.push(path, Class::Breaking, format!("pattern {a} became {b}"))
+                self.push(path, Class::Breaking, format!("{key} {a} became {b}"))
             }
-            (None, Some(b)) => self.push(path, Class::Breaking, format!("pattern {b} added")),
-            (Some(a), None) => self.push(path, Class::Compatible, format!("pattern {a} removed")),
+            (None, Some(b)) => self.push(path, Class::Breaking, format!("{key} {b} added")),
+            (Some(a), None) => self.push(path, Class::Compatible, format!("{key} {a} removed")),
             _ => {}
         }
     }

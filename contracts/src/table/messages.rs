@@ -9,6 +9,14 @@ use crate::Route;
 const TABLE: &str = "bar-paris-11-t3";
 const GAME: &str = "g-2024-06-01-0042";
 
+/// The examples' players: alice on the hinge side, bob on the lock side.
+fn players() -> Players {
+    Players {
+        hinge: vec!["alice".into()],
+        lock: vec!["bob".into()],
+    }
+}
+
 /// The source's "bar" rules: 5 points with 2 ahead, tie-break at 5, 7 or 2 ahead in
 /// tie-break, the leader wins at 15 minutes.
 fn bar_rules() -> Map<String, Value> {
@@ -44,10 +52,7 @@ messages! {
         table_id: TABLE.into(),
         game_id: GAME.into(),
         rules: bar_rules(),
-        players: Some(Players {
-            hinge: vec!["alice".into()],
-            lock: vec!["bob".into()],
-        }),
+        players: Some(players()),
     };
     Command TableGoalReport: "table.goal.report.v1"
         to |m| Route::Queue(referee_queue(&m.table_id)) => TableGoalReport {
@@ -80,10 +85,7 @@ messages! {
         table_id: TABLE.into(),
         game_id: GAME.into(),
         rules: bar_rules(),
-        players: Some(Players {
-            hinge: vec!["alice".into()],
-            lock: vec!["bob".into()],
-        }),
+        players: Some(players()),
         started_at_ms: 1_717_243_200_000,
         score: Score { hinge: 0, lock: 0 },
     };

@@ -5,110 +5,45 @@
 //! conversion.
 
 use arcade_contracts::game::{
-    GameSessionCompleted, GameSessionCompletedV2, Outcome as WireOutcome, Pulse, SessionCompletion,
+    GameSessionCompleted, GameSessionCompletedV2, Pulse, SessionCompletion,
 };
-use arcade_contracts::puzzle::{
-    FlagReason as WireReason, PartitionUpdated, SessionFlagged, SessionRecorded, StatsUpdated,
-};
+use arcade_contracts::puzzle::{PartitionUpdated, SessionFlagged, SessionRecorded, StatsUpdated};
 use arcade_runtime::MappingError;
 
 use crate::domain::strata::{Cell, Stage};
-use crate::domain::telemetry::{
-    Event, Flag, FlagReason, Flagged, Input, MoveAt, Outcome, Recorded, Session,
-};
+use crate::domain::telemetry::{Event, Flag, Flagged, Input, MoveAt, Recorded, Session};
+
+/// The six fields of a reported session (`gameId`, `seed`, `stage`, `outcome`, `turns`,
+/// `durationMs`), copied from `$from` into a `$to`: every message about a session carries them
+/// as they were reported.
+macro_rules! reported_session {
+    ($to:ident from $from:expr) => {
+        $to {
+            game_id: $from.game_id.clone(),
+            seed: $from.seed,
+            stage: $from.stage,
+            outcome: $from.outcome,
+            turns: $from.turns,
+            duration_ms: $from.duration_ms,
+        }
+    };
+}
 
 impl From<&SessionCompletion> for Session {
     fn from(m: &SessionCompletion) -> Self {
-        Session {
-            game_id: m.game_id.clone(),
-            seed: m.seed,
-            stage: m.stage,
-            outcome: m.outcome.into(),
-            turns: m.turns,
-            duration_ms: m.duration_ms,
-        }
-    }
-}
-
-impl From<WireOutcome> for Outcome {
-    fn from(outcome: WireOutcome) -> Self {
-        match outcome {
-            WireOutcome::Won => Outcome::Won,
-            WireOutcome::Failed => Outcome::Failed,
-            WireOutcome::Abandoned => Outcome::Abandoned,
-        }
-    }
-}
-
-impl From<Outcome> for WireOutcome {
-    fn from(outcome: Outcome) -> Self {
-        match outcome {
-            Outcome::Won => WireOutcome::Won,
-            Outcome::Failed => WireOutcome::Failed,
-            Outcome::Abandoned => WireOutcome::Abandoned,
-        }
+        reported_session!(Session from m)
     }
 }
 
 impl From<&GameSessionCompleted> for Session {
     fn from(m: &GameSessionCompleted) -> Self {
-        Session {
-            game_id: m.game_id.clone(),
-            seed: m.seed,
-            stage: m.stage,
-            outcome: m.outcome.into(),
-            turns: m.turns,
-            duration_ms: m.duration_ms,
-        }
+        reported_session!(Session from m)
     }
 }
 
 impl From<&Session> for GameSessionCompleted {
     fn from(s: &Session) -> Self {
-        GameSessionCompleted {
-            game_id: s.game_id.clone(),
-            seed: s.seed,
-            stage: s.stage,
-            outcome: s.outcome.into(),
-            turns: s.turns,
-            duration_ms: s.duration_ms,
-        }
-    }
-}
-
-impl From<FlagReason> for WireReason {
-    fn from(reason: FlagReason) -> Self {
-        match reason {
-            FlagReason::StageOutOfRange => WireReason::StageOutOfRange,
-            FlagReason::UnplayableSeed => WireReason::UnplayableSeed,
-            FlagReason::TurnsAboveLimit => WireReason::TurnsAboveLimit,
-            FlagReason::FailedBeforeBudget => WireReason::FailedBeforeBudget,
-            FlagReason::WonWithoutTurn => WireReason::WonWithoutTurn,
-            FlagReason::WonFasterThanPossible => WireReason::WonFasterThanPossible,
-            FlagReason::AbandonedAfterBudget => WireReason::AbandonedAfterBudget,
-            FlagReason::MovesNotTurns => WireReason::MovesNotTurns,
-            FlagReason::MoveOnImmutable => WireReason::MoveOnImmutable,
-            FlagReason::MoveAfterEnd => WireReason::MoveAfterEnd,
-            FlagReason::MovesDisagree => WireReason::MovesDisagree,
-        }
-    }
-}
-
-impl From<WireReason> for FlagReason {
-    fn from(reason: WireReason) -> Self {
-        match reason {
-            WireReason::StageOutOfRange => FlagReason::StageOutOfRange,
-            WireReason::UnplayableSeed => FlagReason::UnplayableSeed,
-            WireReason::TurnsAboveLimit => FlagReason::TurnsAboveLimit,
-            WireReason::FailedBeforeBudget => FlagReason::FailedBeforeBudget,
-            WireReason::WonWithoutTurn => FlagReason::WonWithoutTurn,
-            WireReason::WonFasterThanPossible => FlagReason::WonFasterThanPossible,
-            WireReason::AbandonedAfterBudget => FlagReason::AbandonedAfterBudget,
-            WireReason::MovesNotTurns => FlagReason::MovesNotTurns,
-            WireReason::MoveOnImmutable => FlagReason::MoveOnImmutable,
-            WireReason::MoveAfterEnd => FlagReason::MoveAfterEnd,
-            WireReason::MovesDisagree => FlagReason::MovesDisagree,
-        }
+        reported_session!(GameSessionCompleted from s)
     }
 }
 
@@ -164,7 +99,7 @@ impl Event {
                 game_id: r.session.game_id.clone(),
                 seed: r.session.seed,
                 stage: r.stage.number(),
-                outcome: r.session.outcome.into(),
+                outcome: r.session.outcome,
                 turns: r.session.turns,
                 move_limit: r.move_limit,
                 duration_ms: r.session.duration_ms,
@@ -174,11 +109,11 @@ impl Event {
             }),
             Event::Flagged(f) => PuzzleMessage::Flagged(SessionFlagged {
                 game_id: f.session.game_id.clone(),
-                reason: f.flag.reason.into(),
+                reason: f.flag.reason,
                 detail: f.flag.describe(&f.session),
                 seed: f.session.seed,
                 stage: f.session.stage,
-                outcome: f.session.outcome.into(),
+                outcome: f.session.outcome,
                 turns: f.session.turns,
                 duration_ms: f.session.duration_ms,
                 move_limit: f.flag.move_limit,
@@ -204,14 +139,7 @@ impl TryFrom<SessionRecorded> for Event {
     fn try_from(m: SessionRecorded) -> Result<Event, StageError> {
         let stage = Stage::new(m.stage.into()).map_err(|_| StageError(m.stage))?;
         Ok(Event::Recorded(Recorded {
-            session: Session {
-                game_id: m.game_id,
-                seed: m.seed,
-                stage: m.stage,
-                outcome: m.outcome.into(),
-                turns: m.turns,
-                duration_ms: m.duration_ms,
-            },
+            session: reported_session!(Session from m),
             stage,
             move_limit: m.move_limit,
             at_ms: m.recorded_at_ms,
@@ -225,7 +153,7 @@ impl From<SessionFlagged> for Event {
     fn from(m: SessionFlagged) -> Event {
         Event::Flagged(Flagged {
             flag: Flag {
-                reason: m.reason.into(),
+                reason: m.reason,
                 move_limit: m.move_limit,
                 at_move: match (m.move_index, m.move_cell) {
                     (Some(index), Some(Pulse([x, y]))) => Some(MoveAt {
@@ -235,14 +163,7 @@ impl From<SessionFlagged> for Event {
                     _ => None,
                 },
             },
-            session: Session {
-                game_id: m.game_id,
-                seed: m.seed,
-                stage: m.stage,
-                outcome: m.outcome.into(),
-                turns: m.turns,
-                duration_ms: m.duration_ms,
-            },
+            session: reported_session!(Session from m),
             at_ms: m.flagged_at_ms,
             version: m.source_version,
         })

@@ -13,7 +13,7 @@
 pub mod spans;
 
 use opentelemetry::trace::TracerProvider as _;
-use opentelemetry_otlp::WithExportConfig as _;
+use opentelemetry_otlp::WithExportConfig;
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing_subscriber::filter::{LevelFilter, Targets};
@@ -222,19 +222,19 @@ fn exporter(export: &Export) -> Result<opentelemetry_otlp::SpanExporter, Telemet
     };
     let builder = opentelemetry_otlp::SpanExporter::builder();
     match export.protocol {
-        Protocol::HttpProtobuf => builder
-            .with_http()
-            .with_protocol(opentelemetry_otlp::Protocol::HttpBinary)
-            .with_endpoint(export.endpoint.clone())
-            .build()
-            .map_err(failed),
+        Protocol::HttpProtobuf => {
+            let http = builder.with_http();
+            addressed(http, opentelemetry_otlp::Protocol::HttpBinary, export)
+                .build()
+                .map_err(failed)
+        }
         #[cfg(feature = "otlp-grpc")]
-        Protocol::Grpc => builder
-            .with_tonic()
-            .with_protocol(opentelemetry_otlp::Protocol::Grpc)
-            .with_endpoint(export.endpoint.clone())
-            .build()
-            .map_err(failed),
+        Protocol::Grpc => {
+            let grpc = builder.with_tonic();
+            addressed(grpc, opentelemetry_otlp::Protocol::Grpc, export)
+                .build()
+                .map_err(failed)
+        }
         #[cfg(not(feature = "otlp-grpc"))]
         Protocol::Grpc => Err(TelemetryError::Setting {
             name: "OTEL_EXPORTER_OTLP_PROTOCOL",
@@ -243,6 +243,17 @@ fn exporter(export: &Export) -> Result<opentelemetry_otlp::SpanExporter, Telemet
                 .to_string(),
         }),
     }
+}
+
+/// A transport's exporter builder, set to send with `protocol` to the endpoint of `export`.
+fn addressed<B: WithExportConfig>(
+    builder: B,
+    protocol: opentelemetry_otlp::Protocol,
+    export: &Export,
+) -> B {
+    builder
+        .with_protocol(protocol)
+        .with_endpoint(export.endpoint.clone())
 }
 
 /// Whether logs are coloured: only on a terminal, and never when `NO_COLOR` is set to anything

@@ -232,7 +232,7 @@ impl Simulator {
                 game_id: format!("sim-{:08x}-{}", self.run, self.played),
                 seed,
                 stage: stage.number(),
-                outcome: played.outcome.into(),
+                outcome: played.outcome,
                 turns: played.turns,
                 duration_ms: played.duration_ms,
             },

@@ -13,7 +13,7 @@ use arcade_runtime::MappingError;
 use serde_json::Value;
 
 use crate::domain::referee::FinishReason;
-use crate::domain::{Event, Ibr, Rejection, Rules};
+use crate::domain::{Event, Ibr, Phase, Rejection, Rules, Score};
 use crate::table::Ball;
 
 pub use values::{ReplayError, abort_game, goal_report, side_in, side_out, start_game};
@@ -193,19 +193,16 @@ impl Event {
                 phase,
                 duration_ms,
                 reason,
-            } => TableEvent::GameFinished(wire::TableGameFinished {
-                table_id,
-                game_id: game_id.clone(),
-                winner: Some(side_out(*winner)),
-                score: score_out(*score),
-                phase: phase_out(*phase),
-                duration_ms: *duration_ms,
-                reason: match reason {
+            } => {
+                let reason = match reason {
                     FinishReason::Win => wire::FinishReason::Win,
                     FinishReason::Timeout => wire::FinishReason::Timeout,
-                },
-                abort_reason: None,
-            }),
+                };
+                TableEvent::GameFinished(wire::TableGameFinished {
+                    winner: Some(side_out(*winner)),
+                    ..game_finished(table_id, game_id, *score, *phase, *duration_ms, reason)
+                })
+            }
             Event::GameAborted {
                 game_id,
                 score,
@@ -213,16 +210,39 @@ impl Event {
                 duration_ms,
                 reason,
             } => TableEvent::GameFinished(wire::TableGameFinished {
-                table_id,
-                game_id: game_id.clone(),
-                winner: None,
-                score: score_out(*score),
-                phase: phase_out(*phase),
-                duration_ms: *duration_ms,
-                reason: wire::FinishReason::Aborted,
                 abort_reason: reason.clone(),
+                ..game_finished(
+                    table_id,
+                    game_id,
+                    *score,
+                    *phase,
+                    *duration_ms,
+                    wire::FinishReason::Aborted,
+                )
             }),
         }
+    }
+}
+
+/// `table.game.finished.v1` of a game that ended for `reason` with `score`, in `phase`, after
+/// `duration_ms`: no winner nor abort reason (the caller sets the one it has).
+fn game_finished(
+    table_id: String,
+    game_id: &str,
+    score: Score,
+    phase: Phase,
+    duration_ms: u64,
+    reason: wire::FinishReason,
+) -> wire::TableGameFinished {
+    wire::TableGameFinished {
+        table_id,
+        game_id: game_id.to_string(),
+        winner: None,
+        score: score_out(score),
+        phase: phase_out(phase),
+        duration_ms,
+        reason,
+        abort_reason: None,
     }
 }
 

@@ -44,7 +44,9 @@ mod publish;
 pub mod topology;
 
 use async_trait::async_trait;
-use lapin::types::ShortString;
+use lapin::Channel;
+use lapin::options::{QueueBindOptions, QueueDeclareOptions};
+use lapin::types::{FieldTable, ShortString};
 
 use super::{Bus, BusError, Confirms, Consumer, Publication, Published, SubscriptionSpec};
 pub use config::{AmqpConfig, DEFAULT_PREFETCH_BYTES, InvalidUrl, redact};
@@ -58,6 +60,41 @@ fn unavailable(what: &str, error: impl std::fmt::Display) -> BusError {
 
 fn short(value: &str) -> ShortString {
     ShortString::from(value.to_string())
+}
+
+/// Declares the durable queue `queue` with `arguments`.
+async fn declare_durable(
+    channel: &Channel,
+    queue: &str,
+    arguments: FieldTable,
+) -> lapin::Result<()> {
+    let options = QueueDeclareOptions {
+        durable: true,
+        ..QueueDeclareOptions::default()
+    };
+    channel
+        .queue_declare(short(queue), options, arguments)
+        .await
+        .map(|_| ())
+}
+
+/// Binds `queue` to `exchange` with `key`, without arguments.
+async fn queue_bind(
+    channel: &Channel,
+    queue: &str,
+    exchange: &str,
+    key: &str,
+) -> lapin::Result<()> {
+    let options = QueueBindOptions::default();
+    channel
+        .queue_bind(
+            short(queue),
+            short(exchange),
+            short(key),
+            options,
+            FieldTable::default(),
+        )
+        .await
 }
 
 #[async_trait]

@@ -64,70 +64,71 @@ pub struct Published<'a> {
     pub parent: Option<&'a str>,
 }
 
+/// A messaging span `$name` (also its `messaging.operation.name`) of kind `$kind`, with the
+/// attributes every messaging span has, then the `$extra` ones, all empty until recorded.
+macro_rules! messaging_span {
+    ($name:literal, $kind:literal, $operation:literal $(, $extra:tt)*) => {
+        tracing::info_span!(
+            $name,
+            "otel.name" = Empty,
+            "otel.kind" = $kind,
+            "messaging.system" = Empty,
+            "messaging.destination.name" = Empty,
+            "messaging.rabbitmq.destination.routing_key" = Empty,
+            "messaging.operation.type" = $operation,
+            "messaging.operation.name" = $name,
+            "messaging.message.id" = Empty,
+            "messaging.message.conversation_id" = Empty,
+            $($extra = Empty,)*
+            "arcade.service" = Empty,
+        )
+    };
+}
+
+/// Records on `$span` the attributes every messaging span has, from the same-named fields of
+/// `$message` (a [`Consumed`] or a [`Published`]).
+macro_rules! record_message {
+    ($span:expr, $message:expr) => {{
+        $span.record("messaging.system", $message.system);
+        $span.record("messaging.destination.name", $message.destination);
+        $span.record(
+            "messaging.rabbitmq.destination.routing_key",
+            $message.routing_key,
+        );
+        $span.record("messaging.message.id", $message.message_id);
+        $span.record("messaging.message.conversation_id", $message.correlation_id);
+        $span.record("arcade.service", $message.service);
+    }};
+}
+
 /// The consumer span of one handled message.
 pub fn process_span(message: &Consumed<'_>) -> Span {
-    let span = tracing::info_span!(
+    let span = messaging_span!(
         "process",
-        "otel.name" = Empty,
-        "otel.kind" = "consumer",
-        "messaging.system" = Empty,
-        "messaging.destination.name" = Empty,
-        "messaging.rabbitmq.destination.routing_key" = Empty,
-        "messaging.operation.type" = "process",
-        "messaging.operation.name" = "process",
-        "messaging.message.id" = Empty,
-        "messaging.message.conversation_id" = Empty,
-        "messaging.consumer.group.name" = Empty,
-        "arcade.service" = Empty,
+        "consumer",
+        "process",
+        "messaging.consumer.group.name"
     );
     if span.is_disabled() {
         return span;
     }
     set_parent(&span, message.traceparent);
     span.record("otel.name", format!("process {}", message.message_type));
-    span.record("messaging.system", message.system);
-    span.record("messaging.destination.name", message.destination);
-    span.record(
-        "messaging.rabbitmq.destination.routing_key",
-        message.routing_key,
-    );
-    span.record("messaging.message.id", message.message_id);
-    span.record("messaging.message.conversation_id", message.correlation_id);
+    record_message!(span, message);
     span.record("messaging.consumer.group.name", message.queue);
-    span.record("arcade.service", message.service);
     span
 }
 
 /// The producer span of one published message, and the `traceparent` the message carries
 /// (`None` when nothing records spans: the message keeps the one it had).
 pub fn publish_span(message: &Published<'_>) -> (Span, Option<String>) {
-    let span = tracing::info_span!(
-        "publish",
-        "otel.name" = Empty,
-        "otel.kind" = "producer",
-        "messaging.system" = Empty,
-        "messaging.destination.name" = Empty,
-        "messaging.rabbitmq.destination.routing_key" = Empty,
-        "messaging.operation.type" = "send",
-        "messaging.operation.name" = "publish",
-        "messaging.message.id" = Empty,
-        "messaging.message.conversation_id" = Empty,
-        "arcade.service" = Empty,
-    );
+    let span = messaging_span!("publish", "producer", "send");
     if span.is_disabled() {
         return (span, None);
     }
     set_parent(&span, message.parent);
     span.record("otel.name", format!("publish {}", message.destination));
-    span.record("messaging.system", message.system);
-    span.record("messaging.destination.name", message.destination);
-    span.record(
-        "messaging.rabbitmq.destination.routing_key",
-        message.routing_key,
-    );
-    span.record("messaging.message.id", message.message_id);
-    span.record("messaging.message.conversation_id", message.correlation_id);
-    span.record("arcade.service", message.service);
+    record_message!(span, message);
     let traceparent = traceparent_of(&span);
     (span, traceparent)
 }

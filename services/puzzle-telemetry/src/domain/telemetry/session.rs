@@ -20,16 +20,11 @@ use crate::domain::strata::{Cell, Puzzle, Stage};
 /// The deepest claimed win that validation checks exactly by search.
 pub const WIN_SEARCH_TURNS: u32 = 2;
 
-/// How a session ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// The target was charged.
-    Won,
-    /// The whole move budget was used without winning.
-    Failed,
-    /// The player left before the end.
-    Abandoned,
-}
+/// How a session ended: the contract's outcome, which the rules read as it is.
+pub use arcade_contracts::game::Outcome;
+/// Which rule a session breaks: the contract's reason, which `puzzle.session.flagged.v1`
+/// carries as it is (a win faster than possible is checked up to [`WIN_SEARCH_TURNS`]).
+pub use arcade_contracts::puzzle::FlagReason;
 
 /// A finished session as its producer reported it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,33 +52,6 @@ pub struct Accepted {
     pub stage: Stage,
     /// The move limit of the session's puzzle.
     pub move_limit: u8,
-}
-
-/// Which rule a session breaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FlagReason {
-    /// The stage is not 1 to 5.
-    StageOutOfRange,
-    /// The generator builds no puzzle for this seed and stage.
-    UnplayableSeed,
-    /// More turns than the move limit.
-    TurnsAboveLimit,
-    /// `failed` before the whole budget was used.
-    FailedBeforeBudget,
-    /// `won` without a pulse.
-    WonWithoutTurn,
-    /// `won` in fewer turns than any solution (checked up to [`WIN_SEARCH_TURNS`]).
-    WonFasterThanPossible,
-    /// `abandoned` after the whole budget was used.
-    AbandonedAfterBudget,
-    /// The listed moves are not as many as `turns` (v2).
-    MovesNotTurns,
-    /// A listed move pulses stone or an anchor (v2).
-    MoveOnImmutable,
-    /// A listed move comes after the game had ended, won or failed (v2).
-    MoveAfterEnd,
-    /// The moves replay to another outcome than the one claimed (v2).
-    MovesDisagree,
 }
 
 /// The listed move a verified session's flag names: its 1-based position and its cell.

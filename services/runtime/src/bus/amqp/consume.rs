@@ -9,8 +9,7 @@ use async_trait::async_trait;
 use futures::{FutureExt, StreamExt};
 use lapin::Channel;
 use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions, QueueBindOptions,
-    QueueDeclareOptions,
+    BasicAckOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions, QueueDeclareOptions,
 };
 use lapin::types::FieldTable;
 use tracing::debug;
@@ -25,21 +24,19 @@ impl AmqpBus {
         &self,
         spec: &SubscriptionSpec,
     ) -> Result<Box<dyn Consumer>, BusError> {
-        let (connection, _) = self.connection().await?;
-        let channel = connection
-            .create_channel()
-            .await
-            .map_err(|e| unavailable("cannot open a channel", e))?;
+        let (connection, channel) = self.open_channel().await?;
         let setup = async {
             channel
                 .basic_qos(self.prefetch(spec.prefetch), BasicQosOptions::default())
                 .await?;
             if spec.durable {
-                if let Some(partitioned) = &spec.partition {
-                    self.declare_partitions(&channel, partitioned).await?;
-                }
-                self.declare_durable_queue(&channel, &spec.queue).await?;
-                self.bind_commands(&connection, &spec.queue).await;
+                self.declare_service_queue(
+                    &connection,
+                    &channel,
+                    &spec.queue,
+                    spec.partition.as_ref(),
+                )
+                .await?;
             } else {
                 channel
                     .queue_declare(
@@ -53,17 +50,8 @@ impl AmqpBus {
                     )
                     .await?;
             }
-            for pattern in &spec.bindings {
-                channel
-                    .queue_bind(
-                        short(&spec.queue),
-                        short(&self.inner.config.events_exchange),
-                        short(pattern),
-                        QueueBindOptions::default(),
-                        FieldTable::default(),
-                    )
-                    .await?;
-            }
+            self.bind_events(&channel, &spec.queue, &spec.bindings)
+                .await?;
             let tag = format!(
                 "{}.{}",
                 self.inner.config.connection_name,

@@ -3,15 +3,15 @@
 //! exchange and queues, the history stream; and why a declaration failed, told so the operator
 //! knows what to do.
 
-use lapin::options::{
-    ExchangeBindOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
-};
+use std::sync::Arc;
+
+use lapin::options::{ExchangeBindOptions, ExchangeDeclareOptions};
 use lapin::types::{AMQPValue, FieldTable, LongString};
 use lapin::{Channel, Connection, ExchangeKind};
 use tracing::warn;
 
 use super::topology::{self, QueueType};
-use super::{AmqpBus, short, unavailable};
+use super::{AmqpBus, declare_durable, queue_bind, short, unavailable};
 use crate::bus::partition::{CONSISTENT_HASH, HEADER_PARTITION_KEY, Partitioned};
 use crate::bus::{BusError, SubscriptionSpec};
 
@@ -43,29 +43,11 @@ impl AmqpBus {
         patterns: &[String],
         partition: Option<&Partitioned>,
     ) -> Result<(), BusError> {
-        let (connection, _) = self.connection().await?;
-        let channel = connection
-            .create_channel()
-            .await
-            .map_err(|e| unavailable("cannot open a channel", e))?;
+        let (connection, channel) = self.open_channel().await?;
         let setup = async {
-            if let Some(partitioned) = partition {
-                self.declare_partitions(&channel, partitioned).await?;
-            }
-            self.declare_durable_queue(&channel, queue).await?;
-            self.bind_commands(&connection, queue).await;
-            for pattern in patterns {
-                channel
-                    .queue_bind(
-                        short(queue),
-                        short(&self.inner.config.events_exchange),
-                        short(pattern),
-                        QueueBindOptions::default(),
-                        FieldTable::default(),
-                    )
-                    .await?;
-            }
-            Ok::<(), lapin::Error>(())
+            self.declare_service_queue(&connection, &channel, queue, partition)
+                .await?;
+            self.bind_events(&channel, queue, patterns).await
         };
         let result = setup.await;
         let _ = channel.close(200, short("declared")).await;
@@ -81,6 +63,46 @@ impl AmqpBus {
         }
     }
 
+    /// A channel of its own on the current connection, with that connection.
+    pub(super) async fn open_channel(&self) -> Result<(Arc<Connection>, Channel), BusError> {
+        let (connection, _) = self.connection().await?;
+        let channel = connection
+            .create_channel()
+            .await
+            .map_err(|e| unavailable("cannot open a channel", e))?;
+        Ok((connection, channel))
+    }
+
+    /// Declares a service's durable queue `queue` on `channel`: its partitions first
+    /// (`partition`), then the queue, then its commands binding (on a channel of its own).
+    pub(super) async fn declare_service_queue(
+        &self,
+        connection: &Connection,
+        channel: &Channel,
+        queue: &str,
+        partition: Option<&Partitioned>,
+    ) -> lapin::Result<()> {
+        if let Some(partitioned) = partition {
+            self.declare_partitions(channel, partitioned).await?;
+        }
+        self.declare_durable_queue(channel, queue).await?;
+        self.bind_commands(connection, queue).await;
+        Ok(())
+    }
+
+    /// Binds `queue` to the events exchange with each of `patterns`.
+    pub(super) async fn bind_events(
+        &self,
+        channel: &Channel,
+        queue: &str,
+        patterns: &[String],
+    ) -> lapin::Result<()> {
+        for pattern in patterns {
+            queue_bind(channel, queue, &self.inner.config.events_exchange, pattern).await?;
+        }
+        Ok(())
+    }
+
     /// Declares the history stream and binds it to every event, on a channel of its own: a
     /// stream that exists with other retention arguments is kept as it is, with a warning.
     pub(super) async fn declare_history(&self, connection: &Connection) {
@@ -94,25 +116,8 @@ impl AmqpBus {
         };
         let declare = async {
             let channel = connection.create_channel().await?;
-            channel
-                .queue_declare(
-                    short(&history.stream),
-                    QueueDeclareOptions {
-                        durable: true,
-                        ..QueueDeclareOptions::default()
-                    },
-                    history.arguments(),
-                )
-                .await?;
-            channel
-                .queue_bind(
-                    short(&history.stream),
-                    short(&config.events_exchange),
-                    short("#"),
-                    QueueBindOptions::default(),
-                    FieldTable::default(),
-                )
-                .await?;
+            declare_durable(&channel, &history.stream, history.arguments()).await?;
+            queue_bind(&channel, &history.stream, &config.events_exchange, "#").await?;
             channel.close(200, short("history declared")).await
         };
         if let Err(e) = declare.await {
@@ -155,16 +160,7 @@ impl AmqpBus {
         let arguments = topology::durable_arguments(other, dead_letters, config.expire_after);
         let found = match connection.create_channel().await {
             Ok(channel) => {
-                let probe = channel
-                    .queue_declare(
-                        short(queue),
-                        QueueDeclareOptions {
-                            durable: true,
-                            ..QueueDeclareOptions::default()
-                        },
-                        arguments,
-                    )
-                    .await;
+                let probe = declare_durable(&channel, queue, arguments).await;
                 let _ = channel.close(200, short("probed")).await;
                 probe.is_ok().then_some(other)
             }
@@ -173,22 +169,13 @@ impl AmqpBus {
         topology::explain(queue, config.queue_type, found, &text)
     }
 
+    /// Declares the durable queue `queue` with Arcade's arguments for it.
     pub(super) async fn declare_durable_queue(
         &self,
         channel: &Channel,
         queue: &str,
     ) -> lapin::Result<()> {
-        channel
-            .queue_declare(
-                short(queue),
-                QueueDeclareOptions {
-                    durable: true,
-                    ..QueueDeclareOptions::default()
-                },
-                self.queue_arguments(queue),
-            )
-            .await
-            .map(|_| ())
+        declare_durable(channel, queue, self.queue_arguments(queue)).await
     }
 
     /// The topology of a partitioned service, declared idempotently by each of its instances
@@ -229,37 +216,25 @@ impl AmqpBus {
                 arguments,
             )
             .await?;
-        for pattern in &partitioned.keyed {
+        let from_events = partitioned
+            .keyed
+            .iter()
+            .map(|p| (&config.events_exchange, p));
+        let from_commands = (&config.commands_exchange, &partitioned.service);
+        for (source, key) in from_events.chain([from_commands]) {
             channel
                 .exchange_bind(
                     short(&exchange),
-                    short(&config.events_exchange),
-                    short(pattern),
+                    short(source),
+                    short(key),
                     ExchangeBindOptions::default(),
                     FieldTable::default(),
                 )
                 .await?;
         }
-        channel
-            .exchange_bind(
-                short(&exchange),
-                short(&config.commands_exchange),
-                short(&partitioned.service),
-                ExchangeBindOptions::default(),
-                FieldTable::default(),
-            )
-            .await?;
         for queue in partitioned.queues() {
             self.declare_durable_queue(channel, &queue).await?;
-            channel
-                .queue_bind(
-                    short(&queue),
-                    short(&exchange),
-                    short("1"),
-                    QueueBindOptions::default(),
-                    FieldTable::default(),
-                )
-                .await?;
+            queue_bind(channel, &queue, &exchange, "1").await?;
         }
         Ok(())
     }
@@ -294,15 +269,8 @@ impl AmqpBus {
         }
         let bind = async {
             let channel = connection.create_channel().await?;
-            let bound = channel
-                .queue_bind(
-                    short(queue),
-                    short(&self.inner.config.commands_exchange),
-                    short(queue),
-                    QueueBindOptions::default(),
-                    FieldTable::default(),
-                )
-                .await;
+            let bound =
+                queue_bind(&channel, queue, &self.inner.config.commands_exchange, queue).await;
             let _ = channel.close(200, short("commands bound")).await;
             bound
         };

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use lapin::options::{ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions};
+use lapin::options::ExchangeDeclareOptions;
 use lapin::types::{FieldTable, LongString, ShortString};
 use lapin::{Connection, ConnectionProperties, ExchangeKind};
 use tokio::sync::Mutex;
@@ -15,7 +15,7 @@ use tracing::{info, warn};
 use super::config::{AmqpConfig, InvalidUrl, redact};
 use super::depths::Depths;
 use super::publish::Publisher;
-use super::{nodes, short, unavailable};
+use super::{declare_durable, nodes, queue_bind, short, unavailable};
 use crate::backoff::Backoff;
 use crate::bus::BusError;
 
@@ -250,53 +250,25 @@ impl AmqpBus {
             auto_delete: config.expire_after.is_some(),
             ..ExchangeDeclareOptions::default()
         };
+        // The commands exchange is durable and never auto-deleted.
+        let kept = ExchangeDeclareOptions {
+            durable: true,
+            ..ExchangeDeclareOptions::default()
+        };
+        let exchanges = [
+            (&config.events_exchange, ExchangeKind::Topic, durable),
+            (&config.commands_exchange, ExchangeKind::Topic, kept),
+            (&config.dead_letters, ExchangeKind::Fanout, durable),
+        ];
         let declare = async {
-            channel
-                .exchange_declare(
-                    short(&config.events_exchange),
-                    ExchangeKind::Topic,
-                    durable,
-                    FieldTable::default(),
-                )
-                .await?;
-            channel
-                .exchange_declare(
-                    short(&config.commands_exchange),
-                    ExchangeKind::Topic,
-                    ExchangeDeclareOptions {
-                        durable: true,
-                        ..ExchangeDeclareOptions::default()
-                    },
-                    FieldTable::default(),
-                )
-                .await?;
-            channel
-                .exchange_declare(
-                    short(&config.dead_letters),
-                    ExchangeKind::Fanout,
-                    durable,
-                    FieldTable::default(),
-                )
-                .await?;
-            channel
-                .queue_declare(
-                    short(&config.dead_letters),
-                    QueueDeclareOptions {
-                        durable: true,
-                        ..QueueDeclareOptions::default()
-                    },
-                    self.queue_arguments(&config.dead_letters),
-                )
-                .await?;
-            channel
-                .queue_bind(
-                    short(&config.dead_letters),
-                    short(&config.dead_letters),
-                    short(""),
-                    QueueBindOptions::default(),
-                    FieldTable::default(),
-                )
-                .await?;
+            for (name, kind, options) in exchanges {
+                channel
+                    .exchange_declare(short(name), kind, options, FieldTable::default())
+                    .await?;
+            }
+            let dead_letters = &config.dead_letters;
+            declare_durable(&channel, dead_letters, self.queue_arguments(dead_letters)).await?;
+            queue_bind(&channel, dead_letters, dead_letters, "").await?;
             channel.close(200, short("topology declared")).await
         };
         // A user with least privilege may not declare shared exchanges: the broker's
