@@ -3,7 +3,7 @@
 use arcade_contracts::race as c;
 
 use super::RaceMessage;
-use super::wire::{Wire, wire_struct};
+use super::wire::wire_struct;
 use crate::domain::event::{CarStatus, Event};
 use crate::domain::hints::hint;
 use crate::domain::rules::{Achievement, AchievementRules, RING_SQUARES};

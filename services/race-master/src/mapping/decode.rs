@@ -5,7 +5,7 @@ use arcade_contracts::race as c;
 use arcade_runtime::MappingError;
 
 use super::facts::decode_plain;
-use super::steps::{answer_from, fighter_index, step_fields, step_from};
+use super::steps::{answer_from, step_fields, step_from};
 use super::wire::Wire;
 use super::{RaceMessage, ValueError};
 use crate::domain::duel::Step;
@@ -14,7 +14,7 @@ use crate::domain::event::{Closure, Event, Started, Transcript};
 fn step(s: &c::DuelStep) -> Result<Step, ValueError> {
     let (play, outcome) = step_from(step_fields!(s))?;
     Ok(Step {
-        fighter: fighter_index(s.fighter)?,
+        fighter: Wire::from_wire(&s.fighter)?,
         play,
         outcome,
         squares: Wire::from_wire(&s.squares)?,
@@ -75,19 +75,12 @@ fn fact(message: &RaceMessage) -> Result<Event, ValueError> {
             event: m.event,
             pirates: m.pirates.as_ref().map(|p| p.modules.into()),
         },
-        M::DuelStarted(m) => Event::DuelStarted {
-            duel_id: m.duel_id,
-            combat_id: m.combat_id,
-            turn: m.turn,
-            fighters: Wire::from_wire(&m.fighters)?,
-            first_player: fighter_index(m.first_player)?,
-        },
         M::DuelPlayed(m) => {
             let (play, outcome) = step_from(step_fields!(m))?;
             Event::DuelPlayed {
                 duel_id: m.duel_id,
                 step: m.step,
-                fighter: fighter_index(m.fighter)?,
+                fighter: Wire::from_wire(&m.fighter)?,
                 play,
                 outcome,
                 squares: Wire::from_wire(&m.squares)?,
@@ -99,10 +92,10 @@ fn fact(message: &RaceMessage) -> Result<Event, ValueError> {
             combat_id: m.combat_id,
             fighters: Wire::from_wire(&m.fighters)?,
             deck: m.deck.clone(),
-            first_player: fighter_index(m.first_player)?,
+            first_player: Wire::from_wire(&m.first_player)?,
             hands: Wire::from_wire(&m.hands)?,
             steps: m.steps.iter().map(step).collect::<Result<_, _>>()?,
-            winner: m.winner.map(fighter_index).transpose()?,
+            winner: Wire::from_wire(&m.winner)?,
             reason: m.reason,
         })),
         M::RaceFinished(m) => Event::RaceFinished {

@@ -63,19 +63,6 @@ pub fn encode(event: &Event) -> RaceMessage {
                 modules: m.to_wire(),
             }),
         }),
-        Event::DuelStarted {
-            duel_id,
-            combat_id,
-            turn,
-            fighters,
-            first_player,
-        } => M::DuelStarted(c::DuelStarted {
-            duel_id: *duel_id,
-            combat_id: *combat_id,
-            turn: *turn,
-            fighters: fighters.to_wire(),
-            first_player: *first_player as u8,
-        }),
         Event::DuelPlayed {
             duel_id,
             step,
@@ -87,7 +74,7 @@ pub fn encode(event: &Event) -> RaceMessage {
         } => M::DuelPlayed(with_step!(play, outcome => c::DuelPlayed {
             duel_id: *duel_id,
             step: *step,
-            fighter: *fighter as u8,
+            fighter: fighter.to_wire(),
             squares: squares.to_wire(),
             drew: *drew,
         })),
@@ -96,20 +83,20 @@ pub fn encode(event: &Event) -> RaceMessage {
             combat_id: t.combat_id,
             fighters: t.fighters.to_wire(),
             deck: t.deck.clone(),
-            first_player: t.first_player as u8,
+            first_player: t.first_player.to_wire(),
             hands: t.hands.to_wire(),
             steps: t
                 .steps
                 .iter()
                 .map(|step| {
                     with_step!(&step.play, &step.outcome => c::DuelStep {
-                        fighter: step.fighter as u8,
+                        fighter: step.fighter.to_wire(),
                         squares: step.squares.to_wire(),
                         drawn: step.drawn.clone(),
                     })
                 })
                 .collect(),
-            winner: t.winner.map(|w| w as u8),
+            winner: t.winner.to_wire(),
             reason: t.reason,
         }),
         Event::RaceFinished {

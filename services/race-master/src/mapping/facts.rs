@@ -69,6 +69,7 @@ plain_facts! {
         },
         CombatPaired { combat_id, turn, square, fighters },
         CombatResolved { combat_id, outcome, winner, loser, loser_turns_to_miss, duel_id },
+        DuelStarted { duel_id, combat_id, turn, fighters, first_player },
         AchievementAwarded { team, car, achievement, money, points, budget_left }
             + { title: achievement.title().to_string() },
         StandingsUpdated { turn, standings },
@@ -80,7 +81,6 @@ plain_facts! {
         HintPublished,
         ModuleChanged,
         EventDrawn,
-        DuelStarted,
         DuelPlayed,
         DuelResolved,
         RaceFinished,

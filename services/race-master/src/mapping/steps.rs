@@ -3,7 +3,7 @@
 use arcade_contracts::race as c;
 
 use super::ValueError;
-use super::wire::Wire;
+use super::wire::{Wire, wire_struct};
 use crate::domain::car::CarState;
 use crate::domain::decision::{Answer, DuelView, HistoryEntry, Question};
 use crate::domain::duel::{Action, Play, StepOutcome};
@@ -136,13 +136,17 @@ pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), ValueError> {
     Ok((play, outcome))
 }
 
-/// Which fighter, from the wire.
-pub fn fighter_index(value: u8) -> Result<usize, ValueError> {
-    match value {
-        0 | 1 => Ok(usize::from(value)),
-        other => Err(ValueError(format!("fighter {other} is not 0 or 1"))),
-    }
-}
+wire_struct!(HistoryEntry => c::DuelHistoryEntry { fighter, cards, action, parry });
+wire_struct!(DuelView => c::DuelQuestion {
+    duel_id,
+    you,
+    cards,
+    squares,
+    distance,
+    opponent_cards,
+    deck_left,
+    history,
+});
 
 impl Wire for Question {
     type Form = c::Question;
@@ -170,25 +174,7 @@ impl Wire for Question {
                 weapon: Module::Weapon.price(),
                 budget: *budget,
             }),
-            Question::DuelAnswer(v) => c::Question::DuelAnswer(c::DuelQuestion {
-                duel_id: v.duel_id,
-                you: v.you as u8,
-                cards: v.cards.clone(),
-                squares: v.squares.to_wire(),
-                distance: v.distance,
-                opponent_cards: v.opponent_cards,
-                deck_left: v.deck_left,
-                history: v
-                    .history
-                    .iter()
-                    .map(|h| c::DuelHistoryEntry {
-                        fighter: h.fighter as u8,
-                        cards: h.cards.clone(),
-                        action: h.action,
-                        parry: h.parry,
-                    })
-                    .collect(),
-            }),
+            Question::DuelAnswer(v) => c::Question::DuelAnswer(v.to_wire()),
             Question::ReportState => c::Question::ReportState,
         }
     }
@@ -205,27 +191,7 @@ impl Wire for Question {
             c::Question::CrossMineField => Question::CrossMineField,
             c::Question::ExploreWreck => Question::ExploreWreck,
             c::Question::BuyAtGarage(p) => Question::BuyAtGarage { budget: p.budget },
-            c::Question::DuelAnswer(v) => Question::DuelAnswer(DuelView {
-                duel_id: v.duel_id,
-                you: fighter_index(v.you)?,
-                cards: v.cards.clone(),
-                squares: Wire::from_wire(&v.squares)?,
-                distance: v.distance,
-                opponent_cards: v.opponent_cards,
-                deck_left: v.deck_left,
-                history: v
-                    .history
-                    .iter()
-                    .map(|h| {
-                        Ok(HistoryEntry {
-                            fighter: fighter_index(h.fighter)?,
-                            cards: h.cards.clone(),
-                            action: h.action,
-                            parry: h.parry,
-                        })
-                    })
-                    .collect::<Result<_, ValueError>>()?,
-            }),
+            c::Question::DuelAnswer(v) => Question::DuelAnswer(Wire::from_wire(v)?),
             c::Question::ReportState => Question::ReportState,
         })
     }

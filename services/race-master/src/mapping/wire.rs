@@ -31,19 +31,19 @@ macro_rules! wire_struct {
         $domain:ty => $form:path { $($field:ident),+ $(,)? }
         $(+ { $($extra:ident: $value:expr),+ $(,)? })?
     ) => {
-        impl Wire for $domain {
+        impl $crate::mapping::wire::Wire for $domain {
             type Form = $form;
 
             fn to_wire(&self) -> $form {
                 $form {
-                    $($field: self.$field.to_wire(),)+
+                    $($field: $crate::mapping::wire::Wire::to_wire(&self.$field),)+
                     $($($extra: ($value)(self),)+)?
                 }
             }
 
-            fn from_wire(form: &$form) -> Result<$domain, ValueError> {
+            fn from_wire(form: &$form) -> Result<$domain, $crate::mapping::ValueError> {
                 Ok(Self {
-                    $($field: Wire::from_wire(&form.$field)?,)+
+                    $($field: $crate::mapping::wire::Wire::from_wire(&form.$field)?,)+
                 })
             }
         }
@@ -77,7 +77,9 @@ same!(
     bool,
     String,
     c::Achievement,
+    c::BonusKind,
     c::CombatOutcome,
+    c::DuelAction,
     c::DuelReason,
     c::EventOutcome,
     c::FinishReason,
@@ -85,12 +87,30 @@ same!(
     c::ModuleReason,
     c::MoveReason,
     c::PenaltyReason,
+    c::ParryOutcome,
     c::Phase,
     c::RaceEventKind,
     c::RegistrationProblem,
     c::StopReason,
     c::TeamStanding,
 );
+
+/// A fighter, 0 or 1: the domain's fighters are indexes (every `usize` that goes to the
+/// wire is one), the wire's are `u8`.
+impl Wire for usize {
+    type Form = u8;
+
+    fn to_wire(&self) -> u8 {
+        *self as u8
+    }
+
+    fn from_wire(form: &u8) -> Result<usize, ValueError> {
+        match *form {
+            0 | 1 => Ok(usize::from(*form)),
+            other => Err(ValueError(format!("fighter {other} is not 0 or 1"))),
+        }
+    }
+}
 
 impl Wire for Name {
     type Form = String;
