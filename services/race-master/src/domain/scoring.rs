@@ -62,14 +62,7 @@ pub fn team_points(state: &RaceState, team: usize) -> u32 {
 /// The four end bonuses.
 pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
     let per_car = |kind, value: &dyn Fn(usize) -> u32| {
-        let best = (0..state.cars.len()).map(value).max().unwrap_or(0);
-        let cars: Vec<usize> = if best == 0 {
-            Vec::new()
-        } else {
-            (0..state.cars.len())
-                .filter(|&i| value(i) == best)
-                .collect()
-        };
+        let (best, cars) = leaders(state.cars.len(), value);
         let teams = cars
             .iter()
             .map(|&i| state.teams[state.cars[i].team].name.clone())
@@ -79,15 +72,8 @@ pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
     };
     let per_team = |kind, value: &dyn Fn(usize) -> u32| {
         let team_value = |t: usize| state.teams[t].cars.iter().map(|&i| value(i)).sum::<u32>();
-        let best = (0..state.teams.len()).map(team_value).max().unwrap_or(0);
-        let teams: BTreeSet<Name> = if best == 0 {
-            BTreeSet::new()
-        } else {
-            (0..state.teams.len())
-                .filter(|&t| team_value(t) == best)
-                .map(|t| state.teams[t].name.clone())
-                .collect()
-        };
+        let (best, teams) = leaders(state.teams.len(), team_value);
+        let teams = teams.iter().map(|&t| state.teams[t].name.clone()).collect();
         bonus(kind, best, teams, Vec::new())
     };
     let fights = |i: usize| state.cars[i].fights_won;
@@ -98,6 +84,15 @@ pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
         per_car(BonusKind::CarFarthest, &farthest),
         per_team(BonusKind::TeamFarthest, &farthest),
     ]
+}
+
+/// The best value among `count` cars or teams, and those that reach it (none when it is 0).
+fn leaders(count: usize, value: impl Fn(usize) -> u32) -> (u32, Vec<usize>) {
+    let best = (0..count).map(&value).max().unwrap_or(0);
+    if best == 0 {
+        return (0, Vec::new());
+    }
+    (best, (0..count).filter(|&i| value(i) == best).collect())
 }
 
 /// The `kind` bonus earned with `value` by `teams` (the cars behind it, for a per-car bonus).
