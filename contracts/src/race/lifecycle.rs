@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{EventDistribution, Modules};
+use super::{CarRegister, EventDistribution, Modules};
 
 /// `race.started.v1`: the race started; turn 1 follows at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -178,17 +178,16 @@ messages! {
     Event DistributionChanged: "race.distribution.changed.v1" => DistributionChanged {
         distribution: EventDistribution::ORIGINAL,
     };
-    Event CarRegistered: "race.car.registered.v1" => CarRegistered {
-        team: "red-baron".into(),
-        car: "red-baron-1".into(),
-        modules: Modules {
-            pilots: 2,
-            engines: 4,
-            weapons: 4,
-        },
-        price: 18,
-        budget_left: 82,
-        starts_turn: 1,
+    Event CarRegistered: "race.car.registered.v1" => {
+        let CarRegister { team, car, modules } = CarRegister::example();
+        CarRegistered {
+            team,
+            car,
+            modules,
+            price: 18,
+            budget_left: 82,
+            starts_turn: 1,
+        }
     };
     Event RegistrationRejected: "race.registration.rejected.v1" => RegistrationRejected {
         team: "red-baron".into(),

@@ -37,6 +37,25 @@ pub enum Achievement {
     Picsou,
 }
 
+impl Achievement {
+    /// Every achievement, in the order of the rule book's notes (the order declared here).
+    pub const ALL: [Achievement; 13] = [
+        Achievement::MadMax,
+        Achievement::RapideCommeLEclair,
+        Achievement::ArmeJusquAuxDents,
+        Achievement::SnakesOnACar,
+        Achievement::AsDuVolant,
+        Achievement::Pacifiste,
+        Achievement::TriSelectif,
+        Achievement::PimpMyRide,
+        Achievement::Stratege,
+        Achievement::ClicClic,
+        Achievement::PanneDEssence,
+        Achievement::Ulysse31,
+        Achievement::Picsou,
+    ];
+}
+
 /// `race.achievement.awarded.v1`: a team earned an achievement (once per team).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

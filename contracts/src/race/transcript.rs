@@ -6,40 +6,18 @@ use serde::{Deserialize, Serialize};
 
 use super::fights::{
     DuelAction, DuelFighter, DuelStarted, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
+    duel_answer,
 };
 
-/// One answer in a duel's transcript.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DuelStep {
-    /// Who played: fighter 0 or 1.
-    #[schemars(range(max = 1))]
-    pub fighter: u8,
-    /// The answer's cards, in the order played (empty when silent).
-    pub cards: Vec<u8>,
-    /// Why there was no answer, if there was none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub silence: Option<Silence>,
-    /// What the answer did.
-    pub action: DuelAction,
-    /// Why it was illegal, if it was.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub illegal: Option<IllegalAnswer>,
-    /// Squares moved.
-    pub moved: u32,
-    /// The attack cards' value, if it attacked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attack_value: Option<u8>,
-    /// How many cards attacked.
-    pub attack_cards: u32,
-    /// How the defender met the attack.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parry: Option<ParryOutcome>,
-    /// Squares of fighter 0 and fighter 1 after the answer.
-    #[schemars(length(equal = 2))]
-    pub squares: Vec<u32>,
-    /// The cards the player drew at the end of its turn, in order.
-    pub drawn: Vec<u8>,
+duel_answer! {
+    /// One answer in a duel's transcript.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct DuelStep {
+        ..answer,
+        /// The cards the player drew at the end of its turn, in order.
+        pub drawn: Vec<u8>,
+    }
 }
 
 /// Why a duel ended.

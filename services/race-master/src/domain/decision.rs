@@ -5,20 +5,9 @@ use super::car::{CarState, Name};
 use super::duel::Parry;
 use super::rules::Module;
 
-/// What an earlier answer in a duel did, as both players saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActionKind {
-    /// Moved.
-    Move,
-    /// Attacked.
-    Attack,
-    /// Moved, then attacked.
-    MoveAttack,
-    /// Illegal.
-    Illegal,
-    /// No cards.
-    Silent,
-}
+/// What an earlier answer in a duel did, as both players saw it: the contract's `DuelAction`,
+/// the same thing.
+pub use arcade_contracts::race::DuelAction as ActionKind;
 
 /// An earlier answer in a duel.
 #[derive(Debug, Clone, PartialEq, Eq)]

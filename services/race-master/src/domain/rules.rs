@@ -3,8 +3,6 @@
 //! (+15 points per 100 squares beyond 300, the four +20 end bonuses, the garage costs one
 //! square); where it is silent these are the original master's numbers.
 
-use std::fmt;
-
 /// Squares of the ring: cars on the same square of the ring (their distances modulo this)
 /// meet; scoring keeps the distance driven.
 pub const RING_SQUARES: u32 = 300;
@@ -51,34 +49,22 @@ pub const PIRATES_MAX_WEAPONS: u32 = 8;
 /// Modules of the pirates' car.
 pub const PIRATES_MODULES: u32 = 10;
 
-/// A kind of module.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Module {
-    /// Drives; none left: stopped.
-    Pilot,
-    /// One square per engine; none left: stopped at the next "on track" step.
-    Engine,
-    /// One duel card per weapon; none in a fight: destroyed.
-    Weapon,
+/// A kind of module, a random event and an achievement: the contract's `race.*` enums, the same
+/// things; the rules about them are the traits [`ModuleRules`] and [`AchievementRules`].
+pub use arcade_contracts::race::{Achievement, ModuleKind as Module, RaceEventKind as EventKind};
+
+/// The rules of a kind of module.
+pub trait ModuleRules {
+    /// Its price at registration and at a garage, in dollars.
+    fn price(self) -> u32;
 }
 
-impl Module {
-    /// Its price at registration and at a garage, in dollars.
-    pub fn price(self) -> u32 {
+impl ModuleRules for Module {
+    fn price(self) -> u32 {
         match self {
             Module::Pilot => 1,
             Module::Engine | Module::Weapon => 2,
         }
-    }
-}
-
-impl fmt::Display for Module {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Module::Pilot => "pilot",
-            Module::Engine => "engine",
-            Module::Weapon => "weapon",
-        })
     }
 }
 
@@ -237,21 +223,6 @@ impl Distribution {
     }
 }
 
-/// A random event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    /// Nothing.
-    Nothing,
-    /// Pirates attack.
-    Pirates,
-    /// A garage.
-    Garage,
-    /// A wreck.
-    Wreck,
-    /// A mine field.
-    MineField,
-}
-
 /// What exploring a wreck gives for a roll in 0..=100: 0–50 nothing, 51–75 an engine, 76–90 a
 /// weapon, 91–98 a pilot, 99–100 snakes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -275,57 +246,18 @@ pub fn wreck_find(roll: u32) -> WreckFind {
     }
 }
 
-/// A feat worth money and points, once per team.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Achievement {
-    /// Beat the pirates.
-    MadMax,
-    /// Moved with 8+ engines.
-    RapideCommeLEclair,
-    /// Fought with 8+ weapons.
-    ArmeJusquAuxDents,
-    /// Snakes in a wreck.
-    SnakesOnACar,
-    /// Crossed a mine field unhurt.
-    AsDuVolant,
-    /// A fight refused by both cars.
-    Pacifiste,
-    /// Found a module in a wreck.
-    TriSelectif,
-    /// Bought at a garage.
-    PimpMyRide,
-    /// Won with 3+ fewer weapons.
-    Stratege,
-    /// No weapon in a fight.
-    ClicClic,
-    /// No engine.
-    PanneDEssence,
-    /// No pilot.
-    Ulysse31,
-    /// Team money above $300.
-    Picsou,
+/// The rules of an achievement, a feat worth money and points once per team.
+pub trait AchievementRules {
+    /// (money in dollars, victory points).
+    fn reward(self) -> (u32, u32);
+    /// Its name in the rule book.
+    fn title(self) -> &'static str;
+    /// Its bit in a team's set of achievements.
+    fn bit(self) -> u16;
 }
 
-impl Achievement {
-    /// Every achievement, in the notes' order.
-    pub const ALL: [Achievement; 13] = [
-        Achievement::MadMax,
-        Achievement::RapideCommeLEclair,
-        Achievement::ArmeJusquAuxDents,
-        Achievement::SnakesOnACar,
-        Achievement::AsDuVolant,
-        Achievement::Pacifiste,
-        Achievement::TriSelectif,
-        Achievement::PimpMyRide,
-        Achievement::Stratege,
-        Achievement::ClicClic,
-        Achievement::PanneDEssence,
-        Achievement::Ulysse31,
-        Achievement::Picsou,
-    ];
-
-    /// (money in dollars, victory points).
-    pub fn reward(self) -> (u32, u32) {
+impl AchievementRules for Achievement {
+    fn reward(self) -> (u32, u32) {
         match self {
             Achievement::MadMax => (1, 1),
             Achievement::RapideCommeLEclair => (5, 2),
@@ -343,8 +275,7 @@ impl Achievement {
         }
     }
 
-    /// Its name in the rule book.
-    pub fn title(self) -> &'static str {
+    fn title(self) -> &'static str {
         match self {
             Achievement::MadMax => "Mad Max",
             Achievement::RapideCommeLEclair => "Rapide comme l'éclair",
@@ -362,8 +293,7 @@ impl Achievement {
         }
     }
 
-    /// Its bit in a team's set of achievements.
-    pub fn bit(self) -> u16 {
+    fn bit(self) -> u16 {
         1 << (self as u16)
     }
 }

@@ -5,13 +5,13 @@
 use std::collections::BTreeSet;
 
 use super::car::Name;
-use super::event::{Bonus, BonusKind, Standing};
+use super::event::{Bonus, BonusKind, TeamStanding};
 use super::rules::{BONUS_POINTS, distance_points};
 use super::state::RaceState;
 
 /// The standings now, with `bonuses` added; best first, equal points by team name.
-pub fn standings(state: &RaceState, bonuses: &[Bonus]) -> Vec<Standing> {
-    let mut lines: Vec<Standing> = state
+pub fn standings(state: &RaceState, bonuses: &[Bonus]) -> Vec<TeamStanding> {
+    let mut lines: Vec<TeamStanding> = state
         .teams
         .iter()
         .map(|team| {
@@ -25,9 +25,9 @@ pub fn standings(state: &RaceState, bonuses: &[Bonus]) -> Vec<Standing> {
                 .filter(|b| b.teams.contains(&team.name))
                 .map(|b| b.points)
                 .sum::<u32>();
-            Standing {
+            TeamStanding {
                 rank: 0,
-                team: team.name.clone(),
+                team: team.name.to_string(),
                 points: distance_points + team.achievement_points + bonus_points,
                 distance_points,
                 achievement_points: team.achievement_points,
@@ -62,44 +62,19 @@ pub fn team_points(state: &RaceState, team: usize) -> u32 {
 /// The four end bonuses.
 pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
     let per_car = |kind, value: &dyn Fn(usize) -> u32| {
-        let best = (0..state.cars.len()).map(value).max().unwrap_or(0);
-        let cars: Vec<usize> = if best == 0 {
-            Vec::new()
-        } else {
-            (0..state.cars.len())
-                .filter(|&i| value(i) == best)
-                .collect()
-        };
-        let teams: BTreeSet<Name> = cars
+        let (best, cars) = leaders(state.cars.len(), value);
+        let teams = cars
             .iter()
             .map(|&i| state.teams[state.cars[i].team].name.clone())
             .collect();
-        Bonus {
-            kind,
-            value: best,
-            teams: teams.into_iter().collect(),
-            cars: cars.iter().map(|&i| state.cars[i].name.clone()).collect(),
-            points: BONUS_POINTS,
-        }
+        let cars = cars.iter().map(|&i| state.cars[i].name.clone()).collect();
+        bonus(kind, best, teams, cars)
     };
     let per_team = |kind, value: &dyn Fn(usize) -> u32| {
         let team_value = |t: usize| state.teams[t].cars.iter().map(|&i| value(i)).sum::<u32>();
-        let best = (0..state.teams.len()).map(team_value).max().unwrap_or(0);
-        let teams: BTreeSet<Name> = if best == 0 {
-            BTreeSet::new()
-        } else {
-            (0..state.teams.len())
-                .filter(|&t| team_value(t) == best)
-                .map(|t| state.teams[t].name.clone())
-                .collect()
-        };
-        Bonus {
-            kind,
-            value: best,
-            teams: teams.into_iter().collect(),
-            cars: Vec::new(),
-            points: BONUS_POINTS,
-        }
+        let (best, teams) = leaders(state.teams.len(), team_value);
+        let teams = teams.iter().map(|&t| state.teams[t].name.clone()).collect();
+        bonus(kind, best, teams, Vec::new())
     };
     let fights = |i: usize| state.cars[i].fights_won;
     let farthest = |i: usize| state.cars[i].farthest;
@@ -109,4 +84,24 @@ pub fn bonuses(state: &RaceState) -> Vec<Bonus> {
         per_car(BonusKind::CarFarthest, &farthest),
         per_team(BonusKind::TeamFarthest, &farthest),
     ]
+}
+
+/// The best value among `count` cars or teams, and those that reach it (none when it is 0).
+fn leaders(count: usize, value: impl Fn(usize) -> u32) -> (u32, Vec<usize>) {
+    let best = (0..count).map(&value).max().unwrap_or(0);
+    if best == 0 {
+        return (0, Vec::new());
+    }
+    (best, (0..count).filter(|&i| value(i) == best).collect())
+}
+
+/// The `kind` bonus earned with `value` by `teams` (the cars behind it, for a per-car bonus).
+fn bonus(kind: BonusKind, value: u32, teams: BTreeSet<Name>, cars: Vec<Name>) -> Bonus {
+    Bonus {
+        kind,
+        value,
+        teams: teams.into_iter().collect(),
+        cars,
+        points: BONUS_POINTS,
+    }
 }

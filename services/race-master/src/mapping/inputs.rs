@@ -2,8 +2,8 @@
 
 use arcade_contracts::race as c;
 
-use super::enums::{achievement_from, distribution_from, modules_from};
 use super::steps::answer_from;
+use super::wire::Wire;
 use arcade_runtime::MappingError;
 
 use super::RaceMessage;
@@ -14,7 +14,7 @@ pub fn input_of_register(m: &c::CarRegister) -> Input {
     Input::Register {
         team: m.team.clone(),
         car: m.car.clone(),
-        modules: modules_from(m.modules),
+        modules: m.modules.into(),
     }
 }
 
@@ -30,16 +30,17 @@ pub fn input_of_answer(m: &c::DecisionMade) -> Input {
 
 /// The input of a command to the master; an error for a fact (the master consumes none).
 pub fn input(message: &RaceMessage) -> Result<Input, MappingError> {
+    let invalid = |e| MappingError::invalid(message.message_type(), e);
     Ok(match message {
         RaceMessage::RaceStart(m) => Input::Start(StartSettings {
             turns: m.turns,
             duration_ms: m.duration_ms,
             turn_interval_ms: m.turn_interval_ms,
             decision_timeout_ms: m.decision_timeout_ms,
-            distribution: m.distribution.map(distribution_from),
+            distribution: Wire::from_wire(&m.distribution).map_err(invalid)?,
         }),
         RaceMessage::DistributionSet(m) => {
-            Input::SetDistribution(distribution_from(m.distribution))
+            Input::SetDistribution(Wire::from_wire(&m.distribution).map_err(invalid)?)
         }
         RaceMessage::CarRegister(m) => input_of_register(m),
         RaceMessage::BudgetQuery(m) => Input::QueryBudget {
@@ -54,7 +55,7 @@ pub fn input(message: &RaceMessage) -> Result<Input, MappingError> {
             reason: m.reason.clone(),
         },
         RaceMessage::DecisionMade(m) => input_of_answer(m),
-        RaceMessage::HintPublish(m) => Input::PublishHint(achievement_from(m.achievement)),
+        RaceMessage::HintPublish(m) => Input::PublishHint(m.achievement),
         other => {
             return Err(MappingError::refused(
                 other.message_type(),

@@ -3,15 +3,16 @@
 //! type, payload and route, so hosts and built-in cars handle them without knowing every type.
 //! Each domain fact becomes one message ([`encode`]) and comes back from the log unchanged
 //! ([`decode`]); commands become inputs ([`input`]). A new message type is one line in
-//! [`RaceMessage`] and its arms in those conversions.
+//! [`RaceMessage`] and either one line in the table of plain facts (`facts`: every field under
+//! its own name, converted by `wire::Wire`) or its arms in those conversions.
 
 mod account;
 mod decode;
 mod encode;
-mod enums;
+mod facts;
 mod inputs;
-mod parts;
 mod steps;
+mod wire;
 
 use arcade_contracts::race as c;
 use arcade_runtime::MappingError;

@@ -1,14 +1,13 @@
 //! Duel steps, questions and answers to and from the wire.
 
-use std::sync::Arc;
-
 use arcade_contracts::race as c;
 
 use super::ValueError;
-use super::enums::*;
+use super::wire::{Wire, wire_struct};
+use crate::domain::car::CarState;
 use crate::domain::decision::{Answer, DuelView, HistoryEntry, Question};
 use crate::domain::duel::{Action, Play, StepOutcome};
-use crate::domain::rules::Module;
+use crate::domain::rules::{Module, ModuleRules};
 
 /// The public fields of a step: (cards, silence, action, illegal, moved, attack value, attack
 /// cards, parry).
@@ -23,14 +22,51 @@ pub struct StepFields {
     pub parry: Option<c::ParryOutcome>,
 }
 
+/// A contract step (`DuelPlayed` or `DuelStep`) of `play` and `outcome`: its own fields as
+/// given, then the public fields of the step ([`step_to`]).
+macro_rules! with_step {
+    ($play:expr, $outcome:expr => $ty:path { $($own:tt)* }) => {{
+        let f = $crate::mapping::steps::step_to($play, $outcome);
+        $ty {
+            $($own)*
+            cards: f.cards,
+            silence: f.silence,
+            action: f.action,
+            illegal: f.illegal,
+            moved: f.moved,
+            attack_value: f.attack_value,
+            attack_cards: f.attack_cards,
+            parry: f.parry,
+        }
+    }};
+}
+pub(super) use with_step;
+
+/// The public fields of a contract step (`DuelPlayed` or `DuelStep`), for [`step_from`].
+macro_rules! step_fields {
+    ($m:expr) => {
+        $crate::mapping::steps::StepFields {
+            cards: $m.cards.clone(),
+            silence: $m.silence,
+            action: $m.action,
+            illegal: $m.illegal,
+            moved: $m.moved,
+            attack_value: $m.attack_value,
+            attack_cards: $m.attack_cards,
+            parry: $m.parry,
+        }
+    };
+}
+pub(super) use step_fields;
+
 /// A step's play and outcome to the wire.
 pub fn step_to(play: &Play, outcome: &StepOutcome) -> StepFields {
     let (cards, silence) = match play {
         Play::Cards(cards) => (cards.clone(), None),
-        Play::Silent(s) => (Vec::new(), Some(silence_to(*s))),
+        Play::Silent(s) => (Vec::new(), Some(*s)),
     };
     let (action, illegal, played, parry) = match *outcome {
-        StepOutcome::Illegal(i) => (c::DuelAction::Illegal, Some(illegal_to(i)), None, None),
+        StepOutcome::Illegal(i) => (c::DuelAction::Illegal, Some(i.to_wire()), None, None),
         StepOutcome::Silent(_) => (c::DuelAction::Silent, None, None, None),
         StepOutcome::Played { action, parry } => {
             let kind = match action {
@@ -38,7 +74,7 @@ pub fn step_to(play: &Play, outcome: &StepOutcome) -> StepFields {
                 Action::Attack { .. } => c::DuelAction::Attack,
                 Action::MoveAttack { .. } => c::DuelAction::MoveAttack,
             };
-            (kind, None, Some(action), parry.map(parry_to))
+            (kind, None, Some(action), parry)
         }
     };
     let attack = played.and_then(|a| a.attack());
@@ -61,7 +97,7 @@ fn small(value: u32, what: &str) -> Result<u8, ValueError> {
 /// A step's play and outcome from the wire.
 pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), ValueError> {
     let play = match f.silence {
-        Some(s) => Play::Silent(silence_from(s)),
+        Some(s) => Play::Silent(s),
         None => Play::Cards(f.cards),
     };
     let value = || {
@@ -69,24 +105,24 @@ pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), ValueError> {
             .ok_or_else(|| ValueError("an attack without attackValue".into()))
     };
     let outcome = match f.action {
-        c::DuelAction::Illegal => StepOutcome::Illegal(illegal_from(
-            f.illegal
+        c::DuelAction::Illegal => StepOutcome::Illegal(Wire::from_wire(
+            &f.illegal
                 .ok_or_else(|| ValueError("an illegal step without its fault".into()))?,
-        )),
+        )?),
         c::DuelAction::Silent => StepOutcome::Silent(match &play {
             Play::Silent(s) => *s,
             Play::Cards(_) => return Err(ValueError("a silent step without its silence".into())),
         }),
         c::DuelAction::Move => StepOutcome::Played {
             action: Action::Move(small(f.moved, "move")?),
-            parry: f.parry.map(parry_from),
+            parry: f.parry,
         },
         c::DuelAction::Attack => StepOutcome::Played {
             action: Action::Attack {
                 value: value()?,
                 count: small(f.attack_cards, "attackCards")?,
             },
-            parry: f.parry.map(parry_from),
+            parry: f.parry,
         },
         c::DuelAction::MoveAttack => StepOutcome::Played {
             action: Action::MoveAttack {
@@ -94,109 +130,71 @@ pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), ValueError> {
                 value: value()?,
                 count: small(f.attack_cards, "attackCards")?,
             },
-            parry: f.parry.map(parry_from),
+            parry: f.parry,
         },
     };
     Ok((play, outcome))
 }
 
-/// Which fighter, from the wire.
-pub fn fighter_index(value: u8) -> Result<usize, ValueError> {
-    match value {
-        0 | 1 => Ok(usize::from(value)),
-        other => Err(ValueError(format!("fighter {other} is not 0 or 1"))),
+wire_struct!(HistoryEntry => c::DuelHistoryEntry { fighter, cards, action, parry });
+wire_struct!(DuelView => c::DuelQuestion {
+    duel_id,
+    you,
+    cards,
+    squares,
+    distance,
+    opponent_cards,
+    deck_left,
+    history,
+});
+
+impl Wire for Question {
+    type Form = c::Question;
+
+    fn to_wire(&self) -> c::Question {
+        match self {
+            Question::ShouldFight {
+                combat_id,
+                square,
+                opponent,
+                opponent_team,
+                opponent_weapons,
+            } => c::Question::ShouldFight(c::Opponent {
+                combat_id: *combat_id,
+                square: *square,
+                car: opponent.to_wire(),
+                team: opponent_team.to_wire(),
+                weapons: *opponent_weapons,
+            }),
+            Question::CrossMineField => c::Question::CrossMineField,
+            Question::ExploreWreck => c::Question::ExploreWreck,
+            Question::BuyAtGarage { budget } => c::Question::BuyAtGarage(c::GaragePrices {
+                pilot: Module::Pilot.price(),
+                engine: Module::Engine.price(),
+                weapon: Module::Weapon.price(),
+                budget: *budget,
+            }),
+            Question::DuelAnswer(v) => c::Question::DuelAnswer(v.to_wire()),
+            Question::ReportState => c::Question::ReportState,
+        }
     }
-}
 
-/// Two squares from the wire.
-pub fn pair(values: &[u32], what: &str) -> Result<[u32; 2], ValueError> {
-    <[u32; 2]>::try_from(values)
-        .map_err(|_| ValueError(format!("{what} must hold 2 values, got {}", values.len())))
-}
-
-/// A question to the wire.
-pub fn question_to(q: &Question) -> c::Question {
-    match q {
-        Question::ShouldFight {
-            combat_id,
-            square,
-            opponent,
-            opponent_team,
-            opponent_weapons,
-        } => c::Question::ShouldFight(c::Opponent {
-            combat_id: *combat_id,
-            square: *square,
-            car: opponent.to_string(),
-            team: opponent_team.to_string(),
-            weapons: *opponent_weapons,
-        }),
-        Question::CrossMineField => c::Question::CrossMineField,
-        Question::ExploreWreck => c::Question::ExploreWreck,
-        Question::BuyAtGarage { budget } => c::Question::BuyAtGarage(c::GaragePrices {
-            pilot: Module::Pilot.price(),
-            engine: Module::Engine.price(),
-            weapon: Module::Weapon.price(),
-            budget: *budget,
-        }),
-        Question::DuelAnswer(v) => c::Question::DuelAnswer(c::DuelQuestion {
-            duel_id: v.duel_id,
-            you: v.you as u8,
-            cards: v.cards.clone(),
-            squares: v.squares.to_vec(),
-            distance: v.distance,
-            opponent_cards: v.opponent_cards,
-            deck_left: v.deck_left,
-            history: v
-                .history
-                .iter()
-                .map(|h| c::DuelHistoryEntry {
-                    fighter: h.fighter as u8,
-                    cards: h.cards.clone(),
-                    action: action_kind_to(h.action),
-                    parry: h.parry.map(parry_to),
-                })
-                .collect(),
-        }),
-        Question::ReportState => c::Question::ReportState,
+    fn from_wire(q: &c::Question) -> Result<Question, ValueError> {
+        Ok(match q {
+            c::Question::ShouldFight(o) => Question::ShouldFight {
+                combat_id: o.combat_id,
+                square: o.square,
+                opponent: Wire::from_wire(&o.car)?,
+                opponent_team: Wire::from_wire(&o.team)?,
+                opponent_weapons: o.weapons,
+            },
+            c::Question::CrossMineField => Question::CrossMineField,
+            c::Question::ExploreWreck => Question::ExploreWreck,
+            c::Question::BuyAtGarage(p) => Question::BuyAtGarage { budget: p.budget },
+            c::Question::DuelAnswer(v) => Question::DuelAnswer(Wire::from_wire(v)?),
+            c::Question::ReportState => Question::ReportState,
+        })
     }
-}
-
-/// A question from the wire.
-pub fn question_from(q: c::Question) -> Result<Question, ValueError> {
-    Ok(match q {
-        c::Question::ShouldFight(o) => Question::ShouldFight {
-            combat_id: o.combat_id,
-            square: o.square,
-            opponent: Arc::from(o.car),
-            opponent_team: Arc::from(o.team),
-            opponent_weapons: o.weapons,
-        },
-        c::Question::CrossMineField => Question::CrossMineField,
-        c::Question::ExploreWreck => Question::ExploreWreck,
-        c::Question::BuyAtGarage(p) => Question::BuyAtGarage { budget: p.budget },
-        c::Question::DuelAnswer(v) => Question::DuelAnswer(DuelView {
-            duel_id: v.duel_id,
-            you: fighter_index(v.you)?,
-            cards: v.cards,
-            squares: pair(&v.squares, "squares")?,
-            distance: v.distance,
-            opponent_cards: v.opponent_cards,
-            deck_left: v.deck_left,
-            history: v
-                .history
-                .into_iter()
-                .map(|h| {
-                    Ok(HistoryEntry {
-                        fighter: fighter_index(h.fighter)?,
-                        cards: h.cards,
-                        action: action_kind_from(h.action),
-                        parry: h.parry.map(parry_from),
-                    })
-                })
-                .collect::<Result<_, ValueError>>()?,
-        }),
-        c::Question::ReportState => Question::ReportState,
-    })
 }
 
 /// An answer to the wire.
@@ -205,15 +203,13 @@ pub fn answer_to(a: &Answer) -> c::Answer {
         Answer::ShouldFight(fight) => c::Answer::ShouldFight { fight: *fight },
         Answer::CrossMineField(cross) => c::Answer::CrossMineField { cross: *cross },
         Answer::ExploreWreck(explore) => c::Answer::ExploreWreck { explore: *explore },
-        Answer::BuyAtGarage(module) => c::Answer::BuyAtGarage {
-            module: module.map(module_to),
-        },
+        Answer::BuyAtGarage(module) => c::Answer::BuyAtGarage { module: *module },
         Answer::DuelAnswer(cards) => c::Answer::DuelAnswer {
             cards: cards.clone(),
         },
         Answer::ReportState(s) => c::Answer::ReportState {
             square: s.square,
-            modules: modules_to(s.modules),
+            modules: s.modules.to_wire(),
         },
     }
 }
@@ -224,10 +220,11 @@ pub fn answer_from(a: c::Answer) -> Answer {
         c::Answer::ShouldFight { fight } => Answer::ShouldFight(fight),
         c::Answer::CrossMineField { cross } => Answer::CrossMineField(cross),
         c::Answer::ExploreWreck { explore } => Answer::ExploreWreck(explore),
-        c::Answer::BuyAtGarage { module } => Answer::BuyAtGarage(module.map(module_from)),
+        c::Answer::BuyAtGarage { module } => Answer::BuyAtGarage(module),
         c::Answer::DuelAnswer { cards } => Answer::DuelAnswer(cards),
-        c::Answer::ReportState { square, modules } => {
-            Answer::ReportState(state_from(c::CarState { square, modules }))
-        }
+        c::Answer::ReportState { square, modules } => Answer::ReportState(CarState {
+            square,
+            modules: modules.into(),
+        }),
     }
 }

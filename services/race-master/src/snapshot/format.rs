@@ -39,19 +39,6 @@ pub(super) struct RaceV1 {
     pub last_duel: u32,
 }
 
-/// The settings of `race.started.v1`. The seed is not here, only its SHA-256, which that
-/// event already publishes.
-#[derive(Debug, Serialize, Deserialize)]
-pub(super) struct StartedV1 {
-    pub at_ms: u64,
-    pub turns: Option<u32>,
-    pub duration_ms: u64,
-    pub turn_interval_ms: u64,
-    pub decision_timeout_ms: u64,
-    pub distribution: OddsV1,
-    pub seed_sha256: [u8; 32],
-}
-
 /// Odds in percent: nothing, pirates, garage, wreck, mine field.
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct OddsV1(pub u32, pub u32, pub u32, pub u32, pub u32);
@@ -169,6 +156,48 @@ macro_rules! mirror {
     };
 }
 
+/// A mirror of a domain struct whose fields all convert with `Into` (field by field, in this
+/// order, which is the format).
+macro_rules! mirror_struct {
+    ($(#[$doc:meta])* $mirror:ident <=> $domain:ident { $($field:ident: $ty:ty),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Serialize, Deserialize)]
+        pub(super) struct $mirror {
+            $(pub $field: $ty),+
+        }
+
+        impl From<&$domain> for $mirror {
+            fn from(value: &$domain) -> Self {
+                $mirror {
+                    $($field: value.$field.into()),+
+                }
+            }
+        }
+
+        impl From<$mirror> for $domain {
+            fn from(value: $mirror) -> Self {
+                $domain {
+                    $($field: value.$field.into()),+
+                }
+            }
+        }
+    };
+}
+
+mirror_struct!(
+    /// The settings of `race.started.v1`. The seed is not here, only its SHA-256, which that
+    /// event already publishes.
+    StartedV1 <=> Started {
+        at_ms: u64,
+        turns: Option<u32>,
+        duration_ms: u64,
+        turn_interval_ms: u64,
+        decision_timeout_ms: u64,
+        distribution: OddsV1,
+        seed_sha256: [u8; 32],
+    }
+);
+
 mirror!(StatusV1 <=> Status { Registration, Running, Finished });
 mirror!(StageV1 <=> Stage { BetweenTurns, OnTrack, Events, Combats, StateChecks });
 mirror!(StopV1 <=> StopReason { NoEngine, NoPilot, Destroyed });
@@ -210,34 +239,6 @@ impl From<Modules> for ModulesV1 {
 impl From<ModulesV1> for Modules {
     fn from(ModulesV1(pilots, engines, weapons): ModulesV1) -> Self {
         Modules::new(pilots, engines, weapons)
-    }
-}
-
-impl From<&Started> for StartedV1 {
-    fn from(s: &Started) -> Self {
-        StartedV1 {
-            at_ms: s.at_ms,
-            turns: s.turns,
-            duration_ms: s.duration_ms,
-            turn_interval_ms: s.turn_interval_ms,
-            decision_timeout_ms: s.decision_timeout_ms,
-            distribution: s.distribution.into(),
-            seed_sha256: s.seed_sha256,
-        }
-    }
-}
-
-impl From<StartedV1> for Started {
-    fn from(s: StartedV1) -> Self {
-        Started {
-            at_ms: s.at_ms,
-            turns: s.turns,
-            duration_ms: s.duration_ms,
-            turn_interval_ms: s.turn_interval_ms,
-            decision_timeout_ms: s.decision_timeout_ms,
-            distribution: s.distribution.into(),
-            seed_sha256: s.seed_sha256,
-        }
     }
 }
 

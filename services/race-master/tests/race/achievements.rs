@@ -4,7 +4,7 @@
 use arcade_race_master::domain::decision::{Answer, Asked, Question};
 use arcade_race_master::domain::dice::Purpose;
 use arcade_race_master::domain::event::{Event, StopReason};
-use arcade_race_master::domain::rules::{Achievement, EventKind};
+use arcade_race_master::domain::rules::{Achievement, AchievementRules, EventKind};
 
 use crate::events::{fight_out, one_car, seed_where};
 use crate::having;

@@ -10,7 +10,7 @@ use crate::domain::event::{
 };
 use crate::domain::rules::{
     Achievement, EventKind, FAST_ENGINES, GARAGE_SQUARES, MINE_DETOUR_TURNS, MINE_HURT_BELOW,
-    Modules, PIRATES_MAX_WEAPONS, PIRATES_MODULES, WRECK_TURNS, WreckFind, wreck_find,
+    ModuleRules, Modules, PIRATES_MAX_WEAPONS, PIRATES_MODULES, WRECK_TURNS, WreckFind, wreck_find,
 };
 use crate::domain::scoring;
 use crate::domain::state::{Stage, Status};

@@ -7,7 +7,7 @@ use crate::domain::car::{CarState, Name};
 use crate::domain::decision::Question;
 use crate::domain::dice::Dice;
 use crate::domain::event::{Event, ModuleReason, PenaltyReason, StopReason};
-use crate::domain::rules::{Achievement, Module};
+use crate::domain::rules::{Achievement, AchievementRules, Module};
 use crate::domain::state::RaceState;
 
 /// A decision in progress.

@@ -13,17 +13,13 @@
 use super::answer::{Action, Illegal, has_legal_answer, judge};
 use super::cards::{DECK_SIZE, Deck, Hand};
 
+/// How an attack was met: the contract's `ParryOutcome`, the same thing.
+pub use arcade_contracts::race::ParryOutcome as Parry;
+/// Why a fighter played no cards: the contract's `race.*` enum, the same thing.
+pub use arcade_contracts::race::Silence;
+
 /// Where the fighters start: 22 squares apart.
 pub const START_SQUARES: [u32; 2] = [1, 23];
-
-/// Why a fighter played no cards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Silence {
-    /// No answer before the deadline.
-    NoAnswer,
-    /// An answer to another question.
-    WrongAnswer,
-}
 
 /// What a fighter played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,17 +28,6 @@ pub enum Play {
     Cards(Vec<u8>),
     /// Nothing.
     Silent(Silence),
-}
-
-/// How an attack was met.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Parry {
-    /// Parried; the defender plays next.
-    Parried,
-    /// Parried with its last cards: the defender lost.
-    ParriedLastCards,
-    /// Not parried: the defender lost.
-    Hit,
 }
 
 /// What an answer did.

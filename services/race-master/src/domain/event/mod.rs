@@ -190,14 +190,14 @@ pub enum Event {
     },
     StandingsUpdated {
         turn: u32,
-        standings: Vec<Standing>,
+        standings: Vec<TeamStanding>,
     },
     RaceFinished {
         turn: u32,
         at_ms: u64,
         reason: FinishReason,
         bonuses: Vec<Bonus>,
-        standings: Vec<Standing>,
+        standings: Vec<TeamStanding>,
         seed: u64,
     },
     DecisionRequested {

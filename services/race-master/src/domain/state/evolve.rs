@@ -6,7 +6,7 @@ use super::{
 };
 use crate::domain::decision::{Answer, Question};
 use crate::domain::event::{Closure, Event, EventOutcome, Phase};
-use crate::domain::rules::{EventKind, INITIAL_BUDGET};
+use crate::domain::rules::{AchievementRules, EventKind, INITIAL_BUDGET};
 
 impl RaceState {
     /// Applies one fact. Facts naming unknown cars or teams change nothing.
