@@ -9,7 +9,8 @@
 //!   (or a service fails), as mini-redis's `server::run(listener, shutdown)` does; then stops
 //!   everything in the order [`crate::shutdown`] describes. The shutdown future is usually
 //!   [`crate::shutdown::signal`] (SIGINT/SIGTERM, handled there once), possibly raced with the
-//!   process's own end (a demo's script, a game played to its end).
+//!   process's own end (a demo's script, a game played to its end). [`block_on`] runs a
+//!   binary's `main` on its tokio runtime.
 //! - `args` (feature `cli`): the flags of those settings, shared by every binary.
 
 #[cfg(feature = "cli")]
@@ -175,6 +176,22 @@ impl App {
         }
         self.bus.close().await?;
         Ok(clean)
+    }
+}
+
+/// Runs a binary's `main` future to its exit code on a tokio runtime built by `builder` (with
+/// every driver enabled). A runtime that cannot be built is reported on stderr, and the process
+/// fails.
+pub fn block_on(
+    builder: &mut tokio::runtime::Builder,
+    main: impl Future<Output = std::process::ExitCode>,
+) -> std::process::ExitCode {
+    match builder.enable_all().build() {
+        Ok(runtime) => runtime.block_on(main),
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            std::process::ExitCode::FAILURE
+        }
     }
 }
 
