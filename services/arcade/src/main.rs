@@ -39,15 +39,14 @@ fn main() -> ExitCode {
     arcade_runtime::app::block_on(
         &mut tokio::runtime::Builder::new_multi_thread(),
         async move {
-            match run(cli).await {
-                Ok(code) => code,
+            run(cli).await.or_else(|error| {
                 // The reader closed stdout (`| head`): it has what it wanted.
-                Err(error) if pipe::is_broken_pipe(&error) => ExitCode::SUCCESS,
-                Err(error) => {
-                    eprintln!("error: {error:#}");
-                    ExitCode::FAILURE
+                if pipe::is_broken_pipe(&error) {
+                    Ok(ExitCode::SUCCESS)
+                } else {
+                    Err(error)
                 }
-            }
+            })
         },
     )
 }

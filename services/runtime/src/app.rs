@@ -179,20 +179,22 @@ impl App {
     }
 }
 
-/// Runs a binary's `main` future to its exit code on a tokio runtime built by `builder` (with
-/// every driver enabled). A runtime that cannot be built is reported on stderr, and the process
+/// Runs a binary's `main` future on a tokio runtime built by `builder` (with every driver
+/// enabled) and returns its exit code. An error (`main`'s, shown with its causes, or the
+/// runtime's that could not be built) is reported on stderr as `error: …`, and the process
 /// fails.
-pub fn block_on(
+pub fn block_on<E: std::fmt::Display>(
     builder: &mut tokio::runtime::Builder,
-    main: impl Future<Output = std::process::ExitCode>,
+    main: impl Future<Output = Result<std::process::ExitCode, E>>,
 ) -> std::process::ExitCode {
-    match builder.enable_all().build() {
-        Ok(runtime) => runtime.block_on(main),
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    let ended = match builder.enable_all().build() {
+        Ok(runtime) => runtime.block_on(main).map_err(|error| format!("{error:#}")),
+        Err(error) => Err(format!("cannot start the async runtime: {error}")),
+    };
+    ended.unwrap_or_else(|error| {
+        eprintln!("error: {error}");
+        std::process::ExitCode::FAILURE
+    })
 }
 
 /// Stops every service in turn, each within [`DRAIN`]; returns whether all stopped cleanly

@@ -48,30 +48,20 @@ async fn a_team_can_neither_register_nor_answer_for_another() {
     // Past the endpoint (a broker user, a forged envelope): the master refuses a sender that is
     // neither the team nor an operator, and counts it as dead-lettered.
     let mut facts = w.facts("tap.trust", "race.car.#").await;
-    w.runtime
-        .send_with(
-            CarRegister::TYPE,
-            register("blue", "blue-9"),
-            "forger",
-            SendOptions {
-                message_id: None,
-                sender: Some("race-team-red".into()),
-            },
-        )
-        .await
-        .unwrap();
-    w.runtime
-        .send_with(
-            CarRegister::TYPE,
-            register("blue", "blue-2"),
-            "car.blue",
-            SendOptions {
-                message_id: None,
-                sender: Some("race-team-blue".into()),
-            },
-        )
-        .await
-        .unwrap();
+    // A registration for blue forged by red, then blue's own.
+    for (car, producer, sender) in [
+        ("blue-9", "forger", "race-team-red"),
+        ("blue-2", "car.blue", "race-team-blue"),
+    ] {
+        let options = SendOptions {
+            message_id: None,
+            sender: Some(sender.into()),
+        };
+        w.runtime
+            .send_with(CarRegister::TYPE, register("blue", car), producer, options)
+            .await
+            .unwrap();
+    }
     let registered = tokio::time::timeout(Duration::from_secs(60), async {
         loop {
             let delivery = facts.next().await.unwrap();

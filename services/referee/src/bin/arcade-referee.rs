@@ -52,18 +52,7 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    arcade_runtime::app::block_on(
-        &mut tokio::runtime::Builder::new_current_thread(),
-        async move {
-            match run(cli).await {
-                Ok(code) => code,
-                Err(message) => {
-                    eprintln!("error: {message}");
-                    ExitCode::FAILURE
-                }
-            }
-        },
-    )
+    arcade_runtime::app::block_on(&mut tokio::runtime::Builder::new_current_thread(), run(cli))
 }
 
 async fn run(cli: Cli) -> Result<ExitCode, String> {
