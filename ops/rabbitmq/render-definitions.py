@@ -86,6 +86,20 @@ def append_env_file(path, entries):
             out.write(f"{key}={value}\n")
 
 
+def principal_definitions(user, vhost, queue, write, read, topics):
+    """A user (no password yet) whose own queue is `queue` (the only one it may configure), with
+    the `write` and `read` patterns of its permission on `vhost` and its topic permissions,
+    `topics` mapping each exchange to its (write, read) patterns."""
+    return (
+        {"name": user, "password_hash": "", "hashing_algorithm": HASHING_ALGORITHM, "tags": []},
+        {"user": user, "vhost": vhost, "configure": f"^{queue}$", "write": write, "read": read},
+        [
+            {"user": user, "vhost": vhost, "exchange": exchange, "write": w, "read": r}
+            for exchange, (w, r) in topics.items()
+        ],
+    )
+
+
 def team_definitions(team, vhost):
     """A car team's user: reads its own queue race.team.<team>, sends commands (its
     registration, answers, budget queries) to the race master's queue only, through the commands
@@ -94,21 +108,13 @@ def team_definitions(team, vhost):
     if not TEAM_PATTERN.match(team):
         raise RenderError(f"--teams {team!r}: a team name matches {TEAM_PATTERN.pattern}")
     queue = re.escape(f"race.team.{team}")
-    user = f"race-team-{team}"
-    return (
-        {"name": user, "password_hash": "", "hashing_algorithm": HASHING_ALGORITHM, "tags": []},
-        {
-            "user": user,
-            "vhost": vhost,
-            "configure": f"^{queue}$",
-            "write": f"^(arcade\\.commands|{queue})$",
-            "read": f"^{queue}$",
-        },
-        [
-            {"user": user, "vhost": vhost, "exchange": "arcade.events", "write": "^$", "read": "^$"},
-            {"user": user, "vhost": vhost, "exchange": "arcade.commands", "write": "^race-master$",
-             "read": "^$"},
-        ],
+    return principal_definitions(
+        f"race-team-{team}",
+        vhost,
+        queue,
+        write=f"^(arcade\\.commands|{queue})$",
+        read=f"^{queue}$",
+        topics={"arcade.events": ("^$", "^$"), "arcade.commands": ("^race-master$", "^$")},
     )
 
 
@@ -117,22 +123,16 @@ def table_definitions(table, vhost):
     if not TABLE_PATTERN.match(table):
         raise RenderError(f"--tables {table!r}: a table id matches {TABLE_PATTERN.pattern}")
     queue = re.escape(f"referee.{table}")
-    user = f"referee-{table}"
-    return (
-        {"name": user, "password_hash": "", "hashing_algorithm": HASHING_ALGORITHM, "tags": []},
-        {
-            "user": user,
-            "vhost": vhost,
-            "configure": f"^{queue}$",
-            "write": f"^(arcade\\.events|arcade\\.dead|{queue})$",
-            "read": f"^(arcade\\.events|arcade\\.commands|{queue})$",
+    return principal_definitions(
+        f"referee-{table}",
+        vhost,
+        queue,
+        write=f"^(arcade\\.events|arcade\\.dead|{queue})$",
+        read=f"^(arcade\\.events|arcade\\.commands|{queue})$",
+        topics={
+            "arcade.events": ("^table\\.[a-z.]+\\.v[0-9]+$", "^$"),
+            "arcade.commands": ("^$", f"^{queue}$"),
         },
-        [
-            {"user": user, "vhost": vhost, "exchange": "arcade.events",
-             "write": "^table\\.[a-z.]+\\.v[0-9]+$", "read": "^$"},
-            {"user": user, "vhost": vhost, "exchange": "arcade.commands", "write": "^$",
-             "read": f"^{queue}$"},
-        ],
     )
 
 

@@ -86,7 +86,7 @@ pub fn segment(text: &str) -> String {
 }
 
 fn admin_url(connection: &Connection, path: &str) -> String {
-    format!("http://{}{path}", connection.admin)
+    format!("http://{}{path}", connection.admin())
 }
 
 pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
@@ -130,22 +130,13 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let client = crate::auth::http_client(args.connection.token.as_deref());
-    let mut response = client
+    let admin = args.connection.admin();
+    let request = client
         .get(admin_url(&args.connection, "/stream"))
-        .query(&[("pattern", &args.pattern)])
-        .send()
-        .await
-        .map_err(|e| args.connection.unreachable(&e))?;
-    if !response.status().is_success() {
-        let status = response.status();
-        let body: Value = response.json().await.unwrap_or_default();
-        anyhow::bail!(
-            "{}: {status}: {}",
-            args.connection.admin,
-            body["error"].as_str().unwrap_or("refused")
-        );
-    }
-    eprintln!("tapping {} on {}", args.pattern, args.connection.admin);
+        .query(&[("pattern", &args.pattern)]);
+    let refused = |status| format!("{admin}: {status}");
+    let mut response = args.connection.answer(request, refused, "refused").await?;
+    eprintln!("tapping {} on {admin}", args.pattern);
     let mut pending = Vec::new();
     while printed < limit {
         let Some(chunk) = response.chunk().await? else {

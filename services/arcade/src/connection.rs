@@ -8,13 +8,12 @@ use arcade_runtime::app::args::BrokerArgs;
 use arcade_runtime::app::connect_amqp;
 use arcade_runtime::bus::amqp::AmqpBus;
 use clap::Args;
+use serde_json::Value;
 
-/// Where to reach the services: a broker, or the admin endpoint of `arcade run`.
+/// The admin endpoint of `arcade run`: what the tools that reach the services only through it
+/// (`arcade bingo …`) take.
 #[derive(Debug, Clone, Args)]
-pub struct Connection {
-    /// The broker, if any.
-    #[command(flatten)]
-    pub broker: BrokerArgs,
+pub struct AdminArg {
     /// Address of the admin endpoint that `arcade run` serves on loopback.
     #[arg(
         long,
@@ -23,6 +22,17 @@ pub struct Connection {
         value_name = "ADDR"
     )]
     pub admin: SocketAddr,
+}
+
+/// Where to reach the services: a broker, or the admin endpoint of `arcade run`.
+#[derive(Debug, Clone, Args)]
+pub struct Connection {
+    /// The broker, if any.
+    #[command(flatten)]
+    pub broker: BrokerArgs,
+    /// The admin endpoint.
+    #[command(flatten)]
+    pub endpoint: AdminArg,
     /// Bearer token for the admin endpoint: the operator's (`arcade run` uses it instead of
     /// generating one into DATA/admin-token; clients read that file when this is absent), or a
     /// team's or player's secret. Its value is never shown.
@@ -36,11 +46,28 @@ pub struct Connection {
 }
 
 impl Connection {
+    /// The address of the admin endpoint.
+    pub fn admin(&self) -> SocketAddr {
+        self.endpoint.admin
+    }
+
+    /// Sends `request` to the admin endpoint: its answer when it is a success, else the error
+    /// [`successful`] gives, or [`Connection::unreachable`] when nothing answers.
+    pub async fn answer(
+        &self,
+        request: reqwest::RequestBuilder,
+        what: impl FnOnce(reqwest::StatusCode) -> String,
+        unexplained: &str,
+    ) -> anyhow::Result<reqwest::Response> {
+        let response = request.send().await.map_err(|e| self.unreachable(&e))?;
+        successful(response, what, unexplained).await
+    }
+
     /// The error of a tool that found no admin endpoint where it was told to look.
     pub fn unreachable(&self, error: &reqwest::Error) -> anyhow::Error {
         anyhow::anyhow!(
             "no `arcade run` answers at {} ({error}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ",
-            self.admin
+            self.admin()
         )
     }
 }
@@ -55,4 +82,33 @@ pub async fn tool_bus(broker: &BrokerArgs, name: &str) -> anyhow::Result<Option<
     };
     config.history = None;
     Ok(Some(connect_amqp(config, true).await?))
+}
+
+/// The status and JSON body of the answer to `url`; an answer that is not JSON is an error.
+pub async fn json_answer(
+    response: reqwest::Response,
+    url: &str,
+) -> anyhow::Result<(reqwest::StatusCode, Value)> {
+    let status = response.status();
+    let body: Value = response
+        .json()
+        .await
+        .map_err(|e| anyhow::anyhow!("{url}: the answer is not JSON: {e}"))?;
+    Ok((status, body))
+}
+
+/// `response` when its status is a success; else the error `{what(status)}: {why}`, `why`
+/// being the `error` of the answer's JSON body (`unexplained` when it has none).
+pub async fn successful(
+    response: reqwest::Response,
+    what: impl FnOnce(reqwest::StatusCode) -> String,
+    unexplained: &str,
+) -> anyhow::Result<reqwest::Response> {
+    let status = response.status();
+    if status.is_success() {
+        return Ok(response);
+    }
+    let body: Value = response.json().await.unwrap_or_default();
+    let why = body["error"].as_str().unwrap_or(unexplained);
+    anyhow::bail!("{}: {why}", what(status))
 }

@@ -28,7 +28,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             config.prefetch_bytes = args.consumer_memory_mib * 1024 * 1024;
         });
     let bus = transport.open().await?;
-    let admin_addr = args.connection.admin;
+    let admin_addr = args.connection.admin();
     if !admin_addr.ip().is_loopback() && args.connection.token.is_none() {
         anyhow::bail!(
             "--admin / ARCADE_ADMIN_ADDR {admin_addr} is not a loopback address: set ARCADE_ADMIN_TOKEN (or --token) to the operator's token to serve the admin endpoint there"

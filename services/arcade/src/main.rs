@@ -36,27 +36,19 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     pipe::exit_quietly_on_closed_stdout();
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    runtime.block_on(async move {
-        match run(cli).await {
-            Ok(code) => code,
-            // The reader closed stdout (`| head`): it has what it wanted.
-            Err(error) if pipe::is_broken_pipe(&error) => ExitCode::SUCCESS,
-            Err(error) => {
-                eprintln!("error: {error:#}");
-                ExitCode::FAILURE
-            }
-        }
-    })
+    arcade_runtime::app::block_on(
+        &mut tokio::runtime::Builder::new_multi_thread(),
+        async move {
+            run(cli).await.or_else(|error| {
+                // The reader closed stdout (`| head`): it has what it wanted.
+                if pipe::is_broken_pipe(&error) {
+                    Ok(ExitCode::SUCCESS)
+                } else {
+                    Err(error)
+                }
+            })
+        },
+    )
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use arcade_contracts::race::{CarRegister, Modules};
 use arcade_race_master::service::RaceService;
-use arcade_runtime::Runtime;
 use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::{Runtime, SubscriptionSpec};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -41,6 +41,17 @@ async fn world() -> World {
     }
 }
 
+impl World {
+    /// A temporary subscription `name` of the bus to the types matching `pattern`.
+    async fn facts(&self, name: &str, pattern: &str) -> Box<dyn arcade_runtime::bus::Consumer> {
+        self.runtime
+            .bus()
+            .subscribe(&SubscriptionSpec::temporary(name, vec![pattern.into()]))
+            .await
+            .unwrap()
+    }
+}
+
 fn register(team: &str, car: &str) -> Value {
     serde_json::to_value(CarRegister {
         team: team.into(),
@@ -58,6 +69,20 @@ async fn status_of(response: reqwest::Response) -> (u16, String) {
     let status = response.status().as_u16();
     let body: Value = response.json().await.unwrap_or_default();
     (status, body["error"].as_str().unwrap_or("").to_string())
+}
+
+/// The status and error of the answer to `payload` posted by `client` to `url`.
+async fn post_status(client: &reqwest::Client, url: String, payload: &Value) -> (u16, String) {
+    status_of(client.post(url).json(payload).send().await.unwrap()).await
+}
+
+/// A raw request to publish `race.start.v1` with `body`, its `headers` (each ending in CRLF)
+/// before its content type.
+fn raw_start(headers: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "POST /messages/race.start.v1 HTTP/1.1\r\n{headers}Content-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
 }
 
 /// Sends raw HTTP/1.1 `request` and returns the status line and the whole answer.

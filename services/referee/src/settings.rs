@@ -3,6 +3,7 @@
 //! hardware: a simulated table (scripted or random balls) or the ball locks on a Linux I2C bus
 //! (`i2c` feature).
 
+use std::path::Path;
 use std::time::Duration;
 
 use arcade_runtime::{HostError, Running, Runtime};
@@ -198,6 +199,18 @@ fn launch_i2c(
     Err(LaunchError::Setting(
         "--table-hardware i2c: this build has no I2C support (build with `--features i2c`)".into(),
     ))
+}
+
+/// The rules document in the file `path` that the flag `flag` (`--play`, `--rules`) names,
+/// refused here (naming the flag, the file and the JSON path) when the referee would refuse it.
+pub fn read_rules(flag: &str, path: &Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{flag} {}: cannot read it: {e}", path.display()))?;
+    let rules: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{flag} {}: not JSON: {e}", path.display()))?;
+    crate::Rules::parse(&rules)
+        .map_err(|e| format!("{flag} {}: invalid rules: {e}", path.display()))?;
+    Ok(rules)
 }
 
 /// A 7-bit I2C address, in hex (`0x20`) or decimal (`32`).

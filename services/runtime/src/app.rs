@@ -9,7 +9,8 @@
 //!   (or a service fails), as mini-redis's `server::run(listener, shutdown)` does; then stops
 //!   everything in the order [`crate::shutdown`] describes. The shutdown future is usually
 //!   [`crate::shutdown::signal`] (SIGINT/SIGTERM, handled there once), possibly raced with the
-//!   process's own end (a demo's script, a game played to its end).
+//!   process's own end (a demo's script, a game played to its end). [`block_on`] runs a
+//!   binary's `main` on its tokio runtime.
 //! - `args` (feature `cli`): the flags of those settings, shared by every binary.
 
 #[cfg(feature = "cli")]
@@ -176,6 +177,24 @@ impl App {
         self.bus.close().await?;
         Ok(clean)
     }
+}
+
+/// Runs a binary's `main` future on a tokio runtime built by `builder` (with every driver
+/// enabled) and returns its exit code. An error (`main`'s, shown with its causes, or the
+/// runtime's that could not be built) is reported on stderr as `error: …`, and the process
+/// fails.
+pub fn block_on<E: std::fmt::Display>(
+    builder: &mut tokio::runtime::Builder,
+    main: impl Future<Output = Result<std::process::ExitCode, E>>,
+) -> std::process::ExitCode {
+    let ended = match builder.enable_all().build() {
+        Ok(runtime) => runtime.block_on(main).map_err(|error| format!("{error:#}")),
+        Err(error) => Err(format!("cannot start the async runtime: {error}")),
+    };
+    ended.unwrap_or_else(|error| {
+        eprintln!("error: {error}");
+        std::process::ExitCode::FAILURE
+    })
 }
 
 /// Stops every service in turn, each within [`DRAIN`]; returns whether all stopped cleanly

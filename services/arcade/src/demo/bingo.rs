@@ -70,6 +70,16 @@ async fn deal(
     Ok((dealt, cells))
 }
 
+/// Opens the game `open` describes, and says `story` once the service has opened it.
+async fn open_game(demo: &Demo, tap: &mut Tap, open: Value, story: &str) -> anyhow::Result<()> {
+    let game_id = open["gameId"].clone();
+    demo.send("bingo.game.open.v1", open).await?;
+    tap.until("bingo.game.opened.v1", |p| p["gameId"] == game_id)
+        .await?;
+    demo.say(story);
+    Ok(())
+}
+
 async fn rejected(tap: &mut Tap, request_type: &str) -> anyhow::Result<Value> {
     Ok(tap
         .until("bingo.request.rejected.v1", |p| {
@@ -89,10 +99,13 @@ async fn called(demo: &Demo) -> anyhow::Result<()> {
         "gameId": "demo-quiz", "tickMode": "called", "grid": {"size": 5},
         "pool": pool, "patterns": [{"kind": "line"}, {"kind": "fullCard"}],
     });
-    demo.send("bingo.game.open.v1", open).await?;
-    tap.until("bingo.game.opened.v1", |p| p["gameId"] == "demo-quiz")
-        .await?;
-    demo.say("opened demo-quiz: 5×5 cards from 75 squares, won by a line or a full card");
+    open_game(
+        demo,
+        &mut tap,
+        open,
+        "opened demo-quiz: 5×5 cards from 75 squares, won by a line or a full card",
+    )
+    .await?;
 
     let mut cards = Vec::new();
     for player in ["alice", "bob"] {
@@ -270,10 +283,7 @@ async fn activity(demo: &Demo) -> anyhow::Result<()> {
         "activitySources": [{"messageType": "table.goal.scored.v1", "verb": "table.goal",
                              "memberField": "/side", "objectField": "/tableId"}],
     });
-    demo.send("bingo.game.open.v1", open).await?;
-    tap.until("bingo.game.opened.v1", |p| p["gameId"] == "demo-party")
-        .await?;
-    demo.say("opened demo-party: 3×3 cards of 8 gestures, won by a line; the table referee's goals count as `table.goal` of the scoring side");
+    open_game(demo, &mut tap, open, "opened demo-party: 3×3 cards of 8 gestures, won by a line; the table referee's goals count as `table.goal` of the scoring side").await?;
     let mut alice = Vec::new();
     for player in ["alice", "hinge"] {
         let (_, cells) = deal(demo, &mut tap, "demo-party", player, 3).await?;

@@ -26,7 +26,8 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use crate::client::segment;
 
-pub use link::{Admin, AdminArg, refused};
+pub use crate::connection::AdminArg;
+pub use link::{Admin, refused};
 
 /// The `arcade bingo` subcommands.
 #[derive(Debug, Subcommand)]

@@ -25,7 +25,7 @@ use arcade_runtime::Runtime;
 use serde_json::Value;
 
 use super::duel_ai::HttpDuelAi;
-use crate::connection::{Connection, tool_bus};
+use crate::connection::{Connection, successful, tool_bus};
 
 /// `arcade car`.
 #[derive(Debug, clap::Args)]
@@ -144,23 +144,13 @@ pub(crate) async fn via_admin(
     mut program: CarProgram,
     advisor: Option<&dyn DuelAdvisor>,
 ) -> anyhow::Result<RaceFinished> {
-    let admin = args.connection.admin;
+    let admin = args.connection.admin();
     let team = args.team.clone();
     let client = crate::auth::http_client(args.connection.token.as_deref());
     // Open the team's queue first, so the program sees its state report.
-    let mut stream = client
-        .get(format!("http://{admin}/race/teams/{team}/stream"))
-        .send()
-        .await
-        .map_err(|e| args.connection.unreachable(&e))?;
-    if !stream.status().is_success() {
-        let status = stream.status();
-        let body: Value = stream.json().await.unwrap_or_default();
-        anyhow::bail!(
-            "{admin}: the team's stream: {status}: {}",
-            body["error"].as_str().unwrap_or("refused")
-        );
-    }
+    let request = client.get(format!("http://{admin}/race/teams/{team}/stream"));
+    let refused = |status| format!("{admin}: the team's stream: {status}");
+    let mut stream = args.connection.answer(request, refused, "refused").await?;
     eprintln!("car program of team {team} through the admin endpoint at {admin}");
     let post = |message_type: &'static str, payload: Value| {
         let client = client.clone();
@@ -173,14 +163,10 @@ pub(crate) async fn via_admin(
                 .send()
                 .await
                 .map_err(|e| anyhow::anyhow!("{admin}: sending {message_type}: {e}"))?;
-            if !response.status().is_success() {
-                let body: Value = response.json().await.unwrap_or_default();
-                anyhow::bail!(
-                    "{message_type} refused: {}",
-                    body["error"].as_str().unwrap_or("no reason given")
-                );
-            }
-            Ok(())
+            let refused = |_| format!("{message_type} refused");
+            successful(response, refused, "no reason given")
+                .await
+                .map(drop)
         }
     };
     post(

@@ -6,10 +6,9 @@
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use serde_json::Value;
 
 use crate::client::segment;
-use crate::connection::Connection;
+use crate::connection::{Connection, json_answer};
 
 /// `arcade race team …`.
 #[derive(Debug, Subcommand)]
@@ -52,7 +51,7 @@ pub async fn player(command: PlayerCommand) -> anyhow::Result<ExitCode> {
 }
 
 async fn add(args: &NameArgs, collection: &str) -> anyhow::Result<ExitCode> {
-    let admin = args.connection.admin;
+    let admin = args.connection.admin();
     let url = format!("http://{admin}/{collection}/{}", segment(&args.name));
     let response = crate::auth::http_client(args.connection.token.as_deref())
         .post(&url)
@@ -63,11 +62,7 @@ async fn add(args: &NameArgs, collection: &str) -> anyhow::Result<ExitCode> {
                 "no `arcade run` answers at {admin} ({e}); start one or pass --admin ADDR"
             )
         })?;
-    let status = response.status();
-    let body: Value = response
-        .json()
-        .await
-        .map_err(|e| anyhow::anyhow!("{url}: the answer is not JSON: {e}"))?;
+    let (status, body) = json_answer(response, &url).await?;
     if !status.is_success() {
         eprintln!(
             "error: {}",

@@ -168,14 +168,24 @@ pub fn session_id(message_type: &str, seed: u64, index: u64) -> String {
     uuid::Uuid::new_v8(bytes).to_string()
 }
 
-/// Plays `count` sessions and hands each to `publish` with its stable id
-/// ([`session_id`]) as a `contract` payload, `in_flight` at a time, with a progress bar on
-/// stderr when it is a terminal.
+/// What a simulation plays and how it publishes the sessions.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    /// How many sessions.
+    pub count: u64,
+    /// The stage of every session, if one is given.
+    pub stage: Option<Stage>,
+    /// The seed the sessions are drawn from.
+    pub seed: u64,
+    /// The contract version of the payloads.
+    pub contract: Contract,
+}
+
+/// Plays the `plan`'s sessions and hands each to `publish` with its stable id
+/// ([`session_id`]) as a payload of its contract, `in_flight` at a time, with a progress bar
+/// on stderr when it is a terminal.
 pub async fn play_and_publish<F, Fut>(
-    count: u64,
-    stage: Option<Stage>,
-    seed: u64,
-    contract: Contract,
+    plan: Plan,
     in_flight: usize,
     publish: F,
 ) -> anyhow::Result<Tally>
@@ -183,6 +193,12 @@ where
     F: Fn(String, serde_json::Value) -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<()>>,
 {
+    let Plan {
+        count,
+        stage,
+        seed,
+        contract,
+    } = plan;
     let mut simulator = Simulator::new(seed);
     let mut tally = Tally::default();
     let sessions: Vec<(String, serde_json::Value)> = (0..count)
@@ -224,71 +240,54 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
+    let plan = Plan {
+        count: args.sessions,
+        stage,
+        seed,
+        contract: args.contract,
+    };
     let started = std::time::Instant::now();
     let tally = match tool_bus(&args.connection.broker, "arcade puzzle simulate").await? {
         Some(bus) => {
             let runtime = Arc::new(Runtime::new(Arc::new(bus)));
-            let in_flight = IN_FLIGHT_AMQP;
-            play_and_publish(
-                args.sessions,
-                stage,
-                seed,
-                args.contract,
-                in_flight,
-                |id, payload| {
-                    let runtime = runtime.clone();
-                    async move {
-                        let options = arcade_runtime::SendOptions {
-                            message_id: Some(id),
-                            sender: None,
-                        };
-                        runtime
-                            .send_with(args.contract.message_type(), payload, SIMULATOR, options)
-                            .await?;
-                        Ok(())
-                    }
-                },
-            )
+            play_and_publish(plan, IN_FLIGHT_AMQP, |id, payload| {
+                let runtime = runtime.clone();
+                async move {
+                    let options = arcade_runtime::SendOptions {
+                        message_id: Some(id),
+                        sender: None,
+                    };
+                    runtime
+                        .send_with(args.contract.message_type(), payload, SIMULATOR, options)
+                        .await?;
+                    Ok(())
+                }
+            })
             .await?
         }
         None => {
             let client = crate::auth::http_client(args.connection.token.as_deref());
             let url = format!(
                 "http://{}/messages/{}",
-                args.connection.admin,
+                args.connection.admin(),
                 args.contract.message_type()
             );
             let connection = args.connection.clone();
-            let in_flight = IN_FLIGHT_ADMIN;
-            play_and_publish(
-                args.sessions,
-                stage,
-                seed,
-                args.contract,
-                in_flight,
-                |id, payload| {
-                    let request = client
-                        .post(&url)
-                        .query(&[("producer", SIMULATOR)])
-                        .header("Idempotency-Key", id)
-                        .json(&payload);
-                    let connection = connection.clone();
-                    async move {
-                        let response = request
-                            .send()
-                            .await
-                            .map_err(|e| connection.unreachable(&e))?;
-                        if !response.status().is_success() {
-                            let body: serde_json::Value = response.json().await.unwrap_or_default();
-                            anyhow::bail!(
-                                "the admin endpoint refused a session: {}",
-                                body["error"].as_str().unwrap_or("no reason given")
-                            );
-                        }
-                        Ok(())
-                    }
-                },
-            )
+            play_and_publish(plan, IN_FLIGHT_ADMIN, |id, payload| {
+                let request = client
+                    .post(&url)
+                    .query(&[("producer", SIMULATOR)])
+                    .header("Idempotency-Key", id)
+                    .json(&payload);
+                let connection = connection.clone();
+                async move {
+                    let refused = |_| "the admin endpoint refused a session".to_string();
+                    connection
+                        .answer(request, refused, "no reason given")
+                        .await?;
+                    Ok(())
+                }
+            })
             .await?
         }
     };

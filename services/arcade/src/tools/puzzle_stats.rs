@@ -88,7 +88,7 @@ async fn next_stats(bus: &AmqpBus, wait: Duration) -> anyhow::Result<StatsUpdate
 
 /// The live statistics from the admin endpoint of `arcade run`.
 async fn admin_stats(connection: &Connection) -> anyhow::Result<StatsUpdated> {
-    let url = format!("http://{}/puzzle/stats", connection.admin);
+    let url = format!("http://{}/puzzle/stats", connection.admin());
     let response = crate::auth::http_client(connection.token.as_deref())
         .get(&url)
         .send()

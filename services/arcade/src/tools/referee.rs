@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use arcade_contracts::Message;
 use arcade_contracts::table::{TableGameAbort, TableGameStart, TableGoalReport};
-use serde_json::{Value, json};
+use arcade_referee::settings::read_rules;
+use serde_json::json;
 
 use crate::client::publish;
 use crate::connection::Connection;
@@ -118,7 +119,7 @@ const INVALID: u8 = 2;
 pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
     match command {
         RefereeCommand::Start(args) => {
-            let rules = match read_rules(&args.rules) {
+            let rules = match read_rules("--rules", &args.rules) {
                 Ok(rules) => rules,
                 Err(message) => {
                     eprintln!("error: {message}");
@@ -160,16 +161,4 @@ pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
             arcade_referee::cli::run(command, out, err)
         })),
     }
-}
-
-/// The rules document, refused here (naming the file and the JSON path) when the referee
-/// would refuse it.
-fn read_rules(path: &std::path::Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("--rules {}: cannot read it: {e}", path.display()))?;
-    let rules: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("--rules {}: not JSON: {e}", path.display()))?;
-    arcade_referee::Rules::parse(&rules)
-        .map_err(|e| format!("--rules {}: invalid rules: {e}", path.display()))?;
-    Ok(rules)
 }

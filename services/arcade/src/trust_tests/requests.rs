@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use arcade_contracts::Message;
 use arcade_contracts::race::CarRegister;
-use arcade_runtime::SubscriptionSpec;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -25,9 +24,10 @@ async fn cross_origin_foreign_host_and_tokenless_requests_are_refused() {
     // A page of another site posting text/plain (no preflight), through a rebound DNS name.
     let forged = raw(
         addr,
-        &format!(
-            "POST /messages/race.start.v1 HTTP/1.1\r\nHost: evil.example\r\nOrigin: http://evil.example\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
+        &raw_start(
+            "Host: evil.example\r\nOrigin: http://evil.example\r\n",
+            "text/plain",
+            body,
         ),
     )
     .await;
@@ -38,14 +38,8 @@ async fn cross_origin_foreign_host_and_tokenless_requests_are_refused() {
         (&*addr.to_string(), Some("http://evil.example")),
     ] {
         let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-        let answer = raw(
-            addr,
-            &format!(
-                "POST /messages/race.start.v1 HTTP/1.1\r\nHost: {host}\r\n{origin}Authorization: Bearer {op}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            ),
-        )
-        .await;
+        let headers = format!("Host: {host}\r\n{origin}Authorization: Bearer {op}\r\n");
+        let answer = raw(addr, &raw_start(&headers, "application/json", body)).await;
         assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
     }
     // No token: 401 naming where the operator's is.
@@ -80,15 +74,7 @@ async fn cross_origin_foreign_host_and_tokenless_requests_are_refused() {
 async fn the_same_idempotency_key_is_applied_once() {
     let w = world().await;
     let operator = w.endpoint.client(&w.endpoint.operator);
-    let mut facts = w
-        .runtime
-        .bus()
-        .subscribe(&SubscriptionSpec::temporary(
-            "tap.idem",
-            vec!["race.#".into()],
-        ))
-        .await
-        .unwrap();
+    let mut facts = w.facts("tap.idem", "race.#").await;
     let mut ids = Vec::new();
     for _ in 0..3 {
         let response = operator

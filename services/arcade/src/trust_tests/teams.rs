@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use arcade_contracts::Message;
 use arcade_contracts::race::{CarRegister, DecisionMade};
-use arcade_runtime::{SendOptions, SubscriptionSpec};
+use arcade_runtime::SendOptions;
 use serde_json::{Value, json};
 
 use super::*;
@@ -26,90 +26,42 @@ async fn a_team_can_neither_register_nor_answer_for_another() {
         .unwrap();
     let client = w.endpoint.client(&red);
     let url = |t: &str| w.endpoint.url(&format!("/messages/{t}"));
-    let (status, why) = status_of(
-        client
-            .post(url(CarRegister::TYPE))
-            .json(&register("blue", "blue-1"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, why) =
+        post_status(&client, url(CarRegister::TYPE), &register("blue", "blue-1")).await;
     assert_eq!(status, 403, "{why}");
     assert!(
         why.contains("race-team-red") && why.contains("blue"),
         "{why}"
     );
     let answer = json!({"requestId":"r","team":"blue","car":"blue-1","answer":{"kind":"dice","choice":"roll"}});
-    let (status, _) = status_of(
-        client
-            .post(url(DecisionMade::TYPE))
-            .json(&answer)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _) = post_status(&client, url(DecisionMade::TYPE), &answer).await;
     assert_eq!(status, 403);
     // Nor start the race.
-    let (status, _) = status_of(
-        client
-            .post(url("race.start.v1"))
-            .json(&json!({}))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _) = post_status(&client, url("race.start.v1"), &json!({})).await;
     assert_eq!(status, 403);
     assert_eq!(w.endpoint.auth.refused.forbidden.load(Ordering::Relaxed), 3);
     // Its own registration goes through.
-    let (status, why) = status_of(
-        client
-            .post(url(CarRegister::TYPE))
-            .json(&register("red", "red-1"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, why) =
+        post_status(&client, url(CarRegister::TYPE), &register("red", "red-1")).await;
     assert_eq!(status, 202, "{why}");
 
     // Past the endpoint (a broker user, a forged envelope): the master refuses a sender that is
     // neither the team nor an operator, and counts it as dead-lettered.
-    let mut facts = w
-        .runtime
-        .bus()
-        .subscribe(&SubscriptionSpec::temporary(
-            "tap.trust",
-            vec!["race.car.#".into()],
-        ))
-        .await
-        .unwrap();
-    w.runtime
-        .send_with(
-            CarRegister::TYPE,
-            register("blue", "blue-9"),
-            "forger",
-            SendOptions {
-                message_id: None,
-                sender: Some("race-team-red".into()),
-            },
-        )
-        .await
-        .unwrap();
-    w.runtime
-        .send_with(
-            CarRegister::TYPE,
-            register("blue", "blue-2"),
-            "car.blue",
-            SendOptions {
-                message_id: None,
-                sender: Some("race-team-blue".into()),
-            },
-        )
-        .await
-        .unwrap();
+    let mut facts = w.facts("tap.trust", "race.car.#").await;
+    // A registration for blue forged by red, then blue's own.
+    for (car, producer, sender) in [
+        ("blue-9", "forger", "race-team-red"),
+        ("blue-2", "car.blue", "race-team-blue"),
+    ] {
+        let options = SendOptions {
+            message_id: None,
+            sender: Some(sender.into()),
+        };
+        w.runtime
+            .send_with(CarRegister::TYPE, register("blue", car), producer, options)
+            .await
+            .unwrap();
+    }
     let registered = tokio::time::timeout(Duration::from_secs(60), async {
         loop {
             let delivery = facts.next().await.unwrap();

@@ -70,32 +70,17 @@ impl FromStr for SeedRange {
 mod tests {
     use super::*;
 
+    /// The seeds of the range `text` gives.
+    fn seeds(text: &str) -> Vec<i64> {
+        text.parse::<SeedRange>().unwrap().iter().collect()
+    }
+
     #[test]
     fn parses_the_three_forms() {
-        assert_eq!(
-            "3..6"
-                .parse::<SeedRange>()
-                .unwrap()
-                .iter()
-                .collect::<Vec<_>>(),
-            [3, 4, 5]
-        );
-        assert_eq!("3..=6".parse::<SeedRange>().unwrap().iter().count(), 4);
-        assert_eq!(
-            "-2..1"
-                .parse::<SeedRange>()
-                .unwrap()
-                .iter()
-                .collect::<Vec<_>>(),
-            [-2, -1, 0]
-        );
-        assert_eq!(
-            "42".parse::<SeedRange>()
-                .unwrap()
-                .iter()
-                .collect::<Vec<_>>(),
-            [42]
-        );
+        assert_eq!(seeds("3..6"), [3, 4, 5]);
+        assert_eq!(seeds("3..=6").len(), 4);
+        assert_eq!(seeds("-2..1"), [-2, -1, 0]);
+        assert_eq!(seeds("42"), [42]);
     }
 
     #[test]

@@ -52,25 +52,7 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    runtime.block_on(async move {
-        match run(cli).await {
-            Ok(code) => code,
-            Err(message) => {
-                eprintln!("error: {message}");
-                ExitCode::FAILURE
-            }
-        }
-    })
+    arcade_runtime::app::block_on(&mut tokio::runtime::Builder::new_current_thread(), run(cli))
 }
 
 async fn run(cli: Cli) -> Result<ExitCode, String> {
@@ -79,7 +61,7 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     let _telemetry = arcade_runtime::telemetry::init("referee").map_err(|e| e.to_string())?;
     prepare_data_dir(&cli.data.dir).map_err(|e| e.to_string())?;
     let rules = match &cli.play {
-        Some(path) => Some(read_rules(path)?),
+        Some(path) => Some(settings::read_rules("--play", path)?),
         None => None,
     };
     let table_id = cli.table.table_id.clone();
@@ -150,16 +132,6 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
 const EDGE_FRAME_MAX: u32 = 16 * 1024;
 // AMQP 0-9-1 frames are at least `frame-min-size`, 4096 bytes.
 const _: () = assert!(EDGE_FRAME_MAX >= 4096);
-
-fn read_rules(path: &std::path::Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("--play {}: cannot read it: {e}", path.display()))?;
-    let rules: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("--play {}: not JSON: {e}", path.display()))?;
-    arcade_referee::Rules::parse(&rules)
-        .map_err(|e| format!("--play {}: invalid rules: {e}", path.display()))?;
-    Ok(rules)
-}
 
 /// A game this table starts by itself: its id, and a subscription that sees its end.
 struct LocalGame {

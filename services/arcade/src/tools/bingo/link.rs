@@ -8,28 +8,16 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use arcade_contracts::Envelope;
-use clap::Args;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use crate::connection::{json_answer, successful};
 
 /// How long a tool waits for the service's answer to one request.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
 /// Exit code of a refused input or request.
 pub const REFUSED: u8 = 2;
-
-/// The admin endpoint of the `arcade run` hosting bingo.
-#[derive(Debug, Clone, Args)]
-pub struct AdminArg {
-    /// Address of the admin endpoint of the `arcade run` hosting bingo.
-    #[arg(
-        long,
-        env = "ARCADE_ADMIN_ADDR",
-        default_value = "127.0.0.1:7878",
-        value_name = "ADDR"
-    )]
-    pub admin: SocketAddr,
-}
 
 /// Prints `error: message` and returns the refusal exit code.
 pub fn refused(message: impl std::fmt::Display) -> ExitCode {
@@ -76,11 +64,7 @@ impl Admin {
             .send()
             .await
             .map_err(|e| self.unreachable(&e))?;
-        let status = response.status();
-        let body: Value = response
-            .json()
-            .await
-            .map_err(|e| anyhow::anyhow!("{url}: the answer is not JSON: {e}"))?;
+        let (status, body) = json_answer(response, &url).await?;
         if !status.is_success() {
             let error = body["error"].as_str().unwrap_or("refused").to_string();
             return Ok(Err(Refused { error }));
@@ -101,13 +85,12 @@ impl Admin {
             .send()
             .await
             .map_err(|e| self.unreachable(&e))?;
-        if !response.status().is_success() {
-            let body: Value = response.json().await.unwrap_or_default();
-            anyhow::bail!(
-                "{message_type} was not sent: {}",
-                body["error"].as_str().unwrap_or("refused")
-            );
-        }
+        successful(
+            response,
+            |_| format!("{message_type} was not sent"),
+            "refused",
+        )
+        .await?;
         Ok(())
     }
 

@@ -24,7 +24,8 @@ use arcade_contracts::bingo::{CardsPrinted, PrintCards, PrintedCard, RequestReje
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::link::{Admin, AdminArg, refused};
+use super::AdminArg;
+use super::link::{Admin, refused};
 use crate::client::segment;
 
 /// How the cards are written.

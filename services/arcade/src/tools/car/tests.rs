@@ -6,6 +6,7 @@ use arcade_runtime::bus::embedded::EmbeddedBus;
 
 use super::*;
 use crate::admin;
+use crate::connection::AdminArg;
 
 /// Three `arcade car` programs, each holding only its team's token, play a whole race
 /// through the admin endpoint of a running race master (embedded transport): they register,
@@ -43,7 +44,7 @@ async fn car_programs_play_a_race_through_the_admin_endpoint() {
             duel_ai: None,
             connection: Connection {
                 broker: Default::default(),
-                admin: addr,
+                endpoint: AdminArg { admin: addr },
                 token: Some(token),
             },
         };

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::*;
 use crate::admin;
-use crate::connection::Connection;
+use crate::connection::{AdminArg, Connection};
 use crate::tools::car::{CarArgs, via_admin};
 
 /// What the test's AI was asked (raw query strings) and what it answered.
@@ -103,7 +103,7 @@ async fn every_duel_answer_comes_from_the_http_ai() {
         duel_ai: Some(url.clone()),
         connection: Connection {
             broker: Default::default(),
-            admin: addr,
+            endpoint: AdminArg { admin: addr },
             token: Some(red),
         },
     };
