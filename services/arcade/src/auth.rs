@@ -155,19 +155,7 @@ impl Auth {
                 .ok_or_else(|| anyhow::anyhow!("{PRINCIPALS_FILE}: {name:?} is not a principal"))?;
             digests.insert(digest, principal);
         }
-        let port = bound.port();
-        let mut allowed = vec![bound.to_string()];
-        if bound.ip().is_loopback() || bound.ip().is_unspecified() {
-            allowed.push(format!("localhost:{port}"));
-            allowed.push(format!("127.0.0.1:{port}"));
-            allowed.push(format!("[::1]:{port}"));
-        }
-        for host in hosts {
-            allowed.push(host.clone());
-            if !host.contains(':') {
-                allowed.push(format!("{host}:{port}"));
-            }
-        }
+        let allowed = arcade_runtime::web::allowed_hosts(bound, hosts);
         Ok(Auth {
             operator: digest(&operator.token),
             operator_source: operator.source.clone(),

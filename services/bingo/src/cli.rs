@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use arcade_contracts::bingo::{PatternSpec, PrintedCard, SquareSpec, TickMode, TriggerSpec};
+use arcade_runtime::web::escape_html as escape;
 
 use crate::domain::limits::{MAX_LABEL_BYTES, MAX_POOL};
 
@@ -98,21 +99,6 @@ pub fn card_line(card: &PrintedCard) -> String {
     let mut line = serde_json::to_string(card).unwrap_or_default();
     line.push('\n');
     line
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 const STYLE: &str = "@page { size: A4; margin: 12mm; }

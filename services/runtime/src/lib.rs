@@ -40,6 +40,7 @@ pub mod store;
 pub mod telemetry;
 #[cfg(feature = "testkit")]
 pub mod testkit;
+pub mod web;
 pub mod wire;
 
 pub use app::{App, OpenBus, Transport};

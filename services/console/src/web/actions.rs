@@ -168,22 +168,9 @@ impl Gate {
         hosts: &[String],
         token_source: impl Into<String>,
     ) -> Self {
-        let port = bound.port();
-        let mut allowed = vec![bound.to_string()];
-        if bound.ip().is_loopback() || bound.ip().is_unspecified() {
-            allowed.push(format!("localhost:{port}"));
-            allowed.push(format!("127.0.0.1:{port}"));
-            allowed.push(format!("[::1]:{port}"));
-        }
-        for host in hosts {
-            allowed.push(host.clone());
-            if !host.contains(':') {
-                allowed.push(format!("{host}:{port}"));
-            }
-        }
         Gate {
             tokens,
-            hosts: allowed,
+            hosts: arcade_runtime::web::allowed_hosts(bound, hosts),
             token_source: token_source.into(),
         }
     }

@@ -4,21 +4,7 @@
 
 use serde_json::Value;
 
-/// Escapes text for HTML element content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use arcade_runtime::web::escape_html as escape;
 
 /// JSON that can sit inside a `<script>` element: only `</` could end it early, and JSON
 /// allows `<\/` for it.
