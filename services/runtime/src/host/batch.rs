@@ -200,7 +200,8 @@ impl<S: Service> Host<S> {
         Ok(())
     }
 
-    /// Decides on one input and commits it now, outside `run` (tests and tools). Not flushed.
+    /// Decides on one input and commits it now, outside `run` (tests). Not flushed.
+    #[cfg(any(test, feature = "testkit"))]
     pub fn handle_local(&mut self, input: S::Input) -> Result<(), HostError> {
         let mut batch = Batch::new(&self.store);
         self.on_local(input, &mut batch);

@@ -99,7 +99,8 @@ pub enum Commit {
         /// One past the last sequence number used.
         end: u64,
     },
-    /// An input was processed before: nothing was written.
+    /// An input was processed before: nothing was written (only [`Store::commit`], in tests).
+    #[cfg(test)]
     Duplicate,
 }
 
@@ -197,7 +198,9 @@ impl Store {
 
     /// In one transaction: unless `inbox_key` is already in the inbox, append `records` and
     /// record `inbox_key`. Without a key (a timer or a local input) the records are appended.
-    /// Only one task may commit to a store at a time (its host).
+    /// Only one task may commit to a store at a time (its host). The host commits groups
+    /// ([`Store::commit_pending`]); this one-input form serves the store's tests.
+    #[cfg(test)]
     pub fn commit(
         &self,
         inbox_key: Option<&[u8]>,
