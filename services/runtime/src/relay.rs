@@ -89,7 +89,7 @@ fn traced_publication(
         Destination::Topic => (bus.events_exchange(), record.envelope.message_type.as_str()),
         Destination::Queue(queue) => (bus.commands_exchange(), queue.as_str()),
     };
-    let (span, traceparent) = telemetry::publish_span(&telemetry::Published {
+    let (span, traceparent) = telemetry::publish_span(&telemetry::Message {
         system: telemetry::spans::messaging_system(bus.name()),
         destination,
         routing_key,

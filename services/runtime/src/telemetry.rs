@@ -21,7 +21,7 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
-pub use spans::{Consumed, Published, current_traceparent, process_span, publish_span};
+pub use spans::{Consumed, Message, current_traceparent, process_span, publish_span};
 
 /// The OTLP transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

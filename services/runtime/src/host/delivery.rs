@@ -38,15 +38,17 @@ impl<S: Service> Host<S> {
             )
         };
         telemetry::process_span(&telemetry::Consumed {
-            system: self.messaging.system,
-            destination,
-            routing_key,
+            message: telemetry::Message {
+                system: self.messaging.system,
+                destination,
+                routing_key,
+                message_id: &envelope.message_id,
+                correlation_id: &envelope.correlation_id,
+                service: &self.spec.name,
+                parent: inbound.traceparent.as_deref(),
+            },
             queue,
             message_type: &envelope.message_type,
-            message_id: &envelope.message_id,
-            correlation_id: &envelope.correlation_id,
-            service: &self.spec.name,
-            traceparent: inbound.traceparent.as_deref(),
         })
     }
 

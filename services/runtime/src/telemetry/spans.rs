@@ -22,46 +22,35 @@ use tracing_opentelemetry::OpenTelemetrySpanExt;
 /// straight to a queue).
 pub const DEFAULT_EXCHANGE: &str = "amq.default";
 
-/// A message a service handles.
+/// What every messaging span records of a message, published or handled.
 #[derive(Debug, Clone, Copy)]
-pub struct Consumed<'a> {
+pub struct Message<'a> {
     /// `rabbitmq` or `arcade.embedded`.
     pub system: &'a str,
-    /// The exchange it was published to.
+    /// The exchange it was (or is) published to.
     pub destination: &'a str,
     /// Its routing key.
     pub routing_key: &'a str,
+    /// Its id.
+    pub message_id: &'a str,
+    /// Its correlation id.
+    pub correlation_id: &'a str,
+    /// The service publishing or handling it.
+    pub service: &'a str,
+    /// The W3C trace context the span continues: the one a handled message came with, or
+    /// that of the handling that produced a published one.
+    pub parent: Option<&'a str>,
+}
+
+/// A message a service handles.
+#[derive(Debug, Clone, Copy)]
+pub struct Consumed<'a> {
+    /// The message.
+    pub message: Message<'a>,
     /// The queue it was consumed from.
     pub queue: &'a str,
     /// Its type.
     pub message_type: &'a str,
-    /// Its id.
-    pub message_id: &'a str,
-    /// Its correlation id.
-    pub correlation_id: &'a str,
-    /// The service handling it.
-    pub service: &'a str,
-    /// The W3C trace context it came with.
-    pub traceparent: Option<&'a str>,
-}
-
-/// A message the relay publishes.
-#[derive(Debug, Clone, Copy)]
-pub struct Published<'a> {
-    /// `rabbitmq` or `arcade.embedded`.
-    pub system: &'a str,
-    /// The exchange.
-    pub destination: &'a str,
-    /// Its routing key.
-    pub routing_key: &'a str,
-    /// Its id.
-    pub message_id: &'a str,
-    /// Its correlation id.
-    pub correlation_id: &'a str,
-    /// The service publishing it.
-    pub service: &'a str,
-    /// The trace context of the handling that produced it.
-    pub parent: Option<&'a str>,
 }
 
 /// A messaging span `$name` (also its `messaging.operation.name`) of kind `$kind`, with the
@@ -85,20 +74,18 @@ macro_rules! messaging_span {
     };
 }
 
-/// Records on `$span` the attributes every messaging span has, from the same-named fields of
-/// `$message` (a [`Consumed`] or a [`Published`]).
-macro_rules! record_message {
-    ($span:expr, $message:expr) => {{
-        $span.record("messaging.system", $message.system);
-        $span.record("messaging.destination.name", $message.destination);
-        $span.record(
-            "messaging.rabbitmq.destination.routing_key",
-            $message.routing_key,
-        );
-        $span.record("messaging.message.id", $message.message_id);
-        $span.record("messaging.message.conversation_id", $message.correlation_id);
-        $span.record("arcade.service", $message.service);
-    }};
+/// Records on `span` the attributes every messaging span has.
+fn record_message(span: &Span, message: &Message<'_>) {
+    set_parent(span, message.parent);
+    span.record("messaging.system", message.system);
+    span.record("messaging.destination.name", message.destination);
+    span.record(
+        "messaging.rabbitmq.destination.routing_key",
+        message.routing_key,
+    );
+    span.record("messaging.message.id", message.message_id);
+    span.record("messaging.message.conversation_id", message.correlation_id);
+    span.record("arcade.service", message.service);
 }
 
 /// The consumer span of one handled message.
@@ -112,23 +99,21 @@ pub fn process_span(message: &Consumed<'_>) -> Span {
     if span.is_disabled() {
         return span;
     }
-    set_parent(&span, message.traceparent);
     span.record("otel.name", format!("process {}", message.message_type));
-    record_message!(span, message);
+    record_message(&span, &message.message);
     span.record("messaging.consumer.group.name", message.queue);
     span
 }
 
 /// The producer span of one published message, and the `traceparent` the message carries
 /// (`None` when nothing records spans: the message keeps the one it had).
-pub fn publish_span(message: &Published<'_>) -> (Span, Option<String>) {
+pub fn publish_span(message: &Message<'_>) -> (Span, Option<String>) {
     let span = messaging_span!("publish", "producer", "send");
     if span.is_disabled() {
         return (span, None);
     }
-    set_parent(&span, message.parent);
     span.record("otel.name", format!("publish {}", message.destination));
-    record_message!(span, message);
+    record_message(&span, message);
     let traceparent = traceparent_of(&span);
     (span, traceparent)
 }
