@@ -38,6 +38,11 @@ pub struct Inbound {
     pub dedupe_key: Vec<u8>,
     /// The key the inbox knew it by before keys were scoped by sender: the bare message id.
     pub legacy_key: Vec<u8>,
+    /// The digest of `dedupe_key` ([`crate::store::key_digest`]), what the inbox keeps,
+    /// computed once.
+    pub key_digest: u128,
+    /// The digest of `legacy_key`.
+    pub legacy_digest: u128,
     /// The digest of its body, to tell a redelivery from another message reusing its id.
     pub body_digest: u64,
     /// Whether the message id was derived rather than sent.
@@ -90,9 +95,13 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
         payload,
         message_id,
     };
+    let dedupe_key = dedupe_key(&envelope);
+    let legacy_key = envelope.message_id.as_bytes().to_vec();
     Ok(Inbound {
-        dedupe_key: dedupe_key(&envelope),
-        legacy_key: envelope.message_id.as_bytes().to_vec(),
+        key_digest: crate::store::key_digest(&dedupe_key),
+        legacy_digest: crate::store::key_digest(&legacy_key),
+        dedupe_key,
+        legacy_key,
         body_digest: crate::store::body_digest(&wire.body),
         envelope,
         derived_id,

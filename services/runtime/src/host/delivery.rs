@@ -127,7 +127,7 @@ impl<S: Service> Host<S> {
             debug!(message_id = %inbound.envelope.message_id, "repeat of an applied fact absorbed");
             batch
                 .pending
-                .add_input(&inbound.dedupe_key, inbound.body_digest, Vec::new());
+                .add_input(inbound.key_digest, inbound.body_digest, Vec::new());
             return Ok(());
         }
         self.apply(Some(inbound), input, batch)
@@ -136,10 +136,10 @@ impl<S: Service> Host<S> {
 
     /// What the batch and the inbox know of an input: new, a duplicate, or its id reused.
     fn seen(&self, inbound: &Inbound, batch: &Batch<S::Event>) -> Seen {
-        match batch.pending.seen(&inbound.dedupe_key, inbound.body_digest) {
+        match batch.pending.seen(inbound.key_digest, inbound.body_digest) {
             Seen::New => self.store.seen(
-                &inbound.dedupe_key,
-                Some(&inbound.legacy_key),
+                inbound.key_digest,
+                Some(inbound.legacy_digest),
                 inbound.body_digest,
             ),
             known => known,
@@ -201,7 +201,7 @@ impl<S: Service> Host<S> {
         match cause {
             Some(cause) => batch
                 .pending
-                .add_input(&cause.dedupe_key, cause.body_digest, records),
+                .add_input(cause.key_digest, cause.body_digest, records),
             None => batch.pending.add(None, records),
         }
         batch.events.extend(events);

@@ -41,7 +41,7 @@ pub use self::inbox::{
     DEFAULT_WINDOW as DEFAULT_DEDUPE_WINDOW, parse_window as parse_dedupe_window,
 };
 use self::inbox::{Entries, Inbox, LOG_END, digest};
-pub use self::inbox::{Seen, body_digest};
+pub use self::inbox::{Seen, body_digest, digest as key_digest};
 use self::tail::Tail;
 
 /// One entry of the log: an event and where it is to be delivered.
@@ -177,10 +177,11 @@ impl Store {
         Ok(self.inbox().contains(digest(key)))
     }
 
-    /// What the inbox knows of an input: its deduplication key, the key it had before keys
-    /// were scoped by sender (`legacy`), and the digest of its body ([`body_digest`]).
-    pub fn seen(&self, key: &[u8], legacy: Option<&[u8]>, body: u64) -> Seen {
-        self.inbox().seen(digest(key), legacy.map(digest), body)
+    /// What the inbox knows of an input: the digests ([`key_digest`]) of its deduplication
+    /// key and of the key it had before keys were scoped by sender (`legacy`), and the digest
+    /// of its body ([`body_digest`]).
+    pub fn seen(&self, key: u128, legacy: Option<u128>, body: u64) -> Seen {
+        self.inbox().seen(key, legacy, body)
     }
 
     fn inbox(&self) -> std::sync::MutexGuard<'_, Inbox> {

@@ -18,10 +18,11 @@ impl Pending {
         self.digests.contains_key(&digest(key))
     }
 
-    /// What the group knows of an input: its key and the digest of its body
-    /// ([`body_digest`]); see [`Store::seen`].
-    pub fn seen(&self, key: &[u8], body: u64) -> Seen {
-        inbox::seen(&self.digests, digest(key), None, body)
+    /// What the group knows of an input: the digests of its key
+    /// ([`key_digest`](super::key_digest)) and of its body ([`body_digest`](super::body_digest));
+    /// see [`Store::seen`](super::Store::seen).
+    pub fn seen(&self, key: u128, body: u64) -> Seen {
+        inbox::seen(&self.digests, key, None, body)
     }
 
     /// Adds an input's records, and its inbox key if it came from the bus (any body
@@ -33,9 +34,10 @@ impl Pending {
         self.records.extend(records);
     }
 
-    /// Adds the records of an input from the bus, its inbox key and its body's digest.
-    pub fn add_input(&mut self, inbox_key: &[u8], body: u64, records: Vec<LogRecord>) {
-        self.digests.insert(digest(inbox_key), body);
+    /// Adds the records of an input from the bus, the digests of its inbox key
+    /// ([`key_digest`](super::key_digest)) and of its body.
+    pub fn add_input(&mut self, key: u128, body: u64, records: Vec<LogRecord>) {
+        self.digests.insert(key, body);
         self.records.extend(records);
     }
 
