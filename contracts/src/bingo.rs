@@ -85,6 +85,65 @@ pub struct SquareSpec {
     pub trigger: Option<TriggerSpec>,
 }
 
+/// Why a line of a squares text (see [`squares_of_text`]) is not a square.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SquareLineError {
+    /// An activity game's square without a verb; the line.
+    #[error(
+        "\"{0}\" has no verb: an activity game's square is `label | verb` or `label | verb | object`"
+    )]
+    NoVerb(String),
+    /// More than `label | verb | object`; the line.
+    #[error("\"{0}\" has more than label, verb and object")]
+    TooManyParts(String),
+}
+
+/// The squares of a squares text, as `arcade bingo open` reads a file and the console's form
+/// reads pasted text: one square per line, numbered from 1 in order, blank lines skipped. In a
+/// called game the line is the label; in an activity game it is `label | verb` or
+/// `label | verb | object`, the gesture that ticks it. Each comes with its line number, from 1;
+/// what the pool's limits refuse is the reader's to say.
+pub fn squares_of_text(
+    text: &str,
+    mode: TickMode,
+) -> impl Iterator<Item = (usize, Result<SquareSpec, SquareLineError>)> + '_ {
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty())
+        .zip(1..)
+        .map(move |((at, line), id)| (at, square_of_line(id, line, mode)))
+}
+
+fn square_of_line(id: u32, line: &str, mode: TickMode) -> Result<SquareSpec, SquareLineError> {
+    if mode == TickMode::Called {
+        return Ok(SquareSpec {
+            id,
+            label: line.to_string(),
+            trigger: None,
+        });
+    }
+    let mut parts = line.split('|').map(str::trim);
+    let label = parts.next().unwrap_or_default().to_string();
+    let verb = parts
+        .next()
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| SquareLineError::NoVerb(line.to_string()))?;
+    let object = parts.next().filter(|o| !o.is_empty()).map(str::to_string);
+    if parts.next().is_some() {
+        return Err(SquareLineError::TooManyParts(line.to_string()));
+    }
+    let trigger = TriggerSpec {
+        verb: verb.to_string(),
+        object,
+    };
+    Ok(SquareSpec {
+        id,
+        label,
+        trigger: Some(trigger),
+    })
+}
+
 /// A way to win. A game checks its patterns in order and the first that matches names the win.
 /// The free centre counts as ticked in every pattern.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -142,6 +142,20 @@ impl From<GameSessionCompleted> for SessionCompletion {
     }
 }
 
+impl From<&SessionCompletion> for GameSessionCompleted {
+    /// What every version reports, as v1 carries it: the moves and the producer left out.
+    fn from(m: &SessionCompletion) -> Self {
+        GameSessionCompleted {
+            game_id: m.game_id.clone(),
+            seed: m.seed,
+            stage: m.stage,
+            outcome: m.outcome,
+            turns: m.turns,
+            duration_ms: m.duration_ms,
+        }
+    }
+}
+
 impl From<GameSessionCompletedV2> for SessionCompletion {
     fn from(m: GameSessionCompletedV2) -> Self {
         SessionCompletion {

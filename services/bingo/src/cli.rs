@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use arcade_contracts::bingo::{PatternSpec, PrintedCard, SquareSpec, TickMode, TriggerSpec};
+use arcade_contracts::bingo::{PatternSpec, PrintedCard, SquareSpec, TickMode, squares_of_text};
 use arcade_runtime::web::escape_html as escape;
 
 use crate::domain::limits::{MAX_LABEL_BYTES, MAX_POOL};
@@ -22,36 +22,9 @@ pub const PATTERN_NAMES: &str =
 /// Reads a squares file (see the module's header); errors name the line.
 pub fn squares_from_text(text: &str, mode: TickMode) -> Result<Vec<SquareSpec>, String> {
     let mut squares = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = n + 1;
-        let (label, trigger) = match mode {
-            TickMode::Called => (line.to_string(), None),
-            TickMode::Activity => {
-                let mut parts = line.split('|').map(str::trim);
-                let label = parts.next().unwrap_or_default().to_string();
-                let verb = parts.next().filter(|v| !v.is_empty()).ok_or_else(|| {
-                    format!(
-                        "line {at}: \"{line}\" has no verb: an activity game's square is \
-                         `label | verb` or `label | verb | object`"
-                    )
-                })?;
-                let object = parts.next().filter(|o| !o.is_empty()).map(str::to_string);
-                if parts.next().is_some() {
-                    return Err(format!(
-                        "line {at}: \"{line}\" has more than label, verb and object"
-                    ));
-                }
-                let trigger = TriggerSpec {
-                    verb: verb.to_string(),
-                    object,
-                };
-                (label, Some(trigger))
-            }
-        };
+    for (at, square) in squares_of_text(text, mode) {
+        let square = square.map_err(|error| format!("line {at}: {error}"))?;
+        let label = &square.label;
         if label.is_empty() || label.len() > MAX_LABEL_BYTES {
             return Err(format!(
                 "line {at}: a label is 1 to {MAX_LABEL_BYTES} bytes, not {}",
@@ -63,12 +36,7 @@ pub fn squares_from_text(text: &str, mode: TickMode) -> Result<Vec<SquareSpec>, 
                 "line {at}: a pool holds at most {MAX_POOL} squares"
             ));
         }
-        squares.push(SquareSpec {
-            // At most 500 squares.
-            id: squares.len() as u32 + 1,
-            label,
-            trigger,
-        });
+        squares.push(square);
     }
     if squares.is_empty() {
         return Err("the file holds no square: one label per line".into());

@@ -29,24 +29,6 @@ macro_rules! reported_session {
     };
 }
 
-impl From<&SessionCompletion> for Session {
-    fn from(m: &SessionCompletion) -> Self {
-        reported_session!(Session from m)
-    }
-}
-
-impl From<&GameSessionCompleted> for Session {
-    fn from(m: &GameSessionCompleted) -> Self {
-        reported_session!(Session from m)
-    }
-}
-
-impl From<&Session> for GameSessionCompleted {
-    fn from(s: &Session) -> Self {
-        reported_session!(GameSessionCompleted from s)
-    }
-}
-
 arcade_runtime::mapping! {
     /// A message the telemetry consumes: a finished session, in either version (both read
     /// as one [`SessionCompletion`], v1's moves unknown).

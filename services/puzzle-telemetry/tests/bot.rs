@@ -26,7 +26,7 @@ fn every_simulated_session_passes_validation_and_each_stage_sees_all_three_outco
         for _ in 0..600 {
             let completed = simulator.session(Some(stage));
             assert_eq!(completed.stage, stage.number());
-            let session = Session::from(&completed);
+            let session: Session = completed.clone();
             let accepted = validate(&session).unwrap_or_else(|flag| {
                 panic!("{completed:?} flagged: {}", flag.describe(&session))
             });

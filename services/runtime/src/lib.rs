@@ -13,7 +13,7 @@
 //! - [`app`]: a process's lifecycle — the transport setting, hosting services and servers,
 //!   running until a shutdown future, stopping in order.
 //! - [`shutdown`]: the one stop signal every long-running task listens to; bounded waits.
-//! - [`telemetry`], [`counters`], [`clock`], [`backoff`], [`wire`].
+//! - [`telemetry`], [`counters`], [`clock`], [`backoff`], [`wire`], [`duration`] (settings).
 //! - [`metrics`] (Prometheus text), [`health`] (readiness), `http` (their routes; feature
 //!   `http`).
 
@@ -25,6 +25,7 @@ pub mod clock;
 pub mod counters;
 pub mod dead_origin;
 pub mod decider;
+pub mod duration;
 pub mod health;
 pub mod host;
 #[cfg(feature = "http")]

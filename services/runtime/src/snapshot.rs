@@ -16,6 +16,7 @@ use std::time::Duration;
 
 pub use self::codec::{Codec, SnapshotError};
 use crate::decider::Decider;
+use crate::duration::{DurationSyntax, UP_TO_DAYS};
 
 /// A service's own on-disk format for its state.
 ///
@@ -113,34 +114,17 @@ impl Default for SnapshotPolicy {
     }
 }
 
+/// How `--snapshot-interval` writes a duration.
+const INTERVAL: DurationSyntax = DurationSyntax {
+    units: UP_TO_DAYS,
+    examples: "60s, 5m or 1h",
+    off: true,
+};
+
 /// Reads a snapshot interval setting: a number with a unit (`ms`, `s`, `m`, `h`, `d`), e.g.
 /// `60s` or `5m`; `0` or `off`: not by time.
 pub fn parse_interval(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    if text == "off" || text == "0" {
-        return Ok(Duration::ZERO);
-    }
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .ok_or_else(|| format!("\"{text}\" has no unit: write e.g. 60s, 5m, 1h, or off"))?;
-    let (number, unit) = text.split_at(split);
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("\"{text}\" does not start with a whole number"))?;
-    let ms = match unit {
-        "ms" => Some(n),
-        "s" => n.checked_mul(1_000),
-        "m" => n.checked_mul(60_000),
-        "h" => n.checked_mul(3_600_000),
-        "d" => n.checked_mul(86_400_000),
-        other => {
-            return Err(format!(
-                "unknown unit \"{other}\" in \"{text}\": use ms, s, m, h or d"
-            ));
-        }
-    };
-    ms.map(Duration::from_millis)
-        .ok_or_else(|| format!("\"{text}\" is too long"))
+    INTERVAL.parse(text)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use arcade_puzzle_telemetry::service::{LiveStats, TelemetryService};
+use arcade_runtime::duration::{DurationSyntax, UP_TO_HOURS};
 use arcade_runtime::{Running, Runtime};
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -59,32 +60,16 @@ impl Default for PuzzleArgs {
     }
 }
 
+/// How `--puzzle-stats-every` and the stats timeout write a duration.
+const PERIOD: DurationSyntax = DurationSyntax {
+    units: UP_TO_HOURS,
+    examples: "5s or 500ms",
+    off: false,
+};
+
 /// Reads `500ms`, `5s`, `2m` or `1h`.
 pub fn parse_period(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number.parse().map_err(|_| {
-        format!("\"{text}\" is not a duration: expected a number and a unit, e.g. 5s or 500ms")
-    })?;
-    let ms_per_unit = match unit {
-        "ms" => 1,
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "" => return Err(format!("\"{text}\" has no unit: write {text}s or {text}ms")),
-        other => {
-            return Err(format!(
-                "\"{other}\" is not a unit of time: use ms, s, m or h"
-            ));
-        }
-    };
-    number
-        .checked_mul(ms_per_unit)
-        .map(Duration::from_millis)
-        .ok_or_else(|| format!("\"{text}\" is too long"))
+    PERIOD.parse(text)
 }
 
 /// The statistics of the telemetry service this process hosts, for the admin routes. `start`

@@ -32,6 +32,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::StoreError;
 use crate::clock::Clock;
+use crate::duration::{DurationSyntax, UP_TO_DAYS};
 
 /// How long processed keys are kept when nothing else is said: 7 days, as NServiceBus keeps its
 /// outbox deduplication data.
@@ -289,41 +290,21 @@ impl Inbox {
     }
 }
 
+/// How `--dedupe-window` writes a duration.
+const WINDOW: DurationSyntax = DurationSyntax {
+    units: UP_TO_DAYS,
+    examples: "7d or 12h",
+    off: false,
+};
+
 /// Reads a deduplication window: a whole number and a unit, `ms`, `s`, `m`, `h` or `d`
 /// (`7d`, `36h`, `1m`); at least one second.
 pub fn parse_window(text: &str) -> Result<std::time::Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number.parse().map_err(|_| {
-        format!("\"{text}\" is not a duration: expected a number and a unit, e.g. 7d or 12h")
-    })?;
-    let ms_per_unit: u64 = match unit {
-        "ms" => 1,
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        "" => {
-            return Err(format!(
-                "\"{text}\" has no unit: write {text}d, {text}h or {text}s"
-            ));
-        }
-        other => {
-            return Err(format!(
-                "\"{other}\" is not a unit of time: use ms, s, m, h or d"
-            ));
-        }
-    };
-    let window = number
-        .checked_mul(ms_per_unit)
-        .map(std::time::Duration::from_millis)
-        .ok_or_else(|| format!("\"{text}\" is too long"))?;
+    let window = WINDOW.parse(text)?;
     if window < std::time::Duration::from_secs(1) {
         return Err(format!(
-            "\"{text}\" is shorter than a second: redeliveries would be applied again"
+            "\"{}\" is shorter than a second: redeliveries would be applied again",
+            text.trim()
         ));
     }
     Ok(window)

@@ -7,6 +7,7 @@
 //! called game the line is the label; in an activity game it is `label | verb` or
 //! `label | verb | object` (the gesture that ticks it), as `arcade bingo open` reads a file.
 
+use arcade_contracts::bingo::{SquareLineError, TickMode, squares_of_text};
 use serde_json::{Map, Value, json};
 
 /// Most squares a pool holds (the contract's limit).
@@ -107,13 +108,13 @@ pub fn open_payload(form: &OpenForm, game_id: &str, request_id: &str) -> Result<
 
 /// The pool of the pasted squares; an error names `/pool/<index>` and the line.
 pub fn pool(text: &str, activity: bool) -> Result<Vec<Value>, String> {
+    let mode = if activity {
+        TickMode::Activity
+    } else {
+        TickMode::Called
+    };
     let mut squares = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = n + 1;
+    for (at, square) in squares_of_text(text, mode) {
         let index = squares.len();
         if index == MAX_SQUARES {
             return Err(format!(
@@ -121,30 +122,11 @@ pub fn pool(text: &str, activity: bool) -> Result<Vec<Value>, String> {
                 index + 1
             ));
         }
-        let id = index + 1;
-        let square = if activity {
-            let mut parts = line.split('|').map(str::trim);
-            let label = parts.next().unwrap_or_default();
-            let verb = parts.next().filter(|v| !v.is_empty()).ok_or_else(|| {
-                format!(
-                    "/pool/{index}/trigger (line {at}): \"{line}\" has no verb: an activity game's square is `label | verb` or `label | verb | object`"
-                )
-            })?;
-            let object = parts.next().filter(|o| !o.is_empty());
-            if parts.next().is_some() {
-                return Err(format!(
-                    "/pool/{index} (line {at}): \"{line}\" has more than label, verb and object"
-                ));
-            }
-            let mut trigger = json!({ "verb": verb });
-            if let Some(object) = object {
-                trigger["object"] = json!(object);
-            }
-            json!({ "id": id, "label": label, "trigger": trigger })
-        } else {
-            json!({ "id": id, "label": line })
-        };
-        squares.push(square);
+        let square = square.map_err(|error| match error {
+            SquareLineError::NoVerb(_) => format!("/pool/{index}/trigger (line {at}): {error}"),
+            SquareLineError::TooManyParts(_) => format!("/pool/{index} (line {at}): {error}"),
+        })?;
+        squares.push(json!(square));
     }
     if squares.is_empty() {
         return Err("/pool: no square: paste the squares, one per line".into());

@@ -26,22 +26,10 @@ pub use arcade_contracts::game::Outcome;
 /// carries as it is (a win faster than possible is checked up to [`WIN_SEARCH_TURNS`]).
 pub use arcade_contracts::puzzle::FlagReason;
 
-/// A finished session as its producer reported it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Session {
-    /// Identifier chosen by the producer.
-    pub game_id: String,
-    /// Seed of the puzzle.
-    pub seed: i64,
-    /// Stage number as received (validated, not trusted).
-    pub stage: u8,
-    /// How it ended.
-    pub outcome: Outcome,
-    /// Pulses played.
-    pub turns: u32,
-    /// Length in milliseconds.
-    pub duration_ms: u64,
-}
+/// A finished session as its producer reported it: the six fields every version of
+/// `game.session.completed` carries, stage validated, not trusted. The contract's
+/// `game.session.completed.v1`, the same thing.
+pub use arcade_contracts::game::GameSessionCompleted as Session;
 
 /// A session that passed validation.
 #[derive(Debug, Clone, PartialEq, Eq)]
