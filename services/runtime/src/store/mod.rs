@@ -4,7 +4,8 @@
 //! The host decides a batch of inputs into a [`Pending`] group, then commits the group
 //! atomically: every input's events are appended and every input's id is recorded, or nothing
 //! is. Durability comes from [`Store::flush`], called once per batch before the batch's inputs
-//! are acked (group commit).
+//! are acked (group commit): one `fdatasync` of the store's journal (`journal.rs`), in which
+//! every commit group is written too, sled being flushed only at checkpoints.
 //!
 //! Layout: one sled tree, `log`, holds the log in chunks (`chunk.rs`: sled pays per entry, and
 //! many times per byte) under 8-byte sequence numbers, then the inbox (`inbox.rs`: one entry of

@@ -1,4 +1,5 @@
-//! Commits that survive a power loss: what [`super::Flush`] does after sled's own flush.
+//! sled's files on stable storage: what a checkpoint (`journal.rs`) does after sled's own flush,
+//! so that the journal's frames it covers can be deleted.
 //!
 //! sled 0.34's flush writes its buffers to the file `db` with `pwrite` and, on Linux,
 //! `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` (`pagecache/iobuf.rs`): the data pages
