@@ -231,9 +231,9 @@ impl Inbox {
         seen(&self.entries, key, legacy, body)
     }
 
-    /// A group's digests as one chunk, stamped with the clock's now: its key, its value and the
-    /// time; [`Inbox::committed`] once it is applied.
-    pub fn write(&self, entries: &Entries) -> Option<(Vec<u8>, Vec<u8>, u64)> {
+    /// Adds a group's digests to `batch` as one chunk, stamped with the clock's now;
+    /// [`Inbox::committed`] once it is applied.
+    pub fn write(&self, batch: &mut sled::Batch, entries: &Entries) -> Option<u64> {
         if entries.is_empty() {
             return None;
         }
@@ -245,7 +245,8 @@ impl Inbox {
             value.extend_from_slice(&digest.to_be_bytes());
             value.extend_from_slice(&body.to_be_bytes());
         }
-        Some((chunk_key(self.next_chunk), value, now))
+        batch.insert(chunk_key(self.next_chunk), value);
+        Some(now)
     }
 
     /// The batch written by [`Inbox::write`] (at `written_ms`) was applied.

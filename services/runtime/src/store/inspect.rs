@@ -103,8 +103,6 @@ impl Inspect {
             other => other,
         }
         .map_err(|e| in_use(dir, e))?;
-        // A store a crash stopped holds its last commits in its journal: read them too.
-        super::recover_journal(dir, &db, || super::Stable::open(dir)?.sync())?;
         Ok(Inspect {
             db,
             dir: dir.to_path_buf(),

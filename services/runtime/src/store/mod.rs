@@ -4,8 +4,7 @@
 //! The host decides a batch of inputs into a [`Pending`] group, then commits the group
 //! atomically: every input's events are appended and every input's id is recorded, or nothing
 //! is. Durability comes from [`Store::flush`], called once per batch before the batch's inputs
-//! are acked (group commit): one `fdatasync` of the store's journal (`journal.rs`), in which
-//! every commit group is written too, sled being flushed only at checkpoints.
+//! are acked (group commit).
 //!
 //! Layout: one sled tree, `log`, holds the log in chunks (`chunk.rs`: sled pays per entry, and
 //! many times per byte) under 8-byte sequence numbers, then the inbox (`inbox.rs`: one entry of
@@ -16,7 +15,6 @@ mod chunk;
 mod flush;
 mod inbox;
 mod inspect;
-pub(crate) mod journal;
 mod pending;
 mod stable;
 mod storage;
@@ -44,7 +42,6 @@ pub use self::inbox::{
 };
 use self::inbox::{Entries, Inbox, LOG_END, digest};
 pub use self::inbox::{Seen, body_digest, digest as key_digest};
-use self::journal::{Journal, Writes};
 use self::tail::Tail;
 
 /// One entry of the log: an event and where it is to be delivered.
@@ -67,9 +64,6 @@ pub enum StoreError {
     /// sled failed.
     #[error("event store: {0}")]
     Sled(#[from] sled::Error),
-    /// The journal could not be written, synced or read back.
-    #[error("event store: {0}")]
-    Journal(#[source] std::io::Error),
     /// Another process (a running `arcade run`) holds the store's database.
     #[error(
         "the data dir {} is in use by a running process (stop it first, or read it while stopped)",
@@ -110,12 +104,6 @@ pub enum Commit {
     Duplicate,
 }
 
-/// The sled tree of the log and the inbox.
-const LOG_TREE: &str = "log";
-
-/// The sled tree of the cursors.
-const CURSORS_TREE: &str = "cursors";
-
 /// Name of the relay's cursor in the store.
 pub const RELAY_CURSOR: &str = "relay";
 
@@ -124,7 +112,6 @@ pub const RELAY_CURSOR: &str = "relay";
 pub struct Store {
     db: sled::Db,
     stable: Arc<Stable>,
-    journal: Arc<Journal>,
     log: sled::Tree,
     inbox: Mutex<Inbox>,
     cursors: sled::Tree,
@@ -144,15 +131,7 @@ impl Store {
         let db =
             open_db(storage.config(32 << 20).path(dir)).map_err(|e| inspect::in_use(dir, e))?;
         let stable = Stable::open(dir).map_err(sled::Error::Io)?;
-        let found = recover_journal(dir, &db, || stable.sync())?;
-        let journal = Journal::create(
-            dir,
-            found.next_file,
-            found.next_frame,
-            storage.journal_bytes(),
-        )
-        .map_err(StoreError::Journal)?;
-        Self::with_db(db, stable, journal, storage)
+        Self::with_db(db, stable, storage)
     }
 
     /// A store in a temporary directory, removed when dropped.
@@ -160,18 +139,12 @@ impl Store {
         Self::with_db(
             sled::Config::new().temporary(true).open()?,
             Stable::temporary(),
-            Journal::temporary(),
             Storage::default(),
         )
     }
 
-    fn with_db(
-        db: sled::Db,
-        stable: Stable,
-        journal: Journal,
-        storage: Storage,
-    ) -> Result<Self, StoreError> {
-        let log = db.open_tree(LOG_TREE)?;
+    fn with_db(db: sled::Db, stable: Stable, storage: Storage) -> Result<Self, StoreError> {
+        let log = db.open_tree("log")?;
         // Stores written before the inbox moved into the log tree kept it in a tree of its own.
         let legacy_inbox = if db.tree_names().iter().any(|name| name.as_ref() == b"inbox") {
             Some(db.open_tree("inbox")?)
@@ -179,7 +152,7 @@ impl Store {
             None
         };
         let inbox = Inbox::load(&log, legacy_inbox.as_ref(), crate::clock::Clock::system())?;
-        let cursors = db.open_tree(CURSORS_TREE)?;
+        let cursors = db.open_tree("cursors")?;
         let next = match log.range(..LOG_END).next_back().transpose()? {
             Some((key, value)) => match chunk::decode(&key, &value)?.last() {
                 Some((seq, _)) => seq + 1,
@@ -190,7 +163,6 @@ impl Store {
         Ok(Store {
             db,
             stable: Arc::new(stable),
-            journal: Arc::new(journal),
             log,
             inbox: Mutex::new(inbox),
             cursors,
@@ -264,21 +236,12 @@ impl Store {
             return Ok(Commit::Appended { first, end: first });
         }
         let mut batch = sled::Batch::default();
-        let mut writes = Writes::default();
         for (key, bytes) in chunk::encode(first, &pending.records, self.chunk_bytes)? {
-            writes.insert(LOG_TREE.as_bytes(), &key, &bytes);
             batch.insert(&key, bytes);
         }
         let mut inbox = self.inbox();
-        let written = inbox.write(&pending.digests).map(|(key, value, written)| {
-            writes.insert(LOG_TREE.as_bytes(), &key, &value);
-            batch.insert(key, value);
-            written
-        });
-        let appended = self.journal.append(&writes).map_err(StoreError::Journal)?;
-        batch.insert(journal::APPLIED, &appended.number.to_be_bytes());
+        let written = inbox.write(&mut batch, &pending.digests);
         self.log.apply_batch(batch)?;
-        drop(appended);
         inbox.committed(&pending.digests, written);
         drop(inbox);
         let end = first + pending.records.len() as u64;
@@ -296,13 +259,7 @@ impl Store {
     /// Starts making every commit so far durable; the returned future resolves when it is.
     /// Commits made meanwhile are not covered (the next flush covers them).
     pub fn start_flush(&self) -> Flush {
-        let (db, stable, journal) = (self.db.clone(), self.stable.clone(), self.journal.clone());
-        Flush::spawn(move || {
-            journal.sync(|| {
-                db.flush().map_err(std::io::Error::other)?;
-                stable.sync()
-            })
-        })
+        Flush::start(&self.db, &self.stable)
     }
 
     /// One past the last sequence number written.
@@ -382,16 +339,7 @@ impl Store {
     /// Moves a cursor. Durable with the next flush; a cursor that goes back after a crash only
     /// republishes what consumers already deduplicate.
     pub fn set_cursor(&self, name: &str, value: u64) -> Result<(), StoreError> {
-        let mut writes = Writes::default();
-        writes.insert(
-            CURSORS_TREE.as_bytes(),
-            name.as_bytes(),
-            &value.to_be_bytes(),
-        );
-        let appended = self.journal.append(&writes).map_err(StoreError::Journal)?;
         self.cursors.insert(name, &value.to_be_bytes())?;
-        self.log
-            .insert(journal::APPLIED, &appended.number.to_be_bytes())?;
         Ok(())
     }
 
@@ -424,31 +372,6 @@ impl Store {
         inbox.pruned(expired.len());
         Ok(before - inbox.len())
     }
-}
-
-impl Drop for Store {
-    /// A clean close checkpoints: sled flushed and synced, the journal emptied, so the next open
-    /// has nothing to apply again.
-    fn drop(&mut self) {
-        let closed = self.journal.checkpoint(|| {
-            self.db.flush().map_err(std::io::Error::other)?;
-            self.stable.sync()
-        });
-        if let Err(e) = closed {
-            tracing::warn!(error = %e, "the store was not checkpointed at close: its next open applies its journal again");
-        }
-    }
-}
-
-/// Applies the journal in `dir` to `db` (see `journal.rs`), makes it durable there (sled's
-/// flush, then `sync`, which syncs sled's files), and deletes the journal's files.
-pub(crate) fn recover_journal(
-    dir: &Path,
-    db: &sled::Db,
-    sync: impl FnOnce() -> std::io::Result<()>,
-) -> Result<journal::Found, StoreError> {
-    let log = db.open_tree(LOG_TREE)?;
-    journal::recover_into(dir, db, &log, sync).map_err(StoreError::Journal)
 }
 
 fn seq_of(bytes: &[u8]) -> Result<u64, StoreError> {

@@ -1,5 +1,4 @@
-//! sled's files on stable storage: what a checkpoint (`journal.rs`) does after sled's own flush,
-//! so that the journal's frames it covers can be deleted.
+//! Commits that survive a power loss: what [`super::Flush`] does after sled's own flush.
 //!
 //! sled 0.34's flush writes its buffers to the file `db` with `pwrite` and, on Linux,
 //! `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` (`pagecache/iobuf.rs`): the data pages
@@ -43,13 +42,6 @@ use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 pub(crate) struct Stable {
     /// `None` for a temporary database (nothing of it is meant to outlive the process).
     files: Option<Files>,
-    group: SyncGroup,
-}
-
-/// Syncs of one store grouped: a caller waits for a sync that started after its call (its own,
-/// or a concurrent caller's); the first failure fails every later one.
-#[derive(Debug, Default)]
-pub(crate) struct SyncGroup {
     group: Mutex<Group>,
     done: Condvar,
 }
@@ -68,7 +60,7 @@ struct Files {
 }
 
 #[derive(Debug, Default)]
-pub(crate) struct Group {
+struct Group {
     /// Number of syncs started; the one under way, if any, is number `started`.
     started: u64,
     /// The highest-numbered sync that completed.
@@ -108,7 +100,8 @@ impl Stable {
     fn with(files: Option<Files>) -> Self {
         Stable {
             files,
-            group: SyncGroup::default(),
+            group: Mutex::new(Group::default()),
+            done: Condvar::new(),
         }
     }
 
@@ -116,35 +109,8 @@ impl Stable {
     /// returns: it returns once a sync that started after the call has completed (its own, or
     /// a concurrent caller's).
     pub(crate) fn sync(&self) -> io::Result<()> {
-        match &self.files {
-            Some(files) => self.group.sync(&files.dir, || self.sync_now()),
-            None => self.group.sync(Path::new(""), || Ok(())),
-        }
-    }
-
-    fn sync_now(&self) -> io::Result<()> {
-        let Some(files) = &self.files else {
-            return Ok(());
-        };
-        files
-            .data
-            .sync_data()
-            .map_err(|e| named(e, &files.dir.join("db")))?;
-        files.sync_names(false).map(|_| ())
-    }
-}
-
-impl SyncGroup {
-    /// Runs `sync_now` as the group's next sync, or waits for a concurrent one that started
-    /// after this call; counts it for `dir` (a temporary store's is empty: not counted).
-    pub(crate) fn sync(
-        &self,
-        dir: &Path,
-        sync_now: impl FnOnce() -> io::Result<()>,
-    ) -> io::Result<()> {
         let mut group = self.lock();
         let needed = group.started + 1;
-        let mut sync_now = Some(sync_now);
         loop {
             if let Some(first) = &group.failed {
                 return Err(poisoned(first));
@@ -160,11 +126,7 @@ impl SyncGroup {
             group.started += 1;
             let number = group.started;
             drop(group);
-            let counted = !dir.as_os_str().is_empty();
-            let result = match counters().injected(dir).filter(|_| counted) {
-                Some(error) => Err(error),
-                None => (sync_now.take().expect("run once"))(),
-            };
+            let result = self.sync_now();
             group = self.lock();
             group.running = false;
             match &result {
@@ -172,15 +134,29 @@ impl SyncGroup {
                 Err(e) => group.failed = Some(e.to_string()),
             }
             self.done.notify_all();
-            if counted {
-                counters().record(dir, result.is_ok());
+            if let Some(files) = &self.files {
+                counters().record(&files.dir, result.is_ok());
             }
             return result;
         }
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, Group> {
+    fn lock(&self) -> MutexGuard<'_, Group> {
         self.group.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn sync_now(&self) -> io::Result<()> {
+        let Some(files) = &self.files else {
+            return Ok(());
+        };
+        if let Some(error) = counters().injected(&files.dir) {
+            return Err(error);
+        }
+        files
+            .data
+            .sync_data()
+            .map_err(|e| named(e, &files.dir.join("db")))?;
+        files.sync_names(false).map(|_| ())
     }
 }
 
@@ -242,7 +218,7 @@ fn synced_before(dir: &Path) -> BTreeSet<std::ffi::OsString> {
 impl Drop for Stable {
     fn drop(&mut self) {
         let Some(files) = &self.files else { return };
-        if self.group.lock().failed.is_some() {
+        if self.lock().failed.is_some() {
             // Nothing is known durable: the next open syncs everything.
             let _ = std::fs::remove_file(files.dir.join(SYNCED_BLOBS));
             return;
@@ -264,7 +240,7 @@ fn names(dir: &Path) -> io::Result<BTreeSet<std::ffi::OsString>> {
     }
 }
 
-pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
+fn sync_dir(dir: &Path) -> io::Result<()> {
     match File::open(dir) {
         Ok(handle) => handle.sync_all().map_err(|e| named(e, dir)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),

@@ -37,15 +37,6 @@ impl Storage {
         }
     }
 
-    /// Bytes of journal after which a store checkpoints (flushes sled and starts an empty
-    /// journal file): what a crash makes the next open apply again, at most.
-    pub(crate) fn journal_bytes(self) -> u64 {
-        match self {
-            Storage::Server => 64 << 20,
-            Storage::Compact => 4 << 20,
-        }
-    }
-
     /// The largest chunk of the log or of a queue, before compression (see [`crate::chunk`]).
     /// A server's batches of a few hundred events fit one or two chunks; measured with the
     /// pipeline bench, 16 KiB to 256 KiB, 128 KiB was the fastest. The edge commits a handful of

@@ -15,11 +15,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use self::queue::{Pos, Queue, QueueState, lock};
-use crate::store::journal::{self, Journal, Writes};
-
-fn journal_error(error: std::io::Error) -> BusError {
-    BusError::Storage(format!("the bus's journal: {error}"))
-}
 
 use super::pattern::Pattern;
 use super::{BusError, DEAD_LETTERS, SubscriptionSpec};
@@ -27,8 +22,6 @@ use crate::wire::WireMessage;
 
 const QUEUE_TREE_PREFIX: &str = "queue:";
 const BINDINGS_TREE: &str = "bindings";
-/// The tree of the journal's applied mark (see `store/journal.rs`).
-const JOURNAL_TREE: &str = "journal";
 
 /// The in-process bus. Cheap to clone; every clone is the same bus.
 #[derive(Clone)]
@@ -45,9 +38,6 @@ impl std::fmt::Debug for EmbeddedBus {
 struct Inner {
     db: sled::Db,
     stable: Arc<crate::store::Stable>,
-    journal: Arc<Journal>,
-    /// Where the journal's applied mark is.
-    marks: sled::Tree,
     chunk_bytes: usize,
     staging: Mutex<Staging>,
     bindings: sled::Tree,
@@ -83,17 +73,7 @@ impl EmbeddedBus {
     pub fn open_with(dir: &Path, storage: crate::store::Storage) -> Result<Self, BusError> {
         let db = crate::store::open_db(storage.config(64 << 20).path(dir))?;
         let stable = crate::store::Stable::open(dir).map_err(sled::Error::Io)?;
-        let marks = db.open_tree(JOURNAL_TREE)?;
-        let found = journal::recover_into(dir, &db, &marks, || stable.sync())
-            .map_err(|e| BusError::Storage(e.to_string()))?;
-        let journal = Journal::create(
-            dir,
-            found.next_file,
-            found.next_frame,
-            storage.journal_bytes(),
-        )
-        .map_err(|e| BusError::Storage(e.to_string()))?;
-        Self::with_db(db, stable, journal, storage.chunk_bytes())
+        Self::with_db(db, stable, storage.chunk_bytes())
     }
 
     /// A bus in a temporary directory, removed when dropped (tests, `arcade demo`).
@@ -102,7 +82,6 @@ impl EmbeddedBus {
         Self::with_db(
             db,
             crate::store::Stable::temporary(),
-            Journal::temporary(),
             crate::store::Storage::default().chunk_bytes(),
         )
     }
@@ -110,10 +89,8 @@ impl EmbeddedBus {
     fn with_db(
         db: sled::Db,
         stable: crate::store::Stable,
-        journal: Journal,
         chunk_bytes: usize,
     ) -> Result<Self, BusError> {
-        let marks = db.open_tree(JOURNAL_TREE)?;
         let bindings = db.open_tree(BINDINGS_TREE)?;
         let mut topology = Topology::default();
         for name in db.tree_names() {
@@ -140,8 +117,6 @@ impl EmbeddedBus {
             inner: Arc::new(Inner {
                 db,
                 stable: Arc::new(stable),
-                journal: Arc::new(journal),
-                marks,
                 chunk_bytes,
                 staging: Mutex::new(Staging::default()),
                 bindings,
@@ -215,12 +190,9 @@ impl EmbeddedBus {
             return Ok(());
         }
         if durable {
-            let key = format!("{queue}\n{pattern}");
-            let mut writes = Writes::default();
-            writes.insert(BINDINGS_TREE.as_bytes(), key.as_bytes(), &[]);
-            let appended = self.inner.journal.append(&writes).map_err(journal_error)?;
-            self.inner.bindings.insert(key.as_bytes(), &[])?;
-            self.mark(&appended)?;
+            self.inner
+                .bindings
+                .insert(format!("{queue}\n{pattern}").as_bytes(), &[])?;
         }
         topology
             .bindings
@@ -280,35 +252,8 @@ impl EmbeddedBus {
             queue.notify.notify_waiters();
             queue.write_acks()?;
         }
-        // A checkpoint: everything in sled on stable storage, the journal emptied.
-        let inner = self.inner.clone();
-        crate::store::Flush::spawn(move || {
-            inner.journal.checkpoint(|| {
-                inner.db.flush().map_err(std::io::Error::other)?;
-                inner.stable.sync()
-            })
-        })
-        .await?;
+        crate::store::Flush::start(&self.inner.db, &self.inner.stable).await?;
         Ok(())
-    }
-
-    /// Records in sled that the frame `appended` is applied (while it holds the journal).
-    fn mark(&self, appended: &journal::Appended<'_>) -> Result<(), BusError> {
-        self.inner
-            .marks
-            .insert(journal::APPLIED, &appended.number.to_be_bytes())?;
-        Ok(())
-    }
-
-    /// Makes everything journaled so far durable (see `store/journal.rs`).
-    fn sync(&self) -> crate::store::Flush {
-        let inner = self.inner.clone();
-        crate::store::Flush::spawn(move || {
-            inner.journal.sync(|| {
-                inner.db.flush().map_err(std::io::Error::other)?;
-                inner.stable.sync()
-            })
-        })
     }
 
     fn next_seq(&self) -> Result<u64, BusError> {

@@ -6,15 +6,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
 
+use super::EmbeddedBus;
 use super::consumer::EmbeddedConsumer;
 use super::queue::{Queue, encode_chunks, lock};
-use super::{EmbeddedBus, journal_error};
 use crate::bus::dead_letter_of;
 use crate::bus::{
     Bus, BusError, Consumer, DEAD_LETTERS, Destination, Publication, Published, SubscriptionSpec,
     UNROUTABLE,
 };
-use crate::store::journal::Writes;
 use crate::wire::WireMessage;
 
 #[async_trait]
@@ -84,33 +83,17 @@ impl Bus for EmbeddedBus {
         }
         let covered = {
             let mut staging = lock(&self.inner.staging);
-            let mut numbered = Vec::with_capacity(encoded.len());
-            let mut writes = Writes::default();
             for (queue, bytes, members) in encoded {
                 let chunk = self.next_seq()?;
-                if let (Some(tree), Some(bytes)) = (&queue.tree, &bytes) {
-                    writes.insert(&tree.name(), &chunk.to_be_bytes(), bytes);
-                }
-                numbered.push((chunk, queue, bytes, members));
-            }
-            let appended = if writes.is_empty() {
-                None
-            } else {
-                Some(self.inner.journal.append(&writes).map_err(journal_error)?)
-            };
-            for (chunk, queue, bytes, members) in numbered {
                 if let (Some(tree), Some(bytes)) = (&queue.tree, bytes) {
                     tree.insert(chunk.to_be_bytes(), bytes)?;
                 }
                 staging.chunks.insert(chunk, (queue, members));
                 staging.written = chunk;
             }
-            if let Some(appended) = appended {
-                self.mark(&appended)?;
-            }
             staging.written
         };
-        self.sync().await?;
+        crate::store::Flush::start(&self.inner.db, &self.inner.stable).await?;
         // Everything written up to `covered` is durable: make it ready, in order (another
         // publication's flush may have done it already).
         let mut staging = lock(&self.inner.staging);

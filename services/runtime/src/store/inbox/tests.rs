@@ -22,10 +22,7 @@ fn chunks_and_the_earlier_layout_load_into_one_set() {
             .map(|key| (digest(key), body_digest(key)))
             .collect();
         let mut batch = sled::Batch::default();
-        let written = inbox.write(&digests).map(|(key, value, written)| {
-            batch.insert(key, value);
-            written
-        });
+        let written = inbox.write(&mut batch, &digests);
         log.apply_batch(batch).unwrap();
         inbox.committed(&digests, written);
     }
@@ -101,10 +98,7 @@ async fn chunks_older_than_the_window_expire_and_younger_ones_stay() {
     let commit = |inbox: &mut Inbox, key: &[u8]| {
         let digests: Entries = [(digest(key), body_digest(key))].into_iter().collect();
         let mut batch = sled::Batch::default();
-        let written = inbox.write(&digests).map(|(key, value, written)| {
-            batch.insert(key, value);
-            written
-        });
+        let written = inbox.write(&mut batch, &digests);
         log.apply_batch(batch).unwrap();
         inbox.committed(&digests, written);
     };
@@ -136,10 +130,7 @@ fn a_key_seen_with_another_body_is_told_from_a_duplicate() {
         .into_iter()
         .collect();
     let mut batch = sled::Batch::default();
-    let written = inbox.write(&entries).map(|(key, value, written)| {
-        batch.insert(key, value);
-        written
-    });
+    let written = inbox.write(&mut batch, &entries);
     log.apply_batch(batch).unwrap();
     inbox.committed(&entries, written);
 

@@ -22,7 +22,7 @@ fn concurrent_syncs_share_one_and_each_waits_for_one_started_after_it() {
     }
     let done = syncs(dir.path()).completed - before;
     assert!((1..=8).contains(&done), "{done} syncs for 8 callers");
-    let group = stable.group.lock();
+    let group = stable.lock();
     assert!(!group.running && group.completed == group.started);
 }
 
