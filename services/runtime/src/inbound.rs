@@ -36,12 +36,11 @@ pub struct Inbound {
     /// without one (Symfony's interop serializer sends none) an id derived from a hash of its
     /// type and body.
     pub dedupe_key: Vec<u8>,
-    /// The key the inbox knew it by before keys were scoped by sender: the bare message id.
-    pub legacy_key: Vec<u8>,
     /// The digest of `dedupe_key` ([`crate::store::key_digest`]), what the inbox keeps,
     /// computed once.
     pub key_digest: u128,
-    /// The digest of `legacy_key`.
+    /// The digest of the key the inbox knew it by before keys were scoped by sender: the bare
+    /// message id.
     pub legacy_digest: u128,
     /// The digest of its body, to tell a redelivery from another message reusing its id.
     pub body_digest: u64,
@@ -96,12 +95,10 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
         message_id,
     };
     let dedupe_key = dedupe_key(&envelope);
-    let legacy_key = envelope.message_id.as_bytes().to_vec();
     Ok(Inbound {
         key_digest: crate::store::key_digest(&dedupe_key),
-        legacy_digest: crate::store::key_digest(&legacy_key),
+        legacy_digest: crate::store::key_digest(envelope.message_id.as_bytes()),
         dedupe_key,
-        legacy_key,
         body_digest: crate::store::body_digest(&wire.body),
         envelope,
         derived_id,
@@ -217,7 +214,7 @@ mod tests {
         let alice = from(Some("alice"), "bingo", GOOD);
         let mallory = from(Some("mallory"), "bingo", GOOD);
         assert_ne!(alice.dedupe_key, mallory.dedupe_key);
-        assert_eq!(alice.legacy_key, b"m-1");
+        assert_eq!(alice.legacy_digest, crate::store::key_digest(b"m-1"));
         assert_eq!(
             alice.dedupe_key,
             from(Some("alice"), "other", GOOD).dedupe_key
