@@ -349,16 +349,13 @@ impl Rejection {
     pub fn to_message(&self, table_id: &str) -> TableRejection {
         let (table_id, error) = (table_id.to_string(), self.to_string());
         match self {
-            Rejection::Start { game_id, .. } => TableRejection::Game(wire::TableGameRejected {
-                table_id,
-                game_id: game_id.clone(),
-                error,
-            }),
-            Rejection::Abort { game_id, .. } => TableRejection::Game(wire::TableGameRejected {
-                table_id,
-                game_id: game_id.clone(),
-                error,
-            }),
+            Rejection::Start { game_id, .. } | Rejection::Abort { game_id, .. } => {
+                TableRejection::Game(wire::TableGameRejected {
+                    table_id,
+                    game_id: game_id.clone(),
+                    error,
+                })
+            }
             Rejection::Report {
                 game_id,
                 side,
