@@ -35,34 +35,26 @@ impl AmqpBus {
         let confirms = {
             let mut slot = self.inner.publisher.lock().await;
             let publisher = self.publisher(&mut slot).await?;
-            let mut confirms = Vec::with_capacity(messages.len());
             let token = publisher.token.clone();
+            let channel = publisher.channel.clone();
+            // lapin's `basic_publish` registers the confirm and hands the frames to the
+            // connection on its first poll, then waits for the I/O thread to have written them.
+            // Awaited one by one, that is a round trip to the I/O thread (a wakeup each way, a
+            // socket write) per message; so each is polled once, in order, which queues every
+            // frame in order, and only then are the writes awaited: one wakeup and a few writes
+            // for the whole batch.
+            let mut handed = Vec::with_capacity(messages.len());
             for publication in messages {
-                let message = &publication.message;
-                let (exchange, routing_key) = match &publication.destination {
-                    Destination::Topic => (
-                        self.inner.config.events_exchange.as_str(),
-                        message.routing_key(),
-                    ),
-                    Destination::Queue(queue) => {
-                        (self.inner.config.commands_exchange.as_str(), queue.as_str())
-                    }
+                let mut publish = Box::pin(self.basic_publish(&channel, publication));
+                let first = futures::poll!(publish.as_mut());
+                handed.push((first, publish));
+            }
+            let mut confirms = Vec::with_capacity(messages.len());
+            for (first, publish) in handed {
+                let published = match first {
+                    std::task::Poll::Ready(published) => published,
+                    std::task::Poll::Pending => publish.await,
                 };
-                // A command is mandatory: the broker returns it when its queue does not exist.
-                let mandatory = matches!(publication.destination, Destination::Queue(_));
-                let published = publisher
-                    .channel
-                    .basic_publish(
-                        short(exchange),
-                        short(routing_key),
-                        BasicPublishOptions {
-                            mandatory,
-                            ..BasicPublishOptions::default()
-                        },
-                        &message.body,
-                        self.properties(message),
-                    )
-                    .await;
                 match published {
                     Ok(confirm) => confirms.push(confirm),
                     Err(e) => {
@@ -111,6 +103,37 @@ impl AmqpBus {
     /// `user_id` (whatever the message said: the broker accepts no other).
     fn properties(&self, message: &WireMessage) -> lapin::BasicProperties {
         properties::to_properties(message).with_user_id(self.inner.user.clone())
+    }
+
+    /// Publishes `publication` on `channel`: an event on the events exchange under its type, a
+    /// command (mandatory: the broker returns it when its queue does not exist) on the
+    /// commands exchange under its queue's name.
+    fn basic_publish<'a>(
+        &self,
+        channel: &'a Channel,
+        publication: &'a Publication,
+    ) -> impl std::future::Future<Output = lapin::Result<lapin::PublisherConfirm>> + 'a {
+        let message = &publication.message;
+        let (exchange, routing_key) = match &publication.destination {
+            Destination::Topic => (
+                self.inner.config.events_exchange.as_str(),
+                message.routing_key(),
+            ),
+            Destination::Queue(queue) => {
+                (self.inner.config.commands_exchange.as_str(), queue.as_str())
+            }
+        };
+        let mandatory = matches!(publication.destination, Destination::Queue(_));
+        channel.basic_publish(
+            short(exchange),
+            short(routing_key),
+            BasicPublishOptions {
+                mandatory,
+                ..BasicPublishOptions::default()
+            },
+            &message.body,
+            self.properties(message),
+        )
     }
 
     /// The publishing channel (in confirm mode) of the current connection.
