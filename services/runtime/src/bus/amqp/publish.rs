@@ -42,7 +42,8 @@ impl AmqpBus {
             // Awaited one by one, that is a round trip to the I/O thread (a wakeup each way, a
             // socket write) per message; so each is polled once, in order, which queues every
             // frame in order, and only then are the writes awaited: one wakeup and a few writes
-            // for the whole batch.
+            // for the whole batch. Should one fail, the publication fails as a whole even if
+            // later messages went out: the relay publishes them again and consumers deduplicate.
             let mut handed = Vec::with_capacity(messages.len());
             for publication in messages {
                 let mut publish = Box::pin(self.basic_publish(&channel, publication));
