@@ -25,6 +25,17 @@
 //! whatever happens to it: written after the syncs it names, lost or cut short by a crash it
 //! only names fewer files, so more are synced.
 //!
+//! A sync does not list the directories (`blobs/` grows with the log: a sync that listed it cost
+//! milliseconds once the log held tens of thousands of blob files): on Linux, inotify tells it
+//! which blob files sled closed after writing since the last sync, and whether names came or
+//! went (`watch`). It syncs those files, and a directory only when its names changed. A blob
+//! file sled is still writing (the next batch's, while this one's sync runs) is synced by the
+//! sync after its close, which is before any flush covering it returns. When inotify cannot
+//! be had (another system, no inotify instance left) or may have missed events (its queue
+//! overflowed), the sync lists both directories and syncs the blob files it has not seen; a
+//! listed file sled was still writing is then synced before it is complete, which the events
+//! avoid.
+//!
 //! Syncs are grouped: a sync covers every flush that finished before it started, so
 //! concurrent commits to one database (several publishers to the embedded bus) share one
 //! `fdatasync`. A failed sync poisons the database: on Linux the kernel may drop the pages it
@@ -36,6 +47,9 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+
+#[cfg(target_os = "linux")]
+mod watch;
 
 /// The stable-storage side of one sled database.
 #[derive(Debug)]
@@ -57,6 +71,24 @@ struct Files {
     known: Mutex<(BTreeSet<std::ffi::OsString>, BTreeSet<std::ffi::OsString>)>,
     /// Blob files synced at open (those the last close did not name in [`SYNCED_BLOBS`]).
     synced_at_open: usize,
+    /// What changed since the last sync; `None`: list the directories at every sync.
+    #[cfg(target_os = "linux")]
+    watch: Mutex<Option<watch::Watch>>,
+    /// Blob files synced since the database was opened (at open too).
+    blob_syncs: std::sync::atomic::AtomicU64,
+}
+
+/// What changed in a database's directories since the last sync.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Changes {
+    /// Names came or went in the database's directory.
+    top: bool,
+    /// Names came or went in `blobs/`.
+    blobs: bool,
+    /// Blob files closed after writing, or renamed into `blobs/`: complete, to be synced.
+    written: BTreeSet<std::ffi::OsString>,
+    /// Blob files removed, or renamed away.
+    removed: BTreeSet<std::ffi::OsString>,
 }
 
 #[derive(Debug, Default)]
@@ -84,6 +116,10 @@ impl Stable {
             data,
             known: Mutex::new((BTreeSet::new(), synced_before(dir))),
             synced_at_open: 0,
+            // Watching from before the listing below: nothing falls between the two.
+            #[cfg(target_os = "linux")]
+            watch: Mutex::new(watch(dir)),
+            blob_syncs: Default::default(),
         };
         files.synced_at_open = files.sync_names(true)?;
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -166,19 +202,27 @@ impl Files {
     fn sync_names(&self, all: bool) -> io::Result<usize> {
         let mut known = self.known.lock().unwrap_or_else(|p| p.into_inner());
         let blobs_dir = self.dir.join("blobs");
+        if !all && let Some(changes) = self.changes() {
+            let mut synced = 0;
+            for name in &changes.written {
+                synced += self.sync_blob(&blobs_dir, name)?;
+                known.1.insert(name.clone());
+            }
+            for name in &changes.removed {
+                known.1.remove(name);
+            }
+            if changes.blobs {
+                sync_dir(&blobs_dir)?;
+            }
+            if changes.top {
+                sync_dir(&self.dir)?;
+            }
+            return Ok(synced);
+        }
         let blobs = names(&blobs_dir)?;
         let mut synced = 0;
         for name in blobs.difference(&known.1) {
-            let path = blobs_dir.join(name);
-            match File::open(&path) {
-                Ok(blob) => {
-                    blob.sync_data().map_err(|e| named(e, &path))?;
-                    synced += 1;
-                }
-                // Collected by sled since it was listed: nothing to keep.
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(named(e, &path)),
-            }
+            synced += self.sync_blob(&blobs_dir, name)?;
         }
         if all || blobs != known.1 {
             sync_dir(&blobs_dir)?;
@@ -189,6 +233,46 @@ impl Files {
         }
         *known = (top, blobs);
         Ok(synced)
+    }
+
+    /// Syncs one blob file; 0 if sled has collected it meanwhile (nothing to keep), else 1.
+    fn sync_blob(&self, blobs_dir: &Path, name: &std::ffi::OsStr) -> io::Result<usize> {
+        let path = blobs_dir.join(name);
+        match File::open(&path) {
+            Ok(blob) => {
+                blob.sync_data().map_err(|e| named(e, &path))?;
+                self.blob_syncs
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Ok(1)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(0),
+            Err(e) => Err(named(e, &path)),
+        }
+    }
+
+    /// What changed since the last sync, if inotify says so completely; `None`: list.
+    #[cfg(target_os = "linux")]
+    fn changes(&self) -> Option<Changes> {
+        let mut watch = self.watch.lock().unwrap_or_else(|p| p.into_inner());
+        match watch.as_mut()?.changes() {
+            Ok(Some(changes)) => Some(changes),
+            // Events were lost: list this time, keep watching.
+            Ok(None) => {
+                tracing::debug!(dir = %self.dir.display(), "inotify missed events; listing the directories");
+                None
+            }
+            Err(error) => {
+                tracing::warn!(dir = %self.dir.display(), %error, "cannot read inotify events; every sync lists the directories from now on");
+                *watch = None;
+                None
+            }
+        }
+    }
+
+    /// Without inotify, every sync lists the directories.
+    #[cfg(not(target_os = "linux"))]
+    fn changes(&self) -> Option<Changes> {
+        None
     }
 
     /// Names the blob files the syncs so far covered in [`SYNCED_BLOBS`] (through a file renamed
@@ -225,6 +309,19 @@ impl Drop for Stable {
         }
         if let Err(e) = files.record_synced() {
             tracing::debug!(dir = %files.dir.display(), error = %e, "the synced blob files are not recorded: the next open syncs them all");
+        }
+    }
+}
+
+/// The watch on the database in `dir`, or `None` (syncs list the directories) if inotify
+/// cannot be had.
+#[cfg(target_os = "linux")]
+fn watch(dir: &Path) -> Option<watch::Watch> {
+    match watch::Watch::new(dir, &dir.join("blobs")) {
+        Ok(watch) => Some(watch),
+        Err(error) => {
+            tracing::debug!(dir = %dir.display(), %error, "no inotify watch; every sync lists the directories");
+            None
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Tests of stable storage: grouped syncs, poison, blob files.
 
 use super::*;
+use std::ffi::OsStr;
 use std::sync::Arc;
 
 #[test]
@@ -108,4 +109,76 @@ fn an_open_after_a_clean_close_syncs_only_the_blob_files_it_did_not_name() {
     let _db = open();
     let stable = Stable::open(dir.path()).unwrap();
     assert_eq!(stable.files.as_ref().unwrap().synced_at_open, blobs + 1);
+}
+
+/// As sled writes a blob file: created, written in parts, closed.
+fn start_blob(dir: &Path, name: &str) -> File {
+    use std::io::Write;
+    let path = dir.join("blobs").join(name);
+    let mut blob = File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .unwrap();
+    blob.write_all(b"crc!k").unwrap();
+    blob
+}
+
+fn blob_syncs(stable: &Stable) -> u64 {
+    let files = stable.files.as_ref().unwrap();
+    files.blob_syncs.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_blob_file_sled_is_still_writing_is_synced_after_its_close_not_before() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let _db = sled::Config::new().path(dir.path()).open().unwrap();
+    let stable = Stable::open(dir.path()).unwrap();
+    let files = stable.files.as_ref().unwrap();
+    assert!(files.watch.lock().unwrap().is_some(), "inotify is there");
+    let before = blob_syncs(&stable);
+
+    let mut blob = start_blob(dir.path(), "123456");
+    stable.sync().unwrap();
+    assert_eq!(
+        blob_syncs(&stable),
+        before,
+        "not synced while being written"
+    );
+    blob.write_all(&[1; 4096]).unwrap();
+    drop(blob);
+    stable.sync().unwrap();
+    assert_eq!(blob_syncs(&stable), before + 1, "synced once closed");
+    assert!(files.known.lock().unwrap().1.contains(OsStr::new("123456")));
+    stable.sync().unwrap();
+    assert_eq!(blob_syncs(&stable), before + 1, "and not again");
+
+    std::fs::remove_file(dir.path().join("blobs").join("123456")).unwrap();
+    stable.sync().unwrap();
+    assert!(
+        !files.known.lock().unwrap().1.contains(OsStr::new("123456")),
+        "a removed blob file leaves the list of synced ones"
+    );
+}
+
+#[test]
+fn without_inotify_a_sync_lists_the_directories_and_syncs_new_blob_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let _db = sled::Config::new().path(dir.path()).open().unwrap();
+    let stable = Stable::open(dir.path()).unwrap();
+    #[cfg(target_os = "linux")]
+    {
+        *stable.files.as_ref().unwrap().watch.lock().unwrap() = None;
+    }
+    let before = blob_syncs(&stable);
+    drop(start_blob(dir.path(), "7"));
+    drop(start_blob(dir.path(), "8"));
+    stable.sync().unwrap();
+    assert_eq!(blob_syncs(&stable), before + 2);
+    stable.sync().unwrap();
+    assert_eq!(blob_syncs(&stable), before + 2, "each once");
+    let known = stable.files.as_ref().unwrap().known.lock().unwrap();
+    assert_eq!(known.1, names(&dir.path().join("blobs")).unwrap());
 }
