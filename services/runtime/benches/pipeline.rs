@@ -151,17 +151,22 @@ async fn paced(rate: u64, seconds: u64) -> Vec<Duration> {
         .collect()
 }
 
+/// The benches' runtime: two workers, as on the machine they were measured on.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let index = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
     sorted[index]
 }
 
 fn pipeline(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let mut group = c.benchmark_group("embedded_pipeline");
     group.sample_size(10);
     group.throughput(Throughput::Elements(MESSAGES));
@@ -201,11 +206,7 @@ fn pipeline(c: &mut Criterion) {
 /// The handle-latency histogram's cost: pipelines with and without it, alternately.
 fn histogram_cost(_: &mut Criterion) {
     const ROUNDS: usize = 12;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let mut with = rt.block_on(async { Pipeline::start() });
     let mut without =
         rt.block_on(async { Pipeline::start_with(Metrics::without_handle_latency()) });
@@ -238,11 +239,7 @@ fn histogram_cost(_: &mut Criterion) {
 /// number sled reaches here.
 fn commit_with_many_blob_files(c: &mut Criterion) {
     const BLOB_FILES: u64 = 20_000;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let mut group = c.benchmark_group("store_commit");
     group.sample_size(20);
     for blob_files in [0, BLOB_FILES] {
