@@ -182,3 +182,24 @@ fn without_inotify_a_sync_lists_the_directories_and_syncs_new_blob_files() {
     let known = stable.files.as_ref().unwrap().known.lock().unwrap();
     assert_eq!(known.1, names(&dir.path().join("blobs")).unwrap());
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_watched_directory_that_goes_away_turns_the_syncs_to_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    let _db = sled::Config::new().path(dir.path()).open().unwrap();
+    let stable = Stable::open(dir.path()).unwrap();
+    let files = stable.files.as_ref().unwrap();
+    let blobs = dir.path().join("blobs");
+    std::fs::remove_dir_all(&blobs).unwrap();
+    std::fs::create_dir(&blobs).unwrap();
+    stable.sync().unwrap();
+    assert!(
+        files.watch.lock().unwrap().is_none(),
+        "the watch on the removed directory is given up"
+    );
+    let before = blob_syncs(&stable);
+    drop(start_blob(dir.path(), "9"));
+    stable.sync().unwrap();
+    assert_eq!(blob_syncs(&stable), before + 1, "found by listing");
+}

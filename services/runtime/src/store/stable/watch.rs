@@ -53,9 +53,10 @@ impl Watch {
         })
     }
 
-    /// The changes since the last call. `None` when some may have been missed: the kernel's
-    /// queue overflowed, or a directory stopped being watched (removed, its file system
-    /// unmounted); the caller then lists the directories.
+    /// The changes since the last call. `None` when some may have been missed (the kernel's
+    /// queue overflowed): the caller lists the directories this time. An error when the watch
+    /// cannot serve any more (a directory stopped being watched: removed, its file system
+    /// unmounted): the caller lists from then on.
     pub(super) fn changes(&mut self) -> io::Result<Option<Changes>> {
         let mut changes = Changes::default();
         let mut complete = true;
@@ -66,10 +67,11 @@ impl Watch {
                 Err(e) => return Err(e),
             };
             for event in events {
-                if event
-                    .mask
-                    .intersects(EventMask::Q_OVERFLOW | EventMask::IGNORED)
-                {
+                if event.mask.contains(EventMask::IGNORED) {
+                    return Err(io::Error::other(
+                        "a watched directory is no longer watched (removed or unmounted)",
+                    ));
+                } else if event.mask.contains(EventMask::Q_OVERFLOW) {
                     complete = false;
                 } else if event.wd == self.top {
                     changes.top |= event.name.is_some();
