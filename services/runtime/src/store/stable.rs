@@ -32,9 +32,9 @@
 //! file sled is still writing (the next batch's, while this one's sync runs) is synced by the
 //! sync after its close, which is before any flush covering it returns. When inotify cannot
 //! be had (another system, no inotify instance left) or may have missed events (its queue
-//! overflowed), the sync lists both directories and syncs the blob files it has not seen; a
-//! listed file sled was still writing is then synced before it is complete, which the events
-//! avoid.
+//! overflowed), the sync lists both directories and syncs the blob files it has not seen that
+//! are complete (their CRC matches, as sled checks it when it reads one); one that is not yet is
+//! left for a later sync.
 //!
 //! Syncs are grouped: a sync covers every flush that finished before it started, so
 //! concurrent commits to one database (several publishers to the embedded bus) share one
@@ -219,9 +219,16 @@ impl Files {
             }
             return Ok(synced);
         }
-        let blobs = names(&blobs_dir)?;
+        let mut blobs = names(&blobs_dir)?;
         let mut synced = 0;
+        let mut unfinished = Vec::new();
         for name in blobs.difference(&known.1) {
+            // Listed while sled may still be writing it (the next batch's): left for a later
+            // sync, which finds it complete (it is, before any flush covering it returns).
+            if !all && !blob_complete(&blobs_dir.join(name))? {
+                unfinished.push(name.clone());
+                continue;
+            }
             synced += self.sync_blob(&blobs_dir, name)?;
         }
         if all || blobs != known.1 {
@@ -230,6 +237,9 @@ impl Files {
         let top = names(&self.dir)?;
         if all || top != known.0 {
             sync_dir(&self.dir)?;
+        }
+        for name in &unfinished {
+            blobs.remove(name);
         }
         *known = (top, blobs);
         Ok(synced)
@@ -311,6 +321,23 @@ impl Drop for Stable {
             tracing::debug!(dir = %files.dir.display(), error = %e, "the synced blob files are not recorded: the next open syncs them all");
         }
     }
+}
+
+/// Whether the blob file at `path` is complete. sled writes one as the CRC-32 (little-endian)
+/// of what follows, a kind byte, then the data, in three writes, and checks that CRC when it
+/// reads the file back (`pagecache/blob_io.rs`); a file it is still writing is short, so its
+/// CRC does not match. One sled has collected since it was listed counts as complete: there is
+/// nothing of it to keep, and [`Files::sync_blob`] passes over it.
+fn blob_complete(path: &Path) -> io::Result<bool> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(true),
+        Err(e) => return Err(named(e, path)),
+    };
+    Ok(match bytes.split_first_chunk::<4>() {
+        Some((crc, rest)) if !rest.is_empty() => u32::from_le_bytes(*crc) == crc32fast::hash(rest),
+        _ => false,
+    })
 }
 
 /// The watch on the database in `dir`, or `None` (syncs list the directories) if inotify

@@ -163,8 +163,18 @@ fn a_blob_file_sled_is_still_writing_is_synced_after_its_close_not_before() {
     );
 }
 
+/// A blob file as sled writes it, complete: the CRC-32 of the kind byte and the data, the kind,
+/// the data.
+fn write_blob(dir: &Path, name: &str, data: &[u8]) {
+    let mut rest = vec![1u8];
+    rest.extend_from_slice(data);
+    let mut bytes = crc32fast::hash(&rest).to_le_bytes().to_vec();
+    bytes.extend(rest);
+    std::fs::write(dir.join("blobs").join(name), bytes).unwrap();
+}
+
 #[test]
-fn without_inotify_a_sync_lists_the_directories_and_syncs_new_blob_files() {
+fn without_inotify_a_sync_lists_the_directories_and_syncs_new_blob_files_once_complete() {
     let dir = tempfile::tempdir().unwrap();
     let _db = sled::Config::new().path(dir.path()).open().unwrap();
     let stable = Stable::open(dir.path()).unwrap();
@@ -173,12 +183,17 @@ fn without_inotify_a_sync_lists_the_directories_and_syncs_new_blob_files() {
         *stable.files.as_ref().unwrap().watch.lock().unwrap() = None;
     }
     let before = blob_syncs(&stable);
-    drop(start_blob(dir.path(), "7"));
-    drop(start_blob(dir.path(), "8"));
+    write_blob(dir.path(), "7", &[7; 1000]);
+    write_blob(dir.path(), "8", &[8; 1000]);
+    let unfinished = start_blob(dir.path(), "9");
     stable.sync().unwrap();
-    assert_eq!(blob_syncs(&stable), before + 2);
+    assert_eq!(blob_syncs(&stable), before + 2, "the two complete ones");
+    drop(unfinished);
+    write_blob(dir.path(), "9", &[9; 1000]);
     stable.sync().unwrap();
-    assert_eq!(blob_syncs(&stable), before + 2, "each once");
+    assert_eq!(blob_syncs(&stable), before + 3, "the third once complete");
+    stable.sync().unwrap();
+    assert_eq!(blob_syncs(&stable), before + 3, "each once");
     let known = stable.files.as_ref().unwrap().known.lock().unwrap();
     assert_eq!(known.1, names(&dir.path().join("blobs")).unwrap());
 }
@@ -199,7 +214,7 @@ fn a_watched_directory_that_goes_away_turns_the_syncs_to_listing() {
         "the watch on the removed directory is given up"
     );
     let before = blob_syncs(&stable);
-    drop(start_blob(dir.path(), "9"));
+    write_blob(dir.path(), "9", b"data");
     stable.sync().unwrap();
     assert_eq!(blob_syncs(&stable), before + 1, "found by listing");
 }
