@@ -111,6 +111,14 @@ fn an_open_after_a_clean_close_syncs_only_the_blob_files_it_did_not_name() {
     assert_eq!(stable.files.as_ref().unwrap().synced_at_open, blobs + 1);
 }
 
+/// A fresh sled database and its stable side.
+fn opened() -> (tempfile::TempDir, sled::Db, Stable) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sled::Config::new().path(dir.path()).open().unwrap();
+    let stable = Stable::open(dir.path()).unwrap();
+    (dir, db, stable)
+}
+
 /// As sled writes a blob file: created, written in parts, closed.
 fn start_blob(dir: &Path, name: &str) -> File {
     use std::io::Write;
@@ -133,9 +141,7 @@ fn blob_syncs(stable: &Stable) -> u64 {
 #[test]
 fn a_blob_file_sled_is_still_writing_is_synced_after_its_close_not_before() {
     use std::io::Write;
-    let dir = tempfile::tempdir().unwrap();
-    let _db = sled::Config::new().path(dir.path()).open().unwrap();
-    let stable = Stable::open(dir.path()).unwrap();
+    let (dir, _db, stable) = opened();
     let files = stable.files.as_ref().unwrap();
     assert!(files.watch.lock().unwrap().is_some(), "inotify is there");
     let before = blob_syncs(&stable);
@@ -175,9 +181,7 @@ fn write_blob(dir: &Path, name: &str, data: &[u8]) {
 
 #[test]
 fn without_inotify_a_sync_lists_the_directories_and_syncs_new_blob_files_once_complete() {
-    let dir = tempfile::tempdir().unwrap();
-    let _db = sled::Config::new().path(dir.path()).open().unwrap();
-    let stable = Stable::open(dir.path()).unwrap();
+    let (dir, _db, stable) = opened();
     #[cfg(target_os = "linux")]
     {
         *stable.files.as_ref().unwrap().watch.lock().unwrap() = None;
@@ -201,9 +205,7 @@ fn without_inotify_a_sync_lists_the_directories_and_syncs_new_blob_files_once_co
 #[cfg(target_os = "linux")]
 #[test]
 fn a_watched_directory_that_goes_away_turns_the_syncs_to_listing() {
-    let dir = tempfile::tempdir().unwrap();
-    let _db = sled::Config::new().path(dir.path()).open().unwrap();
-    let stable = Stable::open(dir.path()).unwrap();
+    let (dir, _db, stable) = opened();
     let files = stable.files.as_ref().unwrap();
     let blobs = dir.path().join("blobs");
     std::fs::remove_dir_all(&blobs).unwrap();
