@@ -25,29 +25,40 @@ pub(crate) enum ChunkError {
     Decompress(String),
 }
 
-/// Collects records into a chunk.
-#[derive(Debug, Default)]
-pub(crate) struct ChunkWriter {
-    raw: Vec<u8>,
-}
+/// A chunk's bytes and how many items it holds.
+pub(crate) type Sealed = (usize, Vec<u8>);
 
-impl ChunkWriter {
-    /// Raw bytes so far, to bound a chunk's size.
-    pub fn raw_len(&self) -> usize {
-        self.raw.len()
+/// Splits `items` into chunks of at most `max_bytes` of frames before compression (an item
+/// larger than that gets a chunk of its own), each item written by `write` straight into its
+/// frame. Returns each chunk's bytes and how many items it holds, in order; or the position
+/// of the item `write` failed on, and its error.
+pub(crate) fn split<T, E>(
+    items: &[T],
+    max_bytes: usize,
+    mut write: impl FnMut(&T, &mut Vec<u8>) -> Result<(), E>,
+) -> Result<Vec<Sealed>, (usize, E)> {
+    let mut chunks = Vec::new();
+    // Room for a batch's frames up to a chunk, so the buffer rarely grows (each growth copies).
+    let mut raw = Vec::with_capacity(items.len().saturating_mul(512).min(max_bytes) + 1024);
+    let mut count = 0;
+    for (position, item) in items.iter().enumerate() {
+        let start = raw.len();
+        raw.extend_from_slice(&[0; 4]);
+        write(item, &mut raw).map_err(|e| (position, e))?;
+        let len = u32::try_from(raw.len() - start - 4).expect("a record under 4 GiB");
+        raw[start..start + 4].copy_from_slice(&len.to_le_bytes());
+        if start > 0 && raw.len() > max_bytes {
+            // It does not fit: the chunk ends before it, and it starts the next one.
+            chunks.push((count, seal(&raw[..start])));
+            raw.drain(..start);
+            count = 0;
+        }
+        count += 1;
     }
-
-    /// Adds a record. A record is at most 4 GiB (its length is a u32).
-    pub fn push(&mut self, record: &[u8]) {
-        let len = u32::try_from(record.len()).expect("a record under 4 GiB");
-        self.raw.extend_from_slice(&len.to_le_bytes());
-        self.raw.extend_from_slice(record);
+    if count > 0 {
+        chunks.push((count, seal(&raw)));
     }
-
-    /// The chunk's bytes.
-    pub fn finish(self) -> Vec<u8> {
-        seal(&self.raw)
-    }
+    Ok(chunks)
 }
 
 /// Compresses raw frames into a chunk's bytes (tests use it to store damaged frames).
@@ -99,20 +110,80 @@ pub(crate) fn frames(mut raw: &[u8]) -> impl Iterator<Item = Result<&[u8], Chunk
 mod tests {
     use super::*;
 
+    fn write(record: &String, out: &mut Vec<u8>) -> Result<(), ()> {
+        out.extend_from_slice(record.as_bytes());
+        Ok(())
+    }
+
+    /// The records of each chunk, as text.
+    fn contents(chunks: &[Sealed]) -> Vec<Vec<String>> {
+        chunks
+            .iter()
+            .map(|(count, chunk)| {
+                let raw = decompress(chunk).unwrap();
+                let records: Vec<String> = frames(&raw)
+                    .map(|f| String::from_utf8(f.unwrap().to_vec()).unwrap())
+                    .collect();
+                assert_eq!(records.len(), *count);
+                records
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_record_that_does_not_fit_starts_the_next_chunk_and_a_large_one_has_its_own() {
+        let record = |n: usize, len: usize| format!("{n}{}", "x".repeat(len - 1));
+        // Frames of 4 + 10 bytes: three fit in 42 bytes, a fourth does not.
+        let small: Vec<String> = (0..7).map(|n| record(n, 10)).collect();
+        let chunks = split(&small, 42, write).unwrap();
+        assert_eq!(
+            contents(&chunks),
+            vec![
+                small[0..3].to_vec(),
+                small[3..6].to_vec(),
+                small[6..].to_vec()
+            ]
+        );
+        // One over the limit alone, between two that fit.
+        let mixed = vec![record(0, 10), record(1, 100), record(2, 10)];
+        let chunks = split(&mixed, 42, write).unwrap();
+        assert_eq!(
+            contents(&chunks),
+            vec![
+                vec![mixed[0].clone()],
+                vec![mixed[1].clone()],
+                vec![mixed[2].clone()]
+            ]
+        );
+        assert!(split(&Vec::<String>::new(), 42, write).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_record_that_cannot_be_written_is_named_by_its_position() {
+        let records: Vec<String> = ["a", "b", "bad", "c"].map(String::from).to_vec();
+        let failed = split(&records, 1 << 10, |r: &String, out: &mut Vec<u8>| {
+            if r == "bad" {
+                return Err("cannot write it");
+            }
+            out.extend_from_slice(r.as_bytes());
+            Ok(())
+        });
+        assert_eq!(failed, Err((2, "cannot write it")));
+    }
+
     #[test]
     fn records_come_back_in_order_and_the_chunk_is_smaller() {
-        let mut writer = ChunkWriter::default();
         let records: Vec<String> = (0..100)
             .map(|n| format!(r#"{{"messageId":"0193a1c2-7e4f-7000-8000-{n:012}","type":"game.session.completed.v1"}}"#))
             .collect();
-        for record in &records {
-            writer.push(record.as_bytes());
-        }
-        let raw_len = writer.raw_len();
-        let chunk = writer.finish();
+        let raw_len: usize = records.iter().map(|r| 4 + r.len()).sum();
+        let chunks = split(&records, 1 << 20, write).unwrap();
+        assert_eq!(chunks.len(), 1);
+        let (count, chunk) = &chunks[0];
+        assert_eq!(*count, 100);
         assert_eq!(chunk[0], FORMAT_LZ4);
         assert!(chunk.len() * 3 < raw_len, "{} of {raw_len}", chunk.len());
-        let raw = decompress(&chunk).unwrap();
+        let raw = decompress(chunk).unwrap();
         let back: Vec<&[u8]> = frames(&raw).map(Result::unwrap).collect();
         assert_eq!(
             back,

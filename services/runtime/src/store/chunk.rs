@@ -6,7 +6,7 @@
 //! `{`).
 
 use super::{LogRecord, StoreError};
-use crate::chunk::{self, ChunkWriter};
+use crate::chunk;
 
 /// A chunk's key (its first sequence number) and bytes.
 pub(super) type Chunk = ([u8; 8], Vec<u8>);
@@ -18,28 +18,22 @@ pub(super) fn encode(
     records: &[LogRecord],
     max_bytes: usize,
 ) -> Result<Vec<Chunk>, StoreError> {
-    let mut chunks = Vec::new();
-    let mut current: Option<(u64, ChunkWriter)> = None;
-    for (offset, record) in records.iter().enumerate() {
-        let seq = first + offset as u64;
-        let json = serde_json::to_vec(record).map_err(|e| StoreError::Corrupt {
-            seq,
-            reason: format!("cannot encode the record: {e}"),
-        })?;
-        if let Some((_, writer)) = &current
-            && writer.raw_len() + 4 + json.len() > max_bytes
-        {
-            chunks.extend(current.take().map(finish));
-        }
-        let (_, writer) = current.get_or_insert_with(|| (seq, ChunkWriter::default()));
-        writer.push(&json);
-    }
-    chunks.extend(current.map(finish));
-    Ok(chunks)
-}
-
-fn finish((first, writer): (u64, ChunkWriter)) -> Chunk {
-    (first.to_be_bytes(), writer.finish())
+    let chunks = chunk::split(records, max_bytes, |record, out| {
+        serde_json::to_writer(out, record)
+    })
+    .map_err(|(position, e)| StoreError::Corrupt {
+        seq: first + position as u64,
+        reason: format!("cannot encode the record: {e}"),
+    })?;
+    let mut seq = first;
+    Ok(chunks
+        .into_iter()
+        .map(|(count, bytes)| {
+            let key = seq.to_be_bytes();
+            seq += count as u64;
+            (key, bytes)
+        })
+        .collect())
 }
 
 /// The records of one log entry, with their sequence numbers.

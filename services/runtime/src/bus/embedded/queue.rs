@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::Notify;
 
 use super::super::BusError;
-use crate::chunk::{self, ChunkWriter};
+use crate::chunk;
 use crate::wire::WireMessage;
 
 /// Where a message is: its chunk and its index in it. Orders messages as they were published.
@@ -91,22 +91,22 @@ pub(super) fn encode_chunks(
     messages: &[Arc<WireMessage>],
     max_bytes: usize,
 ) -> Result<Vec<Chunk>, BusError> {
-    let mut chunks: Vec<Chunk> = Vec::new();
-    let mut current: Option<(ChunkWriter, Vec<Arc<WireMessage>>)> = None;
-    for message in messages {
-        let bytes = postcard::to_allocvec(message.as_ref())
-            .map_err(|e| BusError::Storage(format!("cannot encode a message: {e}")))?;
-        if let Some((writer, _)) = &current
-            && writer.raw_len() + 4 + bytes.len() > max_bytes
-        {
-            chunks.extend(current.take().map(|(w, m)| (w.finish(), m)));
-        }
-        let (writer, members) = current.get_or_insert_with(Default::default);
-        writer.push(&bytes);
-        members.push(message.clone());
-    }
-    chunks.extend(current.map(|(w, m)| (w.finish(), m)));
-    Ok(chunks)
+    // postcard's `to_io` writes a byte at a time through `io::Write`; its `Vec` flavour, then
+    // one copy, is cheaper.
+    let chunks = chunk::split(messages, max_bytes, |message, out| {
+        out.extend_from_slice(&postcard::to_allocvec(message.as_ref())?);
+        Ok::<_, postcard::Error>(())
+    })
+    .map_err(|(_, e)| BusError::Storage(format!("cannot encode a message: {e}")))?;
+    let mut rest = messages;
+    Ok(chunks
+        .into_iter()
+        .map(|(count, bytes)| {
+            let (members, tail) = rest.split_at(count);
+            rest = tail;
+            (bytes, members.to_vec())
+        })
+        .collect())
 }
 
 fn decode_chunk(queue: &str, chunk: u64, value: &[u8]) -> Result<Vec<WireMessage>, BusError> {
