@@ -127,6 +127,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         admin: addr,
         console,
         data: args.data.dir.display().to_string(),
+        token: operator.source.clone(),
         transport: runtime.bus().name(),
         services: app.names(),
     };
@@ -153,6 +154,8 @@ struct Ready {
     admin: std::net::SocketAddr,
     console: Option<std::net::SocketAddr>,
     data: String,
+    /// Where the operator's token is (never the token).
+    token: String,
     transport: &'static str,
     services: Vec<String>,
 }
@@ -167,7 +170,8 @@ impl Ready {
         }
         info!(
             admin = %self.admin,
-            console = %self.console.map_or_else(|| "-".to_string(), |bound| bound.to_string()),
+            console = %self.console.map_or_else(|| "-".to_string(), |bound| format!("http://{bound}/")),
+            token = %self.token,
             data = %self.data,
             transport = self.transport,
             services = ?self.services,

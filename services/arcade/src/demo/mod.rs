@@ -174,6 +174,9 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
             }
         };
         summary(&runtime);
+        if outcome.is_ok() {
+            next();
+        }
         outcome
     };
     let stopped = app.run(script).await?;
@@ -186,6 +189,15 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Says where to go from the demo.
+fn next() {
+    println!("\n== next");
+    println!("arcade run        every service at once, with the console in a browser: it prints");
+    println!("                  the console's address and where the organiser's token is");
+    println!("arcade tap        (in another terminal) every message as it passes");
+    println!("arcade --help     every command; docs/ has the tutorial and the how-tos");
 }
 
 /// Prints what each service consumed and published.

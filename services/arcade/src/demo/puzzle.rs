@@ -54,11 +54,18 @@ pub async fn act(demo: &Demo) -> anyhow::Result<()> {
     demo.say(format!(
         "telemetry validated each against the puzzle its seed generates: {SESSIONS} recorded, none flagged"
     ));
-    let stats = tap.until(StatsUpdated::TYPE, |_| true).await?;
+    // The statistics count every session recorded: the contract act's one too.
+    let everything = SESSIONS as u64 + 1;
+    let stats = tap
+        .until(StatsUpdated::TYPE, |p| {
+            p["sessions"].as_u64().is_some_and(|n| n >= everything)
+        })
+        .await?;
     let stats: StatsUpdated = serde_json::from_value(stats.payload)?;
     demo.say(format!(
-        "{} came with the per-stage statistics:\n",
-        StatsUpdated::TYPE
+        "{} came with the per-stage statistics of all {} sessions recorded (these {SESSIONS} and the contract act's one):\n",
+        StatsUpdated::TYPE,
+        stats.sessions
     ));
     demo.say(render_stats_table(&stats).trim_end());
 

@@ -74,7 +74,7 @@ async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls
     let mut running = services::start(&runtime, &[ServiceName::Referee], &settings).unwrap();
     // Bingo as `start` wires it, keeping the binder's signal: a mapped type is bound.
     let (binder, mut bound) = Binder::spawn(runtime.bus().clone(), QUEUE);
-    let secret = settings.bingo.secret().unwrap();
+    let secret = settings.bingo.secret(None, QUEUE).unwrap();
     let service = BingoService::new(&secret).with_binder(binder);
     running.push(Box::new(runtime.start(service).unwrap()));
     let mut app = arcade_runtime::App::new(runtime.clone(), arcade_runtime::OpenBus::embedded(bus));
