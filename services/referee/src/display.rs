@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use arcade_runtime::counters::ExtraCounters;
 use arcade_scoreboard::{
     Board, Marquee, Phase as BoardPhase, Score as BoardScore, Side as BoardSide,
 };
@@ -76,16 +77,31 @@ pub struct DisplayOptions {
     pub hold: Duration,
 }
 
-/// What the display task did, for metrics and tests.
-#[derive(Debug, Default)]
+/// Metric name of the frames written to the display.
+pub const FRAMES_METRIC: &str = "arcade_display_frames";
+/// Metric name of the failed writes to the display.
+pub const FAILURES_METRIC: &str = "arcade_display_write_failures";
+
+/// What the display task did: frames written and failed writes (the metrics
+/// `arcade_display_frames_total` and `arcade_display_write_failures_total` of the referee's
+/// service when made by [`DisplayStats::counted_in`]).
+#[derive(Debug, Clone, Default)]
 pub struct DisplayStats {
-    /// Frames written.
-    pub frames: AtomicU64,
-    /// Writes that failed.
-    pub failures: AtomicU64,
+    frames: Arc<AtomicU64>,
+    failures: Arc<AtomicU64>,
 }
 
 impl DisplayStats {
+    /// Stats counted in a service's own counters (exported with its metrics).
+    pub fn counted_in(counters: &ExtraCounters) -> DisplayStats {
+        DisplayStats {
+            frames: counters.counter(FRAMES_METRIC, "Frames written to the score display."),
+            failures: counters.counter(
+                FAILURES_METRIC,
+                "Writes to the score display that failed (the referee goes on refereeing).",
+            ),
+        }
+    }
     /// Frames written so far.
     pub fn frames(&self) -> u64 {
         self.frames.load(Ordering::Relaxed)
@@ -121,7 +137,7 @@ impl DisplayPlan {
     }
 
     /// `display`, driven as `options` say, counting in `stats`.
-    pub fn new<D>(display: D, options: DisplayOptions, stats: Arc<DisplayStats>) -> DisplayPlan
+    pub fn new<D>(display: D, options: DisplayOptions, stats: DisplayStats) -> DisplayPlan
     where
         D: ScoreDisplay + Send + 'static,
     {
@@ -149,7 +165,7 @@ pub fn spawn_display<D: ScoreDisplay + Send + 'static>(
     mut board: watch::Receiver<Option<Board>>,
     stop: mpsc::Sender<TableInput>,
     options: DisplayOptions,
-    stats: Arc<DisplayStats>,
+    stats: DisplayStats,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
         let columns = display.columns();

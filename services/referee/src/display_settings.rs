@@ -1,7 +1,6 @@
 //! The score display's settings (flags with `ARCADE_…` environment fallbacks), flattened into
 //! the referee's [`TableSettings`](crate::settings::TableSettings), and the display they open.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::display::{DisplayOptions, DisplayPlan, DisplayStats, RESULT_HOLD};
@@ -121,11 +120,7 @@ impl DisplaySettings {
 
     /// The display these settings describe, ready to start beside the referee, counting in
     /// `stats`; `i2c_device` is the bus of the HT16K33 modules.
-    pub fn plan(
-        &self,
-        i2c_device: &str,
-        stats: Arc<DisplayStats>,
-    ) -> Result<DisplayPlan, LaunchError> {
+    pub fn plan(&self, i2c_device: &str, stats: DisplayStats) -> Result<DisplayPlan, LaunchError> {
         let options = self.options()?;
         let addresses = self.addresses()?;
         if self.brightness > 15 {
@@ -163,7 +158,7 @@ fn ht16k33(
     addresses: Vec<u8>,
     brightness: u8,
     options: DisplayOptions,
-    stats: Arc<DisplayStats>,
+    stats: DisplayStats,
 ) -> Result<DisplayPlan, LaunchError> {
     let display = crate::table::Ht16k33Display::open(device, addresses, brightness)
         .map_err(|e| LaunchError::Setting(format!("--display ht16k33: {e}")))?;
@@ -176,7 +171,7 @@ fn ht16k33(
     _addresses: Vec<u8>,
     _brightness: u8,
     _options: DisplayOptions,
-    _stats: Arc<DisplayStats>,
+    _stats: DisplayStats,
 ) -> Result<DisplayPlan, LaunchError> {
     Err(LaunchError::Setting(
         "--display ht16k33: this build has no I2C support (build with `--features i2c`)".into(),

@@ -161,7 +161,8 @@ pub fn launch(
 ) -> Result<Box<dyn Running>, LaunchError> {
     let table_id = settings.checked_table_id()?;
     let poll = settings.poll()?;
-    let stats = std::sync::Arc::new(DisplayStats::default());
+    let queue = arcade_contracts::table::referee_queue(table_id);
+    let stats = DisplayStats::counted_in(&runtime.metrics().service(&queue).extra);
     let display = settings.display.plan(&settings.i2c_device, stats)?;
     match settings.hardware {
         Hardware::Simulated => {

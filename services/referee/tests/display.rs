@@ -221,7 +221,7 @@ fn bad_display_settings_name_the_setting() {
         ..DisplaySettings::default()
     };
     let error = ht16k33
-        .plan("/dev/i2c-2", Arc::default())
+        .plan("/dev/i2c-2", DisplayStats::default())
         .unwrap_err()
         .to_string();
     assert!(error.contains("--display"), "{error}");
@@ -303,7 +303,7 @@ async fn a_wide_text_scrolls_one_column_per_tick_and_a_new_text_starts_at_its_st
     };
     let (board, board_rx) = watch::channel(Some(tie_break.clone()));
     let (stop, _stop_rx) = mpsc::channel::<TableInput>(1);
-    let stats = Arc::new(DisplayStats::default());
+    let stats = DisplayStats::default();
     let task = spawn_display(
         display.clone(),
         board_rx,
@@ -349,7 +349,11 @@ async fn a_failing_display_is_counted_and_written_again_once_it_works() {
         phase: Phase::Default,
     }));
     let (stop, stop_rx) = mpsc::channel::<TableInput>(1);
-    let stats = Arc::new(DisplayStats::default());
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = Runtime::new(Arc::new(
+        EmbeddedBus::open(&dir.path().join("bus")).unwrap(),
+    ));
+    let stats = DisplayStats::counted_in(&runtime.metrics().service("referee.t1").extra);
     let task = spawn_display(
         display.clone(),
         board_rx,
@@ -360,6 +364,14 @@ async fn a_failing_display_is_counted_and_written_again_once_it_works() {
     wait_shown(&mut seen, 1).await;
     assert_eq!(stats.failures(), 3);
     assert_eq!(stats.frames(), 1);
+    // Both are metrics of the referee's service.
+    let metrics = arcade_runtime::metrics::encode(&runtime).unwrap();
+    for line in [
+        "arcade_display_write_failures_total{service=\"referee.t1\"} 3",
+        "arcade_display_frames_total{service=\"referee.t1\"} 1",
+    ] {
+        assert!(metrics.contains(line), "{line} in {metrics}");
+    }
     assert_eq!(
         display.shown()[0],
         ("2-1".into(), Marquee::new("2-1", 16).frame(0))
@@ -374,7 +386,7 @@ async fn the_result_stays_then_the_idle_text_until_the_next_game() {
     let (display, mut seen) = Recorder::new();
     let (board, board_rx) = watch::channel(None);
     let (stop, _stop_rx) = mpsc::channel::<TableInput>(1);
-    let stats = Arc::new(DisplayStats::default());
+    let stats = DisplayStats::default();
     let task = spawn_display(display.clone(), board_rx, stop, options(Some("BAR")), stats);
     wait_shown(&mut seen, 1).await;
     assert_eq!(display.shown()[0].0, "BAR");
@@ -454,7 +466,7 @@ async fn a_refereed_game_shows_each_score_and_the_winner_on_the_terminal_display
         text: Arc::default(),
         written,
     };
-    let stats = Arc::new(DisplayStats::default());
+    let stats = DisplayStats::default();
     let display = DisplayPlan::new(
         TerminalDisplay::new(screen.clone(), 32),
         options(Some("READY")),
