@@ -88,6 +88,9 @@ type GaugeFamily = (
     fn(&Counters) -> f64,
 );
 
+/// A family of the services' own counters: its help, and each service's value.
+type ExtraFamily<'a> = (&'static str, Vec<(&'a String, u64)>);
+
 fn labels(service: &str) -> Labels {
     vec![("service", service.to_string())]
 }
@@ -138,7 +141,7 @@ impl Collector for Snapshot {
             }
         }
         // The services' own counters, one family per name.
-        let mut extra: std::collections::BTreeMap<&str, (&str, Vec<(&String, u64)>)> =
+        let mut extra: std::collections::BTreeMap<&str, ExtraFamily<'_>> =
             std::collections::BTreeMap::new();
         for (service, c, _) in &self.services {
             for (name, help, counter) in c.extra.all() {
