@@ -185,6 +185,8 @@ pub fn spawn_display<D: ScoreDisplay + Send + 'static>(
                 text = Some(wanted);
                 step = 0;
                 pending = true;
+                // A new text stays at its start for a whole step.
+                every.reset();
             }
             if pending {
                 let shown = text.as_deref().unwrap_or("");

@@ -317,7 +317,14 @@ async fn a_wide_text_scrolls_one_column_per_tick_and_a_new_text_starts_at_its_st
         display.shown()[0],
         ("TIE-BREAK 5-5".into(), marquee.frame(0))
     );
-    for step in 1..=3 {
+    // One step is 70 ms: nothing moves before.
+    tokio::time::advance(Duration::from_millis(69)).await;
+    tokio::task::yield_now().await;
+    assert_eq!(display.shown().len(), 1);
+    tokio::time::advance(Duration::from_millis(1)).await;
+    wait_shown(&mut seen, 2).await;
+    assert_eq!(display.shown()[1].1, marquee.frame(1));
+    for step in 2..=3 {
         tokio::time::advance(Duration::from_millis(70)).await;
         wait_shown(&mut seen, step + 1).await;
         assert_eq!(display.shown()[step].1, marquee.frame(step as u64));
