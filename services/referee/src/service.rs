@@ -9,6 +9,8 @@
 //! - The ball locks are set in [`Service::effect`], once the `table.ibr.changed.v1` that decides
 //!   them is durable in the log, and set again at start ([`Service::resume`]) from the state the
 //!   log rebuilds.
+//! - The score display ([`crate::display`]) follows the state each applied event leaves
+//!   ([`RefereeService::board`]), in its own task.
 //! - Events leave through the runtime's relay: with no broker the referee keeps refereeing and
 //!   the whole game goes out, in order, when the connection is back.
 
@@ -25,6 +27,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tracing::{info, warn};
 
+use crate::display::{DisplayPlan, board_of};
 use crate::domain::referee::BallSeen;
 use crate::domain::{Event, Input, Referee, Rejection, TableState};
 pub use crate::mapping::{Fact, TableInput};
@@ -40,6 +43,7 @@ pub struct RefereeService<L> {
     referee: Referee,
     locks: Mutex<LockWriter<L>>,
     playing: watch::Sender<bool>,
+    board: watch::Sender<Option<arcade_scoreboard::Board>>,
 }
 
 #[derive(Debug)]
@@ -58,6 +62,7 @@ impl<L: BallLocks + Send + 'static> RefereeService<L> {
                 failing: false,
             }),
             playing: watch::channel(false).0,
+            board: watch::channel(None).0,
         }
     }
 
@@ -70,6 +75,11 @@ impl<L: BallLocks + Send + 'static> RefereeService<L> {
     /// balls only then).
     pub fn playing(&self) -> watch::Receiver<bool> {
         self.playing.subscribe()
+    }
+
+    /// What the score display shows, as the durable log says.
+    pub fn board(&self) -> watch::Receiver<Option<arcade_scoreboard::Board>> {
+        self.board.subscribe()
     }
 
     fn set_locks(&self, ibr: crate::domain::Ibr) {
@@ -98,6 +108,12 @@ impl<L: BallLocks + Send + 'static> RefereeService<L> {
         self.playing.send_if_modified(|p| {
             let changed = *p != playing;
             *p = playing;
+            changed
+        });
+        let board = board_of(state);
+        self.board.send_if_modified(|b| {
+            let changed = *b != board;
+            *b = board;
             changed
         });
     }
@@ -216,13 +232,14 @@ fn event_game(event: &Event) -> &str {
 }
 
 /// Starts the referee of table `table_id` on `runtime`, acting on `locks`, with `sensors`
-/// read every `poll` while a game is in progress.
+/// read every `poll` while a game is in progress, and the score on `display`.
 pub fn start<L, S>(
     runtime: &Runtime,
     table_id: &str,
     locks: L,
     sensors: S,
     poll: Duration,
+    display: DisplayPlan,
 ) -> Result<HostHandle<RefereeService<L>>, HostError>
 where
     L: BallLocks + Send + 'static,
@@ -230,8 +247,10 @@ where
 {
     let service = RefereeService::new(table_id, locks);
     let playing = service.playing();
+    let board = service.board();
     let handle = runtime.start(service)?;
     spawn_sensors(sensors, handle.local(), playing, poll);
+    display.start(board, handle.local());
     Ok(handle)
 }
 

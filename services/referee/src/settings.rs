@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use arcade_runtime::{HostError, Running, Runtime};
 
+use crate::display::{DisplayPlan, DisplayStats};
+use crate::display_settings::DisplaySettings;
 use crate::domain::{BallKind, Side};
 use crate::service::{self, DEFAULT_POLL};
 use crate::table::{Ball, SharedTable, SimulatedTable};
@@ -78,6 +80,9 @@ pub struct TableSettings {
     /// I2C: the 7-bit address of the lock side's ball-return controller.
     #[arg(long = "i2c-lock-address", env = "ARCADE_I2C_LOCK_ADDRESS", value_name = "ADDR", value_parser = parse_address)]
     pub i2c_lock_address: Option<u8>,
+    /// The score display.
+    #[command(flatten)]
+    pub display: DisplaySettings,
 }
 
 impl Default for TableSettings {
@@ -91,6 +96,7 @@ impl Default for TableSettings {
             i2c_device: "/dev/i2c-2".into(),
             i2c_hinge_address: None,
             i2c_lock_address: None,
+            display: DisplaySettings::default(),
         }
     }
 }
@@ -155,13 +161,16 @@ pub fn launch(
 ) -> Result<Box<dyn Running>, LaunchError> {
     let table_id = settings.checked_table_id()?;
     let poll = settings.poll()?;
+    let queue = arcade_contracts::table::referee_queue(table_id);
+    let stats = DisplayStats::counted_in(&runtime.metrics().service(&queue).extra);
+    let display = settings.display.plan(&settings.i2c_device, stats)?;
     match settings.hardware {
         Hardware::Simulated => {
             let table = SharedTable::new(settings.simulated_table()?);
-            let handle = service::start(runtime, table_id, table.clone(), table, poll)?;
+            let handle = service::start(runtime, table_id, table.clone(), table, poll, display)?;
             Ok(Box::new(handle))
         }
-        Hardware::I2c => launch_i2c(runtime, table_id, settings, poll),
+        Hardware::I2c => launch_i2c(runtime, table_id, settings, poll, display),
     }
 }
 
@@ -171,6 +180,7 @@ fn launch_i2c(
     table_id: &str,
     settings: &TableSettings,
     poll: Duration,
+    display: DisplayPlan,
 ) -> Result<Box<dyn Running>, LaunchError> {
     use crate::table::{I2cAddresses, I2cBallLocks, NoSensors};
     let missing = |flag: &str, env: &str| {
@@ -185,7 +195,7 @@ fn launch_i2c(
             .ok_or_else(|| missing("--i2c-lock-address", "ARCADE_I2C_LOCK_ADDRESS"))?,
     };
     let locks = I2cBallLocks::open(&settings.i2c_device, addresses)?;
-    let handle = service::start(runtime, table_id, locks, NoSensors, poll)?;
+    let handle = service::start(runtime, table_id, locks, NoSensors, poll, display)?;
     Ok(Box::new(handle))
 }
 
@@ -195,6 +205,7 @@ fn launch_i2c(
     _table_id: &str,
     _settings: &TableSettings,
     _poll: Duration,
+    _display: DisplayPlan,
 ) -> Result<Box<dyn Running>, LaunchError> {
     Err(LaunchError::Setting(
         "--table-hardware i2c: this build has no I2C support (build with `--features i2c`)".into(),

@@ -46,7 +46,15 @@ fn open_bus(dir: &std::path::Path) -> Arc<EmbeddedBus> {
 }
 
 fn start_referee(runtime: &Runtime, table: &Table) -> HostHandle<RefereeService<Table>> {
-    service::start(runtime, TABLE, table.clone(), table.clone(), POLL).unwrap()
+    service::start(
+        runtime,
+        TABLE,
+        table.clone(),
+        table.clone(),
+        POLL,
+        arcade_referee::display::DisplayPlan::none(),
+    )
+    .unwrap()
 }
 
 fn scripted(script: &str) -> Table {

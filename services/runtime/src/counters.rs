@@ -4,6 +4,10 @@
 //! replayed and consumes, its log's and relay's positions, its inbox size, its last commit,
 //! its latency and batch histograms.
 
+mod extra;
+
+pub use extra::ExtraCounters;
+
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -48,6 +52,8 @@ pub struct Counters {
     pub snapshot_taken_ms: AtomicU64,
     /// Its handle-latency and batch-size histograms.
     pub histograms: Histograms,
+    /// The service's own counters ([`ExtraCounters::counter`]).
+    pub extra: ExtraCounters,
 }
 
 /// A copy of the counters at one moment.

@@ -16,6 +16,9 @@
 //! - `arcade_snapshot_age_seconds` and `arcade_snapshot_seq` (the last log entry it covers), for
 //!   a service with a snapshot
 //!
+//! - a service's own counters ([`crate::counters::ExtraCounters`]), e.g. the referee's
+//!   `arcade_display_write_failures_total`
+//!
 //! Per process, with a broker: `arcade_broker_connected` (0 or 1) and
 //! `arcade_broker_reconnects_total`.
 
@@ -85,6 +88,9 @@ type GaugeFamily = (
     fn(&Counters) -> f64,
 );
 
+/// A family of the services' own counters: its help, and each service's value.
+type ExtraFamily<'a> = (&'static str, Vec<(&'a String, u64)>);
+
 fn labels(service: &str) -> Labels {
     vec![("service", service.to_string())]
 }
@@ -132,6 +138,21 @@ impl Collector for Snapshot {
             let mut family = encoder.encode_descriptor(name, help, None, MetricType::Counter)?;
             for (service, c, _) in &self.services {
                 ConstCounter::new(value(c)).encode(family.encode_family(&labels(service))?)?;
+            }
+        }
+        // The services' own counters, one family per name.
+        let mut extra: std::collections::BTreeMap<&str, ExtraFamily<'_>> =
+            std::collections::BTreeMap::new();
+        for (service, c, _) in &self.services {
+            for (name, help, counter) in c.extra.all() {
+                let family = extra.entry(name).or_insert_with(|| (help, Vec::new()));
+                family.1.push((service, counter.load(Ordering::Relaxed)));
+            }
+        }
+        for (name, (help, values)) in extra {
+            let mut family = encoder.encode_descriptor(name, help, None, MetricType::Counter)?;
+            for (service, value) in values {
+                ConstCounter::new(value).encode(family.encode_family(&labels(service))?)?;
             }
         }
         let gauges: [GaugeFamily; 4] = [

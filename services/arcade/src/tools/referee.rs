@@ -26,6 +26,8 @@ pub enum RefereeCommand {
     Abort(AbortArgs),
     /// Report a goal on a table's game in progress (table.goal.report.v1).
     Goal(GoalArgs),
+    /// Draw one frame of the table's score display (8 rows, `#` lit), without hardware.
+    Display(super::referee_display::DisplayArgs),
     /// Rule authors' tools, with no service.
     #[command(flatten)]
     Tool(arcade_referee::cli::Command),
@@ -157,6 +159,9 @@ pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
             }
             publish(&args.connection, TableGoalReport::TYPE, payload, PRODUCER).await
         }
+        RefereeCommand::Display(args) => Ok(crate::pipe::tool(|out, err| {
+            super::referee_display::run(&args, out, err)
+        })),
         RefereeCommand::Tool(command) => Ok(crate::pipe::tool(|out, err| {
             arcade_referee::cli::run(command, out, err)
         })),

@@ -1,14 +1,23 @@
 //! The table hardware, behind two small traits: goal sensors report balls, ball locks (IBR)
 //! apply the referee's decision. Backends: [`SimulatedTable`] (tests, demo) and
-//! [`I2cBallLocks`] (the BeagleBone's ball returns over I2C).
+//! [`I2cBallLocks`] (the BeagleBone's ball returns over I2C). The score display is a third:
+//! [`ScoreDisplay`], with [`Ht16k33Display`] (LED matrices on I2C), [`TerminalDisplay`] and
+//! [`NoDisplay`].
 //!
 //! The source documents only the ball-lock bytes (`0x51, 0x00` lock, `0x51, 0x01` release); a
 //! table whose goal sensors are not readable here uses [`NoSensors`] and gets its goals from
 //! `table.goal.report.v1`.
 
+mod display;
+mod ht16k33;
 mod i2c;
 mod simulated;
 
+pub use display::{NoDisplay, ScoreDisplay, TerminalDisplay};
+pub use ht16k33::{
+    DIMMING, DISPLAY_ON, DisplayError, Ht16k33Display, MODULE_COLUMNS, OSCILLATOR_ON, RAM_START,
+    check_addresses, module_ram,
+};
 pub use i2c::{I2cAddresses, I2cBallLocks, I2cLockError, IBR_COMMAND, IBR_LOCK, IBR_RELEASE};
 pub use simulated::SimulatedTable;
 

@@ -3,7 +3,8 @@
 //! - `GET /tables`: every table (score, phase, clock, ball-return locks, last goals).
 //! - `GET /tables/{tableId}`: one table, its last goals and refusals; for the operator, the
 //!   actions below.
-//! - `GET /tables/{tableId}/scoreboard`: full screen for a TV next to the table.
+//! - `GET /tables/{tableId}/scoreboard`: full screen for a TV next to the table, with the
+//!   table's LED display drawn pixel for pixel under the big score.
 //! - `POST /tables/{tableId}/games` `{"rules": {…}, "gameId"?, "players"?}` →
 //!   `table.game.start.v1` (202 `{"gameId", "messageId"}`; a game id is drawn when none is
 //!   given). The referee checks the rules: a refusal comes back as `table.game.rejected.v1`,
@@ -91,9 +92,15 @@ pub fn list_view(tables: &Tables) -> Value {
     json!({ "tables": tables.all().collect::<Vec<_>>() })
 }
 
-/// The view of one table (`table` is null until the console has seen it).
+/// The view of one table (`table` is null until the console has seen it), with the frame of
+/// its LED display (`display`, see [`super::display::display_view`]).
 pub fn table_view(tables: &Tables, table_id: &str) -> Value {
-    json!({ "tableId": table_id, "table": tables.table(table_id) })
+    let table = tables.table(table_id);
+    json!({
+        "tableId": table_id,
+        "table": table,
+        "display": super::display::display_view(table),
+    })
 }
 
 async fn list(State(web): State<Web>, headers: HeaderMap) -> Response {
