@@ -70,6 +70,10 @@ fn the_referee_unit_restarts_reads_its_env_file_and_writes_on_the_sd_card() {
         "ReadWritePaths=/media/sdcard/arcade",
         "KillSignal=SIGTERM",
         "User=arcade",
+        // The goal sensors: the I2C bus (MCP23017) or the GPIO character device.
+        "DeviceAllow=char-i2c rw",
+        "DeviceAllow=char-gpiochip rw",
+        "SupplementaryGroups=i2c gpio",
     ] {
         assert!(lines.contains(&expected), "the unit lacks {expected:?}");
     }

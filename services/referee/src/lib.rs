@@ -6,13 +6,16 @@
 //!   ([`Referee`]: inputs, events, state, rejections).
 //! - [`mapping`]: the `table.*` contract messages the referee takes and publishes, declared
 //!   once, and their conversions to and from the domain.
-//! - [`table`]: the table hardware — goal sensors in, ball locks out — simulated or over I2C.
+//! - [`table`]: the table hardware — goal sensors in (GPIO, MCP23017, simulated), ball locks
+//!   out (I2C, simulated).
 //! - [`cli`]: `arcade referee replay|check`, for rule authors and tests.
+//! - [`check`]: `arcade-referee --check-hardware`, every sensor read and every lock set once.
 //! - [`service`]: the referee of one table on the Arcade runtime (queue `referee.<tableId>`,
 //!   sensor polling, timer, ball locks set once their decision is durable).
 //! - [`settings`]: its flags and environment settings, and the choice of table hardware.
 //! - [`display`]: what the score display shows, and its task; [`display_settings`]: its flags.
 
+pub mod check;
 pub mod cli;
 pub mod display;
 pub mod display_settings;

@@ -3,7 +3,10 @@
 //! - Its queue (and name) is `referee.<tableId>`: `table.game.start.v1`,
 //!   `table.goal.report.v1` and `table.game.abort.v1` addressed to the table arrive there.
 //! - The table's goal sensors are polled (every 100 ms, as the source did) while a game is in
-//!   progress; each ball is a local input of the host.
+//!   progress (real sensors between games too: such a ball is logged and counted, not
+//!   scored); each ball is a local input of the host, the same path as a reported goal. A
+//!   sensor that cannot be read makes the process not ready (part `goal_sensors`) until it
+//!   reads again.
 //! - The game clock is the runtime's clock: the host sends a tick at the game's timeout
 //!   ([`Referee::next_deadline`]).
 //! - The ball locks are set in [`Service::effect`], once the `table.ibr.changed.v1` that decides
@@ -19,6 +22,7 @@ use std::time::Duration;
 
 use arcade_contracts::Envelope;
 use arcade_contracts::table::referee_queue;
+use arcade_runtime::parts::Part;
 use arcade_runtime::{
     Context, Decided, Decider, Decoded, HostError, HostHandle, MappingError, Outbound, Runtime,
     Service, ServiceSpec,
@@ -231,8 +235,12 @@ fn event_game(event: &Event) -> &str {
     }
 }
 
+/// The name of the goal sensors among the process's parts (`/ready`, `arcade_part_*`).
+pub const SENSORS_PART: &str = "goal_sensors";
+
 /// Starts the referee of table `table_id` on `runtime`, acting on `locks`, with `sensors`
-/// read every `poll` while a game is in progress, and the score on `display`.
+/// read every `poll` (while a game is in progress, or always for real sensors), and the score on
+/// `display`. The sensors report as the part [`SENSORS_PART`] of the runtime.
 pub fn start<L, S>(
     runtime: &Runtime,
     table_id: &str,
@@ -249,51 +257,72 @@ where
     let playing = service.playing();
     let board = service.board();
     let handle = runtime.start(service)?;
-    spawn_sensors(sensors, handle.local(), playing, poll);
+    let part = runtime.parts().part(SENSORS_PART);
+    spawn_sensors(sensors, handle.local(), playing, poll, part);
     display.start(board, handle.local());
     Ok(handle)
 }
 
-/// Reads `sensors` every `poll` while `playing` is true and sends each ball to the host. Ends
-/// when the host stops.
+/// Reads `sensors` every `poll` and sends each ball to the host while `playing` is true. Real
+/// sensors ([`GoalSensors::idle_reads`]) are read between games too: a ball then is logged and
+/// counted (`ball_while_idle`), not scored. A read that fails marks `part` failing (one log
+/// line per outage) and is retried at the next period; the first good read marks it working
+/// again. Ends when the host stops.
 pub fn spawn_sensors<S: GoalSensors + Send + 'static>(
     mut sensors: S,
     balls: mpsc::Sender<TableInput>,
     mut playing: watch::Receiver<bool>,
     poll: Duration,
+    part: Part,
 ) -> JoinHandle<()> {
+    let idle_reads = sensors.idle_reads();
     tokio::spawn(async move {
-        let mut failing = false;
         loop {
-            tokio::select! {
-                () = balls.closed() => return,
-                waited = playing.wait_for(|p| *p) => if waited.is_err() { return },
+            if !idle_reads {
+                tokio::select! {
+                    () = balls.closed() => return,
+                    waited = playing.wait_for(|p| *p) => if waited.is_err() { return },
+                }
             }
             let mut every = tokio::time::interval(poll);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             // The first tick is immediate: the first ball is read one period after the start.
             every.tick().await;
-            while *playing.borrow() {
+            loop {
+                if !idle_reads && !*playing.borrow() {
+                    break;
+                }
                 tokio::select! {
                     () = balls.closed() => return,
                     _ = every.tick() => {}
-                    changed = playing.changed() => {
+                    changed = playing.changed(), if !idle_reads => {
                         if changed.is_err() { return }
                         continue;
                     }
                 }
+                let in_game = *playing.borrow();
+                if !in_game && !idle_reads {
+                    break;
+                }
                 match sensors.poll_ball() {
-                    Ok(Some(ball)) => {
-                        failing = false;
-                        if balls.send(TableInput::Ball(ball)).await.is_err() {
-                            return;
+                    Ok(ball) => {
+                        if part.recover() {
+                            info!(part = part.name(), "goal sensors read again");
+                        }
+                        let Some(ball) = ball else { continue };
+                        if in_game {
+                            part.count("ball");
+                            if balls.send(TableInput::Ball(ball)).await.is_err() {
+                                return;
+                            }
+                        } else {
+                            part.count("ball_while_idle");
+                            info!(side = %ball.side, kind = %ball.kind, "ball sensed while no game is played: not scored");
                         }
                     }
-                    Ok(None) => failing = false,
                     Err(error) => {
-                        if !failing {
-                            warn!(%error, "cannot read the goal sensors; retrying");
-                            failing = true;
+                        if part.fail(error.to_string()) {
+                            warn!(part = part.name(), %error, "cannot read the goal sensors; retrying every period, goals reported over the bus still count");
                         }
                     }
                 }

@@ -1,7 +1,7 @@
 //! The settings of a running referee (flags with `ARCADE_…` environment fallbacks, shared by
 //! `arcade run referee` and the edge binary `arcade-referee`) and how they pick the table's
 //! hardware: a simulated table (scripted or random balls) or the ball locks on a Linux I2C bus
-//! (`i2c` feature).
+//! (`i2c` feature), and the goal sensors (`sensors`: `--sensors gpio|mcp23017|simulated|none`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -13,6 +13,11 @@ use crate::display_settings::DisplaySettings;
 use crate::domain::{BallKind, Side};
 use crate::service::{self, DEFAULT_POLL};
 use crate::table::{Ball, SharedTable, SimulatedTable};
+
+mod sensors;
+
+pub(crate) use sensors::open as open_sensors;
+pub use sensors::{Lines, SensorKind, SensorSettings};
 
 /// Which hardware the referee acts on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -80,6 +85,9 @@ pub struct TableSettings {
     /// I2C: the 7-bit address of the lock side's ball-return controller.
     #[arg(long = "i2c-lock-address", env = "ARCADE_I2C_LOCK_ADDRESS", value_name = "ADDR", value_parser = parse_address)]
     pub i2c_lock_address: Option<u8>,
+    /// The goal sensors.
+    #[command(flatten)]
+    pub sensors: SensorSettings,
     /// The score display.
     #[command(flatten)]
     pub display: DisplaySettings,
@@ -96,6 +104,7 @@ impl Default for TableSettings {
             i2c_device: "/dev/i2c-2".into(),
             i2c_hinge_address: None,
             i2c_lock_address: None,
+            sensors: SensorSettings::default(),
             display: DisplaySettings::default(),
         }
     }
@@ -164,13 +173,18 @@ pub fn launch(
     let queue = arcade_contracts::table::referee_queue(table_id);
     let stats = DisplayStats::counted_in(&runtime.metrics().service(&queue).extra);
     let display = settings.display.plan(&settings.i2c_device, stats)?;
+    let kind = settings.sensors.kind(settings.hardware);
     match settings.hardware {
         Hardware::Simulated => {
             let table = SharedTable::new(settings.simulated_table()?);
-            let handle = service::start(runtime, table_id, table.clone(), table, poll, display)?;
+            let sensors = match kind {
+                SensorKind::Simulated => crate::table::any(table.clone()),
+                kind => sensors::open(settings, kind)?,
+            };
+            let handle = service::start(runtime, table_id, table, sensors, poll, display)?;
             Ok(Box::new(handle))
         }
-        Hardware::I2c => launch_i2c(runtime, table_id, settings, poll, display),
+        Hardware::I2c => launch_i2c(runtime, table_id, settings, poll, kind, display),
     }
 }
 
@@ -180,23 +194,35 @@ fn launch_i2c(
     table_id: &str,
     settings: &TableSettings,
     poll: Duration,
+    kind: SensorKind,
     display: DisplayPlan,
 ) -> Result<Box<dyn Running>, LaunchError> {
-    use crate::table::{I2cAddresses, I2cBallLocks, NoSensors};
-    let missing = |flag: &str, env: &str| {
-        LaunchError::Setting(format!("--table-hardware i2c needs {flag} / {env}"))
-    };
-    let addresses = I2cAddresses {
-        hinge: settings
-            .i2c_hinge_address
-            .ok_or_else(|| missing("--i2c-hinge-address", "ARCADE_I2C_HINGE_ADDRESS"))?,
-        lock: settings
-            .i2c_lock_address
-            .ok_or_else(|| missing("--i2c-lock-address", "ARCADE_I2C_LOCK_ADDRESS"))?,
-    };
-    let locks = I2cBallLocks::open(&settings.i2c_device, addresses)?;
-    let handle = service::start(runtime, table_id, locks, NoSensors, poll, display)?;
+    let locks = settings.i2c_locks()?;
+    let sensors = sensors::open(settings, kind)?;
+    let handle = service::start(runtime, table_id, locks, sensors, poll, display)?;
     Ok(Box::new(handle))
+}
+
+#[cfg(feature = "i2c")]
+impl TableSettings {
+    /// The ball locks on the Linux I2C bus these settings name.
+    pub fn i2c_locks(
+        &self,
+    ) -> Result<crate::table::I2cBallLocks<linux_embedded_hal::I2cdev>, LaunchError> {
+        use crate::table::{I2cAddresses, I2cBallLocks};
+        let missing = |flag: &str, env: &str| {
+            LaunchError::Setting(format!("--table-hardware i2c needs {flag} / {env}"))
+        };
+        let addresses = I2cAddresses {
+            hinge: self
+                .i2c_hinge_address
+                .ok_or_else(|| missing("--i2c-hinge-address", "ARCADE_I2C_HINGE_ADDRESS"))?,
+            lock: self
+                .i2c_lock_address
+                .ok_or_else(|| missing("--i2c-lock-address", "ARCADE_I2C_LOCK_ADDRESS"))?,
+        };
+        Ok(I2cBallLocks::open(&self.i2c_device, addresses)?)
+    }
 }
 
 #[cfg(not(feature = "i2c"))]
@@ -205,6 +231,7 @@ fn launch_i2c(
     _table_id: &str,
     _settings: &TableSettings,
     _poll: Duration,
+    _kind: SensorKind,
     _display: DisplayPlan,
 ) -> Result<Box<dyn Running>, LaunchError> {
     Err(LaunchError::Setting(

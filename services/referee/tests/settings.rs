@@ -1,6 +1,8 @@
 //! The referee's settings: ball scripts, I2C addresses, table ids, the hardware choice.
 
-use arcade_referee::settings::{Hardware, TableSettings, launch, parse_address, parse_balls};
+use arcade_referee::settings::{
+    Hardware, Lines, SensorKind, SensorSettings, TableSettings, launch, parse_address, parse_balls,
+};
 use arcade_referee::table::{Ball, GoalSensors};
 use arcade_referee::{BallKind, Side};
 use arcade_runtime::Runtime;
@@ -112,4 +114,95 @@ async fn bad_settings_are_refused_with_the_setting_named() {
     } else {
         assert!(error.contains("build with `--features i2c`"), "{error}");
     }
+}
+
+#[test]
+fn sensor_flags_choose_the_sensors_and_name_bad_lines_and_pins() {
+    let cli = Cli::try_parse_from(["t"]).unwrap();
+    assert_eq!(
+        cli.table.sensors.kind(cli.table.hardware),
+        SensorKind::Simulated
+    );
+    assert_eq!(cli.table.sensors.debounce().as_millis(), 50);
+    let cli = Cli::try_parse_from(["t", "--table-hardware", "i2c"]).unwrap();
+    assert_eq!(cli.table.sensors.kind(cli.table.hardware), SensorKind::None);
+    let cli = Cli::try_parse_from([
+        "t",
+        "--sensors",
+        "gpio",
+        "--gpio-chip",
+        "/dev/gpiochip1",
+        "--gpio-lines",
+        "17, 18,27,22",
+        "--sensor-debounce-ms",
+        "30",
+    ])
+    .unwrap();
+    let sensors = &cli.table.sensors;
+    assert_eq!(sensors.kind(cli.table.hardware), SensorKind::Gpio);
+    assert_eq!(sensors.gpio_chip, "/dev/gpiochip1");
+    assert_eq!(sensors.gpio_lines, Some(Lines([17, 18, 27, 22])));
+    assert_eq!(sensors.debounce().as_millis(), 30);
+    let cli = Cli::try_parse_from([
+        "t",
+        "--sensors",
+        "mcp23017",
+        "--i2c-sensors-address",
+        "0x24",
+        "--mcp-pins",
+        "8,9,10,11",
+    ])
+    .unwrap();
+    assert_eq!(cli.table.sensors.i2c_sensors_address, Some(0x24));
+    assert_eq!(cli.table.sensors.mcp_pins, Lines([8, 9, 10, 11]));
+    let error = |args: &[&str]| {
+        let mut all = vec!["t"];
+        all.extend_from_slice(args);
+        Cli::try_parse_from(all).unwrap_err().to_string()
+    };
+    let e = error(&["--mcp-pins", "0,1,16,3"]);
+    assert!(
+        e.contains("LOCK_GOAL: \"16\" is not a pin (0 to 15)"),
+        "{e}"
+    );
+    let e = error(&["--gpio-lines", "17,18,17,22"]);
+    assert!(
+        e.contains("HINGE_GOAL and LOCK_GOAL are both on line offset 17"),
+        "{e}"
+    );
+    let e = error(&["--gpio-lines", "17,18"]);
+    assert!(
+        e.contains(
+            "expected 4 line offsets, HINGE_GOAL,HINGE_INOUT,LOCK_GOAL,LOCK_INOUT (found 2)"
+        ),
+        "{e}"
+    );
+    let e = error(&["--sensors", "camera"]);
+    assert!(e.contains("gpio, mcp23017, simulated, none"), "{e}");
+}
+
+#[tokio::test]
+async fn sensors_without_their_settings_are_refused_by_name() {
+    let runtime = Runtime::new(std::sync::Arc::new(EmbeddedBus::temporary().unwrap()));
+    let refused = |kind: SensorKind| {
+        let settings = TableSettings {
+            sensors: SensorSettings {
+                sensors: Some(kind),
+                ..SensorSettings::default()
+            },
+            ..TableSettings::default()
+        };
+        match launch(&runtime, &settings) {
+            Ok(_) => panic!("{settings:?} started"),
+            Err(e) => e.to_string(),
+        }
+    };
+    assert_eq!(
+        refused(SensorKind::Gpio),
+        "--sensors gpio needs --gpio-lines / ARCADE_GPIO_LINES (HINGE_GOAL,HINGE_INOUT,LOCK_GOAL,LOCK_INOUT)"
+    );
+    assert_eq!(
+        refused(SensorKind::Mcp23017),
+        "--sensors mcp23017 needs --i2c-sensors-address / ARCADE_I2C_SENSORS_ADDRESS"
+    );
 }

@@ -1,7 +1,8 @@
 //! Liveness and readiness of a process. Live: it answers. Ready: every service has replayed its
 //! log and consumes its queue, none has stopped on an error, the broker is connected when one
-//! is configured, and every relay's backlog (log entries the bus has not confirmed) is under a
-//! threshold. The report names each condition that fails.
+//! is configured, every relay's backlog (log entries the bus has not confirmed) is under a
+//! threshold, and no part of the process ([`crate::parts`]: a table's sensors) is failing. The
+//! report names each condition that fails.
 
 use std::sync::atomic::Ordering;
 
@@ -15,11 +16,14 @@ pub const DEFAULT_MAX_BACKLOG: u64 = 10_000;
 /// A condition that does not hold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Failing {
-    /// What: `broker`, `service`, `replay`, `consuming` or `relay_backlog`.
+    /// What: `broker`, `service`, `replay`, `consuming`, `relay_backlog` or `part`.
     pub check: &'static str,
     /// The service concerned, if one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
+    /// The part concerned (check `part`: a table's `goal_sensors`…), if one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
     /// Why, for a person.
     pub reason: String,
 }
@@ -53,6 +57,7 @@ pub fn readiness(runtime: &Runtime, max_backlog: u64) -> Readiness {
         failing.push(Failing {
             check: "broker",
             service: None,
+            part: None,
             reason: format!("not connected to the broker at {}", broker.address),
         });
     }
@@ -60,6 +65,7 @@ pub fn readiness(runtime: &Runtime, max_backlog: u64) -> Readiness {
         failing.push(Failing {
             check: "service",
             service: None,
+            part: None,
             reason: format!("a service stopped: {reason}"),
         });
     }
@@ -69,6 +75,7 @@ pub fn readiness(runtime: &Runtime, max_backlog: u64) -> Readiness {
             failing.push(Failing {
                 check,
                 service: Some(name.clone()),
+                part: None,
                 reason,
             });
         };
@@ -85,6 +92,16 @@ pub fn readiness(runtime: &Runtime, max_backlog: u64) -> Readiness {
                 "relay_backlog",
                 format!("{backlog} events wait to be published (threshold {max_backlog})"),
             );
+        }
+    }
+    for (name, state) in runtime.parts().states() {
+        if let Some(reason) = state.failing {
+            failing.push(Failing {
+                check: "part",
+                service: None,
+                part: Some(name),
+                reason,
+            });
         }
     }
     Readiness {

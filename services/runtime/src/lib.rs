@@ -15,7 +15,7 @@
 //! - [`shutdown`]: the one stop signal every long-running task listens to; bounded waits.
 //! - [`telemetry`], [`counters`], [`clock`], [`backoff`], [`wire`], [`duration`] (settings).
 //! - [`metrics`] (Prometheus text), [`health`] (readiness), `http` (their routes; feature
-//!   `http`).
+//!   `http`); [`parts`]: what is not a service but shows there (a table's sensors).
 
 pub mod app;
 pub mod backoff;
@@ -33,6 +33,7 @@ pub mod http;
 pub mod inbound;
 pub mod mapping;
 pub mod metrics;
+pub mod parts;
 pub mod relay;
 pub mod runtime;
 pub mod shutdown;

@@ -20,7 +20,9 @@
 //!   `arcade_display_write_failures_total`
 //!
 //! Per process, with a broker: `arcade_broker_connected` (0 or 1) and
-//! `arcade_broker_reconnects_total`.
+//! `arcade_broker_reconnects_total`. Per part of the process ([`crate::parts`], label `part`):
+//! `arcade_part_up` (0 or 1), `arcade_part_failures_total`, and
+//! `arcade_part_events_total` (label `event` too).
 
 use std::sync::atomic::Ordering;
 
@@ -52,6 +54,7 @@ pub fn encode(runtime: &Runtime) -> Result<String, std::fmt::Error> {
 struct Snapshot {
     services: Vec<(String, std::sync::Arc<Counters>, Option<u64>)>,
     broker: Option<crate::bus::BrokerStatus>,
+    parts: Vec<(String, crate::parts::PartState)>,
     now_ms: u64,
 }
 
@@ -70,6 +73,7 @@ impl Snapshot {
         Snapshot {
             services,
             broker: bus.broker_status(),
+            parts: runtime.parts().states(),
             now_ms: runtime.clock().now_ms(),
         }
     }
@@ -264,6 +268,48 @@ impl Collector for Snapshot {
                 MetricType::Counter,
             )?;
             ConstCounter::new(broker.reconnects).encode(family)?;
+        }
+        self.encode_parts(&mut encoder)
+    }
+}
+
+impl Snapshot {
+    fn encode_parts(&self, encoder: &mut DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        if self.parts.is_empty() {
+            return Ok(());
+        }
+        let part = |name: &str| vec![("part", name.to_string())];
+        let mut family = encoder.encode_descriptor(
+            "arcade_part_up",
+            "1 while the part works (a table's goal sensors), 0 while it fails.",
+            None,
+            MetricType::Gauge,
+        )?;
+        for (name, state) in &self.parts {
+            ConstGauge::new(i64::from(state.failing.is_none()))
+                .encode(family.encode_family(&part(name))?)?;
+        }
+        let mut family = encoder.encode_descriptor(
+            "arcade_part_failures",
+            "Times the part went from working to failing.",
+            None,
+            MetricType::Counter,
+        )?;
+        for (name, state) in &self.parts {
+            ConstCounter::new(state.failures).encode(family.encode_family(&part(name))?)?;
+        }
+        let mut family = encoder.encode_descriptor(
+            "arcade_part_events",
+            "Events the part counted (a goal sensor's balls between games).",
+            None,
+            MetricType::Counter,
+        )?;
+        for (name, state) in &self.parts {
+            for (event, count) in &state.events {
+                let mut labels = part(name);
+                labels.push(("event", (*event).to_string()));
+                ConstCounter::new(*count).encode(family.encode_family(&labels)?)?;
+            }
         }
         Ok(())
     }

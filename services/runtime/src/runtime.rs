@@ -24,6 +24,7 @@ use crate::bus::{Bus, BusError, Destination, Publication};
 use crate::clock::{Clock, rfc3339_ms};
 use crate::counters::Metrics;
 use crate::host::HostConfig;
+use crate::parts::Parts;
 use crate::store::{Store, StoreError};
 use crate::wire::WireMessage;
 
@@ -63,6 +64,7 @@ pub struct Runtime {
     bus: Arc<dyn Bus>,
     catalog: Arc<Catalog>,
     metrics: Metrics,
+    parts: Parts,
     clock: Clock,
     data_dir: Option<PathBuf>,
     storage: crate::store::Storage,
@@ -98,6 +100,7 @@ impl Runtime {
             bus,
             catalog: Arc::new(catalog),
             metrics: Metrics::default(),
+            parts: Parts::default(),
             clock: Clock::system(),
             data_dir: None,
             storage: crate::store::Storage::default(),
@@ -202,6 +205,12 @@ impl Runtime {
     /// Every service's counters.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+
+    /// The parts of the process that are not services (a table's sensors): their failures show
+    /// in `/ready` and their counters in `/metrics`.
+    pub fn parts(&self) -> &Parts {
+        &self.parts
     }
 
     /// The clock.

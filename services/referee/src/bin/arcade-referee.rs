@@ -7,6 +7,9 @@
 //! process sends `table.game.start.v1` to its own queue, and with `--exit-after-game` stops once
 //! that game is finished (footprint measurements, bar nights without a server).
 //!
+//! With `--check-hardware` it reads every goal sensor and sets every ball lock once, and exits
+//! 0 or 1 (`arcade_referee::check`).
+//!
 //! With `--metrics-addr ADDR` it serves `/health`, `/ready` and `/metrics` (Prometheus) there.
 
 use std::path::PathBuf;
@@ -42,6 +45,10 @@ struct Cli {
     /// With --play: stop once that game is finished.
     #[arg(long = "exit-after-game", requires = "play")]
     exit_after_game: bool,
+    /// Reads every goal sensor once (printing each line's or pin's level), locks then releases
+    /// each ball lock once, and exits: 0 when every part answered, 1 naming what failed.
+    #[arg(long = "check-hardware", conflicts_with = "play")]
+    check_hardware: bool,
     /// /health, /ready and /metrics.
     #[command(flatten)]
     observe: ObserveArgs,
@@ -52,6 +59,9 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.check_hardware {
+        return check_hardware(&cli.table);
+    }
     arcade_runtime::app::block_on(&mut tokio::runtime::Builder::new_current_thread(), run(cli))
 }
 
@@ -123,6 +133,22 @@ async fn run(cli: Cli) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+fn check_hardware(table: &TableSettings) -> ExitCode {
+    match arcade_referee::check::check_hardware(table, &mut std::io::stdout().lock()) {
+        Ok(failed) if failed.is_empty() => ExitCode::SUCCESS,
+        Ok(failed) => {
+            for failure in failed {
+                eprintln!("error: {failure}");
+            }
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// The AMQP frame size the referee proposes when its URL sets no `frame_max`. lapin keeps a

@@ -1,24 +1,38 @@
 //! The table hardware, behind two small traits: goal sensors report balls, ball locks (IBR)
-//! apply the referee's decision. Backends: [`SimulatedTable`] (tests, demo) and
-//! [`I2cBallLocks`] (the BeagleBone's ball returns over I2C). The score display is a third:
-//! [`ScoreDisplay`], with [`Ht16k33Display`] (LED matrices on I2C), [`TerminalDisplay`] and
-//! [`NoDisplay`].
+//! apply the referee's decision. Backends: [`SimulatedTable`] (tests, demo),
+//! [`I2cBallLocks`] (the BeagleBone's ball returns over I2C), and the goal sensors read by the
+//! referee itself: [`GpioSensors`] (GPIO lines with the kernel's edge timestamps) and
+//! [`Mcp23017Sensors`] (an I/O expander on I2C), both debounced ([`Debounce`]). The score display
+//! is a third: [`ScoreDisplay`], with [`Ht16k33Display`] (LED matrices on I2C),
+//! [`TerminalDisplay`] and [`NoDisplay`].
 //!
 //! The source documents only the ball-lock bytes (`0x51, 0x00` lock, `0x51, 0x01` release); a
-//! table whose goal sensors are not readable here uses [`NoSensors`] and gets its goals from
-//! `table.goal.report.v1`.
+//! table without sensors here uses [`NoSensors`] and gets its goals from `table.goal.report.v1`
+//! (which every table takes beside its sensors).
 
+mod debounce;
 mod display;
+mod gpio;
 mod ht16k33;
 mod i2c;
+mod mcp23017;
+mod sensors;
 mod simulated;
 
+pub use debounce::{DEFAULT_DEBOUNCE, Debounce};
 pub use display::{NoDisplay, ScoreDisplay, TerminalDisplay};
+#[cfg(feature = "gpio")]
+pub use gpio::CdevLines;
+pub use gpio::{GpioSensors, LineEdge, LineSource};
 pub use ht16k33::{
     DIMMING, DISPLAY_ON, DisplayError, Ht16k33Display, MODULE_COLUMNS, OSCILLATOR_ON, RAM_START,
     check_addresses, module_ram,
 };
 pub use i2c::{I2cAddresses, I2cBallLocks, I2cLockError, IBR_COMMAND, IBR_LOCK, IBR_RELEASE};
+pub use mcp23017::{
+    GPINTENA, GPIOA, GPPUA, INTCAPA, INTCONA, INTFA, IOCON, IOCON_VALUE, IODIRA, Mcp23017Sensors,
+};
+pub use sensors::{AnySensors, SENSOR_NAMES, SensorError, SensorLevel, any, ball_of, parse_four};
 pub use simulated::SimulatedTable;
 
 use std::convert::Infallible;
@@ -41,6 +55,17 @@ pub trait GoalSensors {
     type Error: std::error::Error + Send + Sync + 'static;
     /// The next ball seen since the last call, if any. Never blocks.
     fn poll_ball(&mut self) -> Result<Option<Ball>, Self::Error>;
+    /// Whether they are read between games too. Real sensors are: a ball dropped between games
+    /// is seen, logged and counted, not scored, and does not wait to count in the next game. A
+    /// simulated table's balls wait for a game.
+    fn idle_reads(&self) -> bool {
+        false
+    }
+    /// Each sensor's level now, read once (`arcade-referee --check-hardware`); none for
+    /// sensors without lines.
+    fn levels(&mut self) -> Result<Vec<SensorLevel>, Self::Error> {
+        Ok(Vec::new())
+    }
 }
 
 /// The ball returns (IBR) of both sides.
@@ -99,6 +124,12 @@ impl<T: GoalSensors> GoalSensors for SharedTable<T> {
     type Error = T::Error;
     fn poll_ball(&mut self) -> Result<Option<Ball>, T::Error> {
         self.lock().poll_ball()
+    }
+    fn idle_reads(&self) -> bool {
+        self.lock().idle_reads()
+    }
+    fn levels(&mut self) -> Result<Vec<SensorLevel>, T::Error> {
+        self.lock().levels()
     }
 }
 
