@@ -222,13 +222,18 @@ pub struct ActivitySourceSpec {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FieldFilter {
     /// JSON Pointer (RFC 6901) to the payload field, e.g. `/counted`. A missing field meets no
-    /// condition.
+    /// condition, unless `orMissing`.
     #[schemars(length(min = 2, max = 200))]
     pub field: String,
     /// The value the field must equal: a string (at most 200 bytes), a number, a boolean or
     /// null. Compared as JSON: `true` is not `"true"`, and `1` is not `1.0`.
     #[schemars(schema_with = "scalar_schema")]
     pub equals: serde_json::Value,
+    /// Also met when the field is missing: `{"field": "/ownGoal", "equals": false,
+    /// "orMissing": true}` keeps the goals that are not own goals, whose `ownGoal` the referee
+    /// leaves out. Optional, default false; since 2026-12.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub or_missing: bool,
 }
 
 fn scalar_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -202,6 +202,11 @@ pub struct TableGameStarted {
     pub started_at_ms: u64,
     /// The initial score.
     pub score: Score,
+    /// The rules in plain words, one line per rule, as the referee explains them (e.g.
+    /// `default: wins with 5 or more and a lead of 2 or more`). Absent from referees that
+    /// predate it; since 2026-12.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules_text: Vec<String>,
 }
 
 /// `table.goal.scored.v1`: a ball went in.
@@ -232,6 +237,10 @@ pub struct TableGoalScored {
     /// Optional; since 2026-12.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<String>,
+    /// `true` when `player` plays on the other side than `side`: the ball went into their own
+    /// goal, and counts for `side` all the same. Absent when false; since 2026-12.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub own_goal: bool,
 }
 
 /// `table.phase.changed.v1`: the game entered another phase.

@@ -55,17 +55,26 @@ pub(super) fn office_patterns() -> Vec<PatternSpec> {
     ]
 }
 
-/// `office-party` counts the scoring side of the table referee's counted goals.
+/// `office-party` counts the scoring side of the table referee's counted goals, own goals
+/// excepted.
 pub(super) fn office_sources() -> Vec<ActivitySourceSpec> {
     vec![ActivitySourceSpec {
         message_type: "table.goal.scored.v1".into(),
         verb: "table.goal".into(),
         member_field: "/side".into(),
         object_field: Some("/tableId".into()),
-        filters: vec![FieldFilter {
-            field: "/counted".into(),
-            equals: serde_json::Value::Bool(true),
-        }],
+        filters: vec![
+            FieldFilter {
+                field: "/counted".into(),
+                equals: serde_json::Value::Bool(true),
+                or_missing: false,
+            },
+            FieldFilter {
+                field: "/ownGoal".into(),
+                equals: serde_json::Value::Bool(false),
+                or_missing: true,
+            },
+        ],
     }]
 }
 

@@ -88,6 +88,11 @@ messages! {
         players: Some(players()),
         started_at_ms: 1_717_243_200_000,
         score: Score { hinge: 0, lock: 0 },
+        rules_text: vec![
+            "default: wins with 5 or more and a lead of 2 or more".into(),
+            "tie-break from 5 for either side: wins with 7 or more, or at least the other side's score and a lead of 2 or more".into(),
+            "timeout after 900 s: wins with at least the other side's score".into(),
+        ],
     };
     Event TableGoalScored: "table.goal.scored.v1" => TableGoalScored {
         table_id: TABLE.into(),
@@ -100,6 +105,7 @@ messages! {
         ball: 9,
         clock_ms: 312_480,
         player: Some("alice".into()),
+        own_goal: false,
     };
     Event TablePhaseChanged: "table.phase.changed.v1" => TablePhaseChanged {
         table_id: TABLE.into(),

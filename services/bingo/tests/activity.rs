@@ -224,6 +224,7 @@ fn a_filtered_mapping_counts_only_the_messages_it_admits() {
     spec.sources[0].filters = vec![arcade_contracts::bingo::FieldFilter {
         field: "/counted".into(),
         equals: json!(true),
+        or_missing: false,
     }];
     let mut s = game(spec);
     let rehearsal = Input::Foreign {

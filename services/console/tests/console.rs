@@ -34,7 +34,8 @@ fn started(game: &str) -> (String, Value) {
     (
         "table.game.started.v1".into(),
         json!({"tableId": "t1", "gameId": game, "rules": {"timeout_s": 900}, "startedAtMs": 5_000,
-               "score": {"hinge": 0, "lock": 0}}),
+               "score": {"hinge": 0, "lock": 0},
+               "rulesText": ["default: wins with 5 or more", "timeout after 900 s: wins with anything"]}),
     )
 }
 
@@ -90,6 +91,14 @@ fn the_tables_projection_keeps_score_phase_locks_the_last_goals_and_the_refusal(
     assert_eq!(game["balls"], 13);
     assert_eq!(game["startedAtMs"], 5_000);
     assert_eq!(game["timeoutS"], 900);
+    assert_eq!(
+        game["rulesText"],
+        json!([
+            "default: wins with 5 or more",
+            "timeout after 900 s: wins with anything"
+        ]),
+        "the rules in the referee's words, for the table page"
+    );
     assert_eq!(game["ibr"], json!({"hinge": "locked", "lock": "released"}));
     assert_eq!(game["finished"]["winner"], "hinge");
     let goals = game["goals"].as_array().unwrap();

@@ -1,6 +1,6 @@
 //! `arcade referee …`: tools for rule authors. `replay` plays a script of balls and clock
 //! readings against a rules document and prints, per script line, the score, phase, winner and
-//! ball locks; `check` only validates a rules document.
+//! ball locks; `check` validates a rules document, and with `--explain` prints it in plain words.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -30,6 +30,9 @@ pub enum Command {
         /// The rules document (JSON).
         #[arg(long, value_name = "RULES.json")]
         rules: PathBuf,
+        /// Print the checked rules in plain words instead, one line per rule.
+        #[arg(long)]
+        explain: bool,
     },
 }
 
@@ -55,8 +58,18 @@ pub fn run_with_input(
 ) -> u8 {
     let result = match command {
         Command::Replay { rules, script } => replay(&rules, &script, input, out),
-        Command::Check { rules } => load_rules(&rules).and_then(|_| {
-            writeln!(out, "{}: valid rules", rules.display()).map_err(Failure::Output)
+        Command::Check { rules, explain } => load_rules(&rules).and_then(|document| {
+            if explain {
+                let lines = Rules::parse(&document)
+                    .map(|checked| checked.explain())
+                    .map_err(|e| Failure::Invalid(e.to_string()))?;
+                lines
+                    .iter()
+                    .try_for_each(|line| writeln!(out, "{line}"))
+                    .map_err(Failure::Output)
+            } else {
+                writeln!(out, "{}: valid rules", rules.display()).map_err(Failure::Output)
+            }
         }),
     };
     match result {

@@ -176,6 +176,7 @@ fn check_accepts_every_example_and_refuses_bad_rules() {
     ] {
         let (code, out, err) = run_command(Command::Check {
             rules: example(name),
+            explain: false,
         });
         assert_eq!((code, err.as_str()), (0, ""), "{name}");
         assert!(out.ends_with(": valid rules\n"));
@@ -186,10 +187,69 @@ fn check_accepts_every_example_and_refuses_bad_rules() {
         "r.json",
         r#"{"conditions":{"default":{"win_rule":{"$and":[]}}}}"#,
     );
-    let (code, _, err) = run_command(Command::Check { rules });
+    let (code, _, err) = run_command(Command::Check {
+        rules,
+        explain: true,
+    });
     assert_eq!(code, 2);
     assert!(
         err.ends_with("conditions.default.win_rule: $and takes at least 1 argument, found 0\n")
+    );
+}
+
+fn explain(name: &str) -> String {
+    let (code, out, err) = run_command(Command::Check {
+        rules: example(name),
+        explain: true,
+    });
+    assert_eq!((code, err.as_str()), (0, ""), "{name}");
+    out
+}
+
+#[test]
+fn check_explain_says_the_shipped_rules_in_plain_words_one_line_per_rule() {
+    assert_eq!(
+        explain("bar.rules.json"),
+        "default: wins with 5 or more and a lead of 2 or more\n\
+         tie-break from 5 for either side: wins with 7 or more, or at least the other side's score and a lead of 2 or more\n\
+         timeout after 900 s: wins with at least the other side's score\n"
+    );
+    assert_eq!(
+        explain("tournament.rules.json"),
+        "rehearsal: the first ball counts for nothing\n\
+         goals: a goal +1, an in-out +2\n\
+         default: wins with 5 or more and a lead of 2 or more\n\
+         tie-break from 7 for either side: wins with 10 or more, or more than the other side's score and a lead of 2 or more\n"
+    );
+}
+
+#[test]
+fn check_explain_renders_every_kind_of_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = file(
+        &dir,
+        "r.json",
+        r#"{"initial_score":{"hinge":2,"lock":1},"rehearsal_balls":3,
+            "goal_strength":{"default":{"hinge":{"goal":[1,0],"inout":[2,-1]},"lock":{"goal":[1,0],"inout":[1,0]}}},
+            "conditions":{
+              "default":{"win_rule":{"$and":[{"$gt":[9,"$score"]},{"$or":[{"$eq":["$score",4]},{"$lt":["$other_score",1]}]}]},
+                         "lose_rule":{"$leq":["$score_delta",-1]}},
+              "tie_break":{"start_rule":{"$eq":["$score","$other_score",3]},"win_rule":true},
+              "timeout":{"win_rule":{"$gt":["$other_score","$score"]}}}}"#,
+    );
+    let (code, out, err) = run_command(Command::Check {
+        rules,
+        explain: true,
+    });
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "start: 2–1 (hinge–lock)\n\
+         rehearsal: the first 3 balls count for nothing\n\
+         goals: hinge a goal +1, an in-out +2 and -1 to the other side; lock a goal +1, an in-out +1\n\
+         default: wins with less than 9 and (exactly 4, or the other side at less than 1); loses with a lead of -1 or less\n\
+         tie-break when a side has its score, the other side's score and 3 all equal: wins at once\n\
+         timeout (never reached: no timeout_s): wins with less than the other side's score\n"
     );
 }
 

@@ -120,6 +120,7 @@ fn scored(
         ball,
         clock_ms,
         player: None,
+        own_goal: false,
     }
 }
 

@@ -277,6 +277,32 @@ fn an_initial_score_that_already_wins_is_refused_naming_the_side() {
     );
 }
 
+/// The case: 6–0 does not win under `default`, but the tie-break's start rule already
+/// holds there and its win rule gives hinge the game at the first ball of either side.
+#[test]
+fn an_initial_score_that_already_wins_the_tie_break_is_refused_naming_the_phase() {
+    let document = json!({
+        "initial_score": {"hinge": 6, "lock": 0},
+        "conditions": {
+            "default": {"win_rule": {"$and": [{"$geq": ["$score", 10]}, {"$geq": ["$score_delta", 2]}]}},
+            "tie_break": {
+                "start_rule": {"$geq": ["$max_score", 5]},
+                "win_rule": {"$geq": ["$score", 6]}
+            }
+        }
+    });
+    assert_eq!(
+        refusal(document.clone()),
+        "initial_score: hinge already wins at 6–0 (hinge–lock) under conditions.tie_break (its start_rule holds at that score), before any ball is played"
+    );
+    // The log replays a game started before the check existed.
+    assert!(Rules::reload(&document).is_ok());
+    // The same score with a tie-break that starts later is playable.
+    let mut later = document;
+    later["conditions"]["tie_break"]["start_rule"] = json!({"$geq": ["$max_score", 7]});
+    assert!(Rules::parse(&later).is_ok());
+}
+
 #[test]
 fn more_than_512_nodes_are_refused() {
     // {"$and": [true × n]} has n + 1 nodes.

@@ -140,12 +140,16 @@ impl ActivitySource {
         Ok(ActivitySource { spec })
     }
 
-    /// Whether a payload meets every filter (a missing field meets none).
+    /// Whether a payload meets every filter (a missing field meets none but those that say
+    /// `orMissing`).
     pub fn admits(&self, payload: &Value) -> bool {
         self.spec
             .filters
             .iter()
-            .all(|filter| payload.pointer(&filter.field) == Some(&filter.equals))
+            .all(|filter| match payload.pointer(&filter.field) {
+                Some(value) => *value == filter.equals,
+                None => filter.or_missing,
+            })
     }
 
     /// The message type it listens to.
@@ -224,6 +228,7 @@ mod tests {
                 .map(|(field, equals)| arcade_contracts::bingo::FieldFilter {
                     field: field.into(),
                     equals,
+                    or_missing: false,
                 })
                 .collect(),
         };
@@ -238,6 +243,15 @@ mod tests {
         assert!(!counted.admits(&json!({"counted": "true", "kind": "goal"})));
         assert!(!counted.admits(&json!({"kind": "goal"})));
         assert!(filtered(vec![]).unwrap().admits(&json!({})));
+    }
+
+    #[test]
+    fn a_filter_or_missing_also_admits_payloads_without_the_field() {
+        let mut not_own = filtered(vec![("/ownGoal", json!(false))]).unwrap();
+        not_own.spec.filters[0].or_missing = true;
+        assert!(not_own.admits(&json!({"side": "hinge"})));
+        assert!(not_own.admits(&json!({"side": "hinge", "ownGoal": false})));
+        assert!(!not_own.admits(&json!({"side": "hinge", "ownGoal": true})));
     }
 
     #[test]

@@ -59,7 +59,9 @@ pub struct GoalReport {
     pub side: Side,
     /// How it went in.
     pub kind: BallKind,
-    /// Who scored, if the reporter names a person; passed on to `table.goal.scored.v1`.
+    /// Who scored, if the reporter names a person; passed on to `table.goal.scored.v1`. When
+    /// the game names its players, it must be one of them; one of the other side scores an
+    /// own goal.
     pub player: Option<String>,
     /// When it is handled (ms since epoch).
     pub at_ms: u64,
@@ -142,6 +144,9 @@ pub enum Event {
         clock_ms: u64,
         /// Who scored, when a report named a person (sensors never do).
         player: Option<String>,
+        /// The player is on the other side: the ball went into their own goal (it counts for
+        /// `side` all the same).
+        own_goal: bool,
     },
     /// `table.phase.changed.v1`.
     PhaseChanged {
@@ -239,6 +244,16 @@ pub enum GameRefusal {
     /// The game is over already.
     #[error("game \"{0}\" is finished")]
     Finished(String),
+    /// A reported goal names a player who is not one of the game's.
+    #[error("\"{player}\" does not play in game \"{game}\" ({players})")]
+    NotAPlayer {
+        /// The player named.
+        player: String,
+        /// The game.
+        game: String,
+        /// Its players: `hinge: alice, carol; lock: bob`.
+        players: String,
+    },
 }
 
 /// Why an abort was refused (`table.game.rejected.v1`).

@@ -143,6 +143,7 @@ impl Event {
                 players: players.as_ref().map(players_out),
                 started_at_ms: *started_at_ms,
                 score: score_out(*score),
+                rules_text: rules.explain(),
             }),
             Event::GoalScored {
                 game_id,
@@ -154,6 +155,7 @@ impl Event {
                 ball,
                 clock_ms,
                 player,
+                own_goal,
             } => TableEvent::GoalScored(wire::TableGoalScored {
                 table_id,
                 game_id: game_id.clone(),
@@ -165,6 +167,7 @@ impl Event {
                 ball: *ball,
                 clock_ms: *clock_ms,
                 player: player.clone(),
+                own_goal: *own_goal,
             }),
             Event::PhaseChanged {
                 game_id,
@@ -285,6 +288,7 @@ impl TryFrom<wire::TableGoalScored> for Event {
             ball: m.ball,
             clock_ms: m.clock_ms,
             player: m.player,
+            own_goal: m.own_goal,
         })
     }
 }

@@ -60,6 +60,10 @@ pub struct Game {
     pub timeout_s: Option<u64>,
     /// The players, if named.
     pub players: Option<Players>,
+    /// The rules in plain words, one line per rule, as the referee explained them in
+    /// `table.game.started.v1` (empty from a referee that predates it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules_text: Vec<String>,
     /// The score.
     pub score: Score,
     /// The phase.
@@ -172,6 +176,7 @@ impl Tables {
                 table.game = Some(Game {
                     timeout_s: m.rules.get("timeout_s").and_then(|v| v.as_u64()),
                     players: m.players,
+                    rules_text: m.rules_text,
                     ..Game::new(m.game_id, Some(m.started_at_ms), m.score)
                 });
             }
@@ -291,6 +296,7 @@ impl Game {
             started_at_ms,
             timeout_s: None,
             players: None,
+            rules_text: Vec::new(),
             score,
             phase: Phase::Default,
             ibr: Locks {

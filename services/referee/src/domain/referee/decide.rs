@@ -35,6 +35,7 @@ impl Referee {
                         side: *side,
                         kind: *kind,
                         player: None,
+                        own_goal: false,
                         at_ms: *at_ms,
                     };
                     ball(game, state.ibr, seen)
@@ -43,10 +44,17 @@ impl Referee {
             }),
             Input::Report(report) => {
                 let game = self.reported_game(state, report)?;
+                let own_goal = own_goal(game, report).map_err(|reason| Rejection::Report {
+                    game_id: game.id.clone(),
+                    side: report.side,
+                    kind: report.kind,
+                    reason,
+                })?;
                 let seen = Seen {
                     side: report.side,
                     kind: report.kind,
                     player: report.player.as_deref(),
+                    own_goal,
                     at_ms: report.at_ms,
                 };
                 Ok(ball(game, state.ibr, seen))
@@ -234,7 +242,37 @@ struct Seen<'a> {
     side: Side,
     kind: BallKind,
     player: Option<&'a str>,
+    own_goal: bool,
     at_ms: u64,
+}
+
+/// Whether a reported goal is an own goal: its player is on the other side than the one it
+/// counts for. A player who is on neither side is refused; a game whose players were not
+/// named, or a report naming nobody, checks nothing.
+fn own_goal(game: &GameState, report: &GoalReport) -> Result<bool, GameRefusal> {
+    let (Some(player), Some(players)) = (report.player.as_deref(), game.players.as_ref()) else {
+        return Ok(false);
+    };
+    let on = |names: &[String]| names.iter().any(|name| name == player);
+    let (own, other) = match report.side {
+        Side::Hinge => (&players.hinge, &players.lock),
+        Side::Lock => (&players.lock, &players.hinge),
+    };
+    if on(own) {
+        Ok(false)
+    } else if on(other) {
+        Ok(true)
+    } else {
+        Err(GameRefusal::NotAPlayer {
+            player: player.to_string(),
+            game: game.id.clone(),
+            players: format!(
+                "hinge: {}; lock: {}",
+                players.hinge.join(", "),
+                players.lock.join(", ")
+            ),
+        })
+    }
 }
 
 /// A ball in a game in progress: first the timeout if the clock passed it, then the ball (if
@@ -244,6 +282,7 @@ fn ball(game: &GameState, ibr: Option<Ibr>, seen: Seen<'_>) -> Vec<Event> {
         side,
         kind,
         player,
+        own_goal,
         at_ms,
     } = seen;
     let clock_ms = at_ms.saturating_sub(game.started_at_ms);
@@ -262,6 +301,7 @@ fn ball(game: &GameState, ibr: Option<Ibr>, seen: Seen<'_>) -> Vec<Event> {
             ball: next.balls,
             clock_ms,
             player: player.map(str::to_string),
+            own_goal,
         });
         phase_change(game, &play, &next, clock_ms, &mut events);
         play = next;

@@ -10,7 +10,7 @@ use super::{Conditions, RuleRef, Rules, Strength};
 use crate::domain::terms::{BallKind, Phase, Score, Side};
 
 /// What a ball is worth when the document has no `goal_strength`: +1 to the scorer.
-const PLAIN_BALL: Strength = [1, 0];
+pub(super) const PLAIN_BALL: Strength = [1, 0];
 
 pub(super) fn parse(document: &Value) -> Result<Rules, RulesError> {
     let root = object(document, "")?;

@@ -99,11 +99,15 @@ pub enum Problem {
     /// A rule with more than [`MAX_NODES`] nodes.
     #[error("the rule has more than {MAX_NODES} nodes")]
     TooManyNodes,
-    /// The initial score already wins the game for one side, before any ball.
+    /// The initial score already wins the game for one side, before any ball, under the
+    /// conditions of the phase the game would be in.
     #[error(
-        "{side} already wins at {hinge}–{lock} (hinge–lock) under conditions.default, before any ball is played"
+        "{side} already wins at {hinge}–{lock} (hinge–lock) under {conditions}, before any ball is played"
     )]
     AlreadyWon {
+        /// The conditions it wins under: `conditions.default`, or `conditions.tie_break` when
+        /// its start rule holds at the initial score.
+        conditions: &'static str,
         /// The side that would win.
         side: &'static str,
         /// The hinge side's initial score.

@@ -10,6 +10,7 @@
 
 mod document;
 mod error;
+mod explain;
 mod expr;
 mod program;
 
@@ -62,15 +63,41 @@ impl Rules {
                 Problem::NoTieBreakStart,
             ));
         }
-        if let Some(side) = rules.winner(Phase::Default, rules.initial_score) {
+        if let Some((side, phase)) = rules.initial_winner() {
             let Score { hinge, lock } = rules.initial_score;
             let side = side.name();
             return Err(RulesError::new(
                 "initial_score",
-                Problem::AlreadyWon { side, hinge, lock },
+                Problem::AlreadyWon {
+                    side,
+                    hinge,
+                    lock,
+                    conditions: match phase {
+                        Phase::TieBreak => {
+                            "conditions.tie_break (its start_rule holds at that score)"
+                        }
+                        _ => "conditions.default",
+                    },
+                },
             ));
         }
         Ok(rules)
+    }
+
+    /// A side that wins at the initial score, before any ball, with the phase it wins in: the
+    /// `default` conditions, or the `tie_break` ones when its start rule already holds there
+    /// (the first ball is then played in the tie-break, and any ball ends the game).
+    fn initial_winner(&self) -> Option<(Side, Phase)> {
+        let score = self.initial_score;
+        if let Some(side) = self.winner(Phase::Default, score) {
+            return Some((side, Phase::Default));
+        }
+        let start = self.tie_break_start?;
+        if !Side::ALL.iter().any(|&s| self.holds(start, s, score)) {
+            return None;
+        }
+        self.winner(Phase::TieBreak, score)
+            .map(|side| (side, Phase::TieBreak))
     }
 
     /// Parses the rules of a game already in the log, with the checks of the format only: the

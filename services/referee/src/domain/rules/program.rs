@@ -53,6 +53,8 @@ enum Op {
 pub(crate) struct Program {
     code: Vec<Op>,
     operands: Vec<Int>,
+    /// Each rule's checked tree, by where its code starts (for [`super::explain`]).
+    trees: Vec<(u32, Expr)>,
 }
 
 impl Program {
@@ -61,7 +63,15 @@ impl Program {
         let start = self.here();
         self.emit(rule);
         self.code.push(Op::End);
+        self.trees.push((start, rule.clone()));
         start
+    }
+
+    /// The checked tree of the rule starting at `start`.
+    pub(crate) fn tree(&self, start: u32) -> Option<&Expr> {
+        self.trees
+            .iter()
+            .find_map(|(at, tree)| (*at == start).then_some(tree))
     }
 
     fn here(&self) -> u32 {

@@ -8,6 +8,8 @@ function render(view) {
   current = g;
   Console.fill("facts",
     T.score(g), T.facts(g),
+    g && g.rulesText ? h("ul", { class: "rules", id: "rules-text", "aria-label": "the rules" },
+      g.rulesText.map(function (line) { return h("li", null, line); })) : null,
     h("p", null, h("a", { href: base + "/scoreboard" }, "Full-screen scoreboard")),
     t && t.lastRejection ? h("div", { class: "message error", id: "last-rejection" },
       "Refused (" + t.lastRejection.what + " " + t.lastRejection.gameId + "): " + t.lastRejection.error) : null);
