@@ -14,7 +14,7 @@ interpolation like compose, and checks what the deployment relies on:
   rabbitmq_prometheus port, and ops/grafana/arcade.json is a dashboard of Arcade metrics (that
   each is one Arcade exports, services/runtime/tests/observe.rs checks on a live scrape).
 
-Run from the repository root: python3 ops/ci/check-compose.py [docker-compose.yml]
+Run from the repository root: python3 ops/ci/check-compose.py [docker-compose.yml [prometheus.yml]]
 """
 
 import json
@@ -25,8 +25,9 @@ from pathlib import Path
 
 import yaml
 
-SERVICES = ["referee", "bingo", "race-master", "puzzle-telemetry"]
+SERVICES = ["referee", "bingo", "race-master", "puzzle-telemetry", "console"]
 RENDERED = "./ops/rabbitmq/definitions.rendered.json"
+PROMETHEUS = "ops/prometheus/prometheus.yml"
 DATA_DIR = "/var/lib/arcade"
 
 
@@ -50,7 +51,7 @@ def interpolate(value, env, problems):
     return re.sub(r"\$\{([A-Za-z0-9_]+)(?:(:[-?])([^}]*))?\}", sub, value)
 
 
-def check(path):
+def check(path, prometheus=PROMETHEUS):
     problems = []
     doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     # Every ${VAR:?} must name its fix; give them values to check the rest.
@@ -108,7 +109,11 @@ def check(path):
             source = mount.split(":")[0]
             if source.startswith(".") and source != RENDERED and not Path(source).exists():
                 problems.append(f"{name}: bind mount source {source} does not exist")
-    problems.extend(check_observability(services))
+    arcade = sorted(n for n, svc in services.items()
+                    if (svc.get("build") or {}).get("dockerfile") == "ops/Dockerfile")
+    if arcade != sorted(SERVICES):
+        problems.append(f"the Arcade processes are {arcade}, this check knows {SERVICES}")
+    problems.extend(check_observability(services, prometheus))
     dockerfile = Path("ops/Dockerfile").read_text(encoding="utf-8")
     for needed in ("USER ", "HEALTHCHECK", 'ENTRYPOINT ["arcade", "run"]'):
         if needed not in dockerfile:
@@ -118,7 +123,7 @@ def check(path):
     return problems
 
 
-def check_observability(services):
+def check_observability(services, prometheus):
     problems = []
     addresses = {}
     for name in SERVICES:
@@ -136,14 +141,14 @@ def check_observability(services):
     if "GET /ready " not in Path("ops/healthcheck.sh").read_text(encoding="utf-8"):
         problems.append("ops/healthcheck.sh: does not ask /ready")
 
-    scrape = yaml.safe_load(Path("ops/prometheus/prometheus.yml").read_text(encoding="utf-8"))
+    scrape = yaml.safe_load(Path(prometheus).read_text(encoding="utf-8"))
     jobs = {job["job_name"]: job for job in scrape.get("scrape_configs", [])}
     targets = lambda job: {t for c in jobs.get(job, {}).get("static_configs", []) for t in c.get("targets", [])}
     expected = {f"{name}:{port}" for name, port in addresses.items()}
     if targets("arcade") != expected:
-        problems.append(f"ops/prometheus/prometheus.yml: job arcade scrapes {sorted(targets('arcade'))}, not {sorted(expected)}")
+        problems.append(f"{prometheus}: job arcade scrapes {sorted(targets('arcade'))}, not {sorted(expected)}")
     if targets("rabbitmq") != {"rabbitmq:15692"}:
-        problems.append("ops/prometheus/prometheus.yml: job rabbitmq does not scrape rabbitmq:15692")
+        problems.append(f"{prometheus}: job rabbitmq does not scrape rabbitmq:15692")
     if "rabbitmq_prometheus" not in Path("ops/rabbitmq/enabled_plugins").read_text(encoding="utf-8"):
         problems.append("ops/rabbitmq/enabled_plugins: rabbitmq_prometheus is not enabled")
 
@@ -155,7 +160,7 @@ def check_observability(services):
 
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "docker-compose.yml"
-    problems = check(path)
+    problems = check(path, *sys.argv[2:3])
     for problem in problems:
         print(f"{path}: {problem}", file=sys.stderr)
     if problems:

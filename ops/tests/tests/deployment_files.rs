@@ -1,6 +1,7 @@
 //! The deployment files say what operators rely on: docker-compose.yml passes the static check
-//! of `ops/ci/check-compose.py` (no compose engine here), and the referee's systemd unit keeps
-//! restarting, reads its env file and keeps its data on the SD card.
+//! of `ops/ci/check-compose.py` (the compose file is run for real by `ops/containers/smoke.sh`),
+//! Prometheus scrapes every Arcade process the compose file starts, and the referee's systemd
+//! unit keeps restarting, reads its env file and keeps its data on the SD card.
 
 use std::process::Command;
 
@@ -53,6 +54,52 @@ fn the_check_catches_a_service_without_its_own_volume() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("share a data volume"), "{stderr}");
+}
+
+#[test]
+fn prometheus_scrapes_every_arcade_process_of_the_compose_file_the_console_included() {
+    let test = "prometheus_scrapes_every_arcade_process_of_the_compose_file_the_console_included";
+    if !python_for_test(test, &["yaml"]) {
+        return;
+    }
+    let root = ops_dir().parent().unwrap().to_path_buf();
+    let scrape = std::fs::read_to_string(root.join("ops/prometheus/prometheus.yml")).unwrap();
+    let compose = std::fs::read_to_string(root.join("docker-compose.yml")).unwrap();
+    for service in [
+        "referee",
+        "bingo",
+        "race-master",
+        "puzzle-telemetry",
+        "console",
+    ] {
+        assert!(
+            compose.contains(&format!("command: [\"{service}\"]")),
+            "docker-compose.yml runs no {service}"
+        );
+        assert!(
+            scrape.contains(&format!("- {service}:9464")),
+            "ops/prometheus/prometheus.yml does not scrape {service}"
+        );
+    }
+    // The check refuses a configuration that leaves one out.
+    let without_console = scrape.replace("- console:9464", "");
+    assert_ne!(without_console, scrape);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("prometheus.yml");
+    std::fs::write(&path, without_console).unwrap();
+    let output = Command::new("python3")
+        .arg(root.join("ops/ci/check-compose.py"))
+        .arg("docker-compose.yml")
+        .arg(&path)
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("job arcade scrapes") && stderr.contains("console:9464"),
+        "{stderr}"
+    );
 }
 
 #[test]
