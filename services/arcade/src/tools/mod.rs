@@ -9,4 +9,5 @@ pub mod puzzle;
 pub mod puzzle_partitions;
 pub mod puzzle_stats;
 pub mod referee;
+pub mod reference;
 pub mod schemas;
