@@ -57,6 +57,8 @@ pub enum Command {
     /// Schema evolution: compare the generated schemas with a baseline (exit 1 if one breaks).
     #[command(subcommand)]
     Schemas(crate::tools::schemas::SchemasCommand),
+    /// Write the reference (the command line, the settings, the message types) as Markdown.
+    Docs(crate::tools::reference::DocsArgs),
 }
 
 /// `arcade race …`.

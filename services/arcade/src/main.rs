@@ -81,5 +81,6 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Schemas(command) => Ok(tools::schemas::run(command)),
         Command::Dead(command) => dead::run(command).await,
         Command::Log(args) => oplog::run(args).await,
+        Command::Docs(args) => tools::reference::run(&args),
     }
 }

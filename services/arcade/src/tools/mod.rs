@@ -10,4 +10,5 @@ pub mod puzzle_partitions;
 pub mod puzzle_stats;
 pub mod referee;
 pub mod referee_display;
+pub mod reference;
 pub mod schemas;
