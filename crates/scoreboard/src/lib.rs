@@ -19,7 +19,8 @@
 //! spacing two characters stand one column apart: a text of `n` characters is `5n − 1` columns
 //! wide ([`text_width`]). The 7 rows
 //! of the font sit in rows 1–7 of the frame: capitals and digits in rows 1–6, descenders in row
-//! 7, row 0 dark.
+//! 7, row 0 dark. [`render`] reads the glyphs from the font's bitmap (see there why not through
+//! the text renderer; a test checks both give the same pixels).
 //!
 //! # Scrolling
 //!

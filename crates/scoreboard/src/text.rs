@@ -1,11 +1,9 @@
 //! Text drawn in the 5 × 7 font: [`render`] draws a whole text on a frame exactly its width.
 
-use embedded_graphics::Drawable;
-use embedded_graphics::geometry::Point;
-use embedded_graphics::mono_font::MonoTextStyle;
+use embedded_graphics::geometry::{OriginDimensions, Point};
+use embedded_graphics::image::GetPixel;
 use embedded_graphics::mono_font::ascii::FONT_5X7;
 use embedded_graphics::pixelcolor::BinaryColor;
-use embedded_graphics::text::{Baseline, Text};
 
 use crate::frame::Frame;
 
@@ -13,7 +11,9 @@ use crate::frame::Frame;
 pub const CELL_WIDTH: usize = 5;
 
 /// The row of the frame where the font's top row goes.
-const TOP: i32 = 1;
+const TOP: usize = 1;
+/// Rows of the font.
+const FONT_ROWS: usize = 7;
 
 /// The width of `text` in columns: `5n − 1` for `n` characters (no trailing dark column), 0 for
 /// an empty text.
@@ -22,23 +22,59 @@ pub fn text_width(text: &str) -> usize {
 }
 
 /// `text` on a frame exactly [`text_width`] columns wide.
+///
+/// The glyphs are read from `FONT_5X7`'s bitmap (its glyph mapping turns a character outside
+/// the font into `?`) and set pixel by pixel, rather than drawn by `embedded-graphics`'s text
+/// renderer, which adds about 5 KB to the edge binary for the same pixels; a test checks the
+/// two agree for every printable character, the renderer drawing on [`Frame`] as a
+/// `DrawTarget`.
 pub fn render(text: &str) -> Frame {
     let mut frame = Frame::dark(text_width(text));
-    // Characters outside the font are drawn as `?` by embedded-graphics; the frame draws
-    // nothing past its last column (the dark column of the last cell).
-    let style = MonoTextStyle::new(&FONT_5X7, BinaryColor::On);
-    let drawn =
-        Text::with_baseline(text, Point::new(0, TOP), style, Baseline::Top).draw(&mut frame);
-    match drawn {
-        Ok(_) => frame,
-        Err(never) => match never {},
+    let font = &FONT_5X7;
+    let per_row = (font.image.size().width / font.character_size.width).max(1) as usize;
+    for (i, c) in text.chars().enumerate() {
+        let glyph = font.glyph_mapping.index(c);
+        let (gx, gy) = (
+            (glyph % per_row) * CELL_WIDTH,
+            (glyph / per_row) * FONT_ROWS,
+        );
+        for dy in 0..FONT_ROWS {
+            for dx in 0..CELL_WIDTH {
+                let at = Point::new((gx + dx) as i32, (gy + dy) as i32);
+                if font.image.pixel(at) == Some(BinaryColor::On) {
+                    frame.set(i * CELL_WIDTH + dx, TOP + dy, true);
+                }
+            }
+        }
     }
+    frame
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::frame::ROWS;
+    use embedded_graphics::Drawable;
+    use embedded_graphics::mono_font::MonoTextStyle;
+    use embedded_graphics::text::{Baseline, Text};
+
+    /// `text` drawn by embedded-graphics's text renderer on the frame as a `DrawTarget`.
+    fn drawn(text: &str) -> Frame {
+        let mut frame = Frame::dark(text_width(text));
+        let style = MonoTextStyle::new(&FONT_5X7, BinaryColor::On);
+        let at = Point::new(0, TOP as i32);
+        Text::with_baseline(text, at, style, Baseline::Top)
+            .draw(&mut frame)
+            .unwrap();
+        frame
+    }
+
+    #[test]
+    fn the_glyphs_are_the_ones_embedded_graphics_draws() {
+        let printable: String = (' '..='~').collect();
+        assert_eq!(render(&printable), drawn(&printable));
+        assert_eq!(render("TIE-BREAK 5-4 é"), drawn("TIE-BREAK 5-4 é"));
+    }
 
     fn glyph(c: char) -> Frame {
         render(&c.to_string())
