@@ -246,7 +246,7 @@ fn check_explain_renders_every_kind_of_node() {
         out,
         "start: 2–1 (hinge–lock)\n\
          rehearsal: the first 3 balls count for nothing\n\
-         goals: hinge a goal +1, an in-out +2 and -1 to the other side; lock a goal +1, an in-out +1\n\
+         goals: hinge: a goal +1, an in-out +2 and -1 to the other side; lock: a goal +1, an in-out +1\n\
          default: wins with less than 9 and (exactly 4, or the other side at less than 1); loses with a lead of -1 or less\n\
          tie-break when a side has its score, the other side's score and 3 all equal: wins at once\n\
          timeout (never reached: no timeout_s): wins with less than the other side's score\n"
