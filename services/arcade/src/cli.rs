@@ -9,7 +9,12 @@ use crate::connection::Connection;
 
 /// Arcade: independent game services that talk only through versioned JSON events.
 #[derive(Debug, Parser)]
-#[command(name = "arcade", version, propagate_version = true)]
+#[command(
+    name = "arcade",
+    version,
+    propagate_version = true,
+    after_help = crate::exit::HELP
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

@@ -4,7 +4,8 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use arcade_contracts::Catalog;
+use arcade_contracts::{Catalog, Envelope};
+use arcade_runtime::bus::amqp::AmqpBus;
 use arcade_runtime::bus::amqp::history::HISTORY_STREAM;
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Bus, BusError, Runtime, SendError, SubscriptionSpec};
@@ -12,12 +13,10 @@ use clap::Args;
 use serde_json::Value;
 
 use crate::connection::{Connection, tool_bus};
+use crate::exit::Failure;
 
 /// Unacked history deliveries a tap holds at once (a stream consumer needs a prefetch).
 const TAP_PREFETCH: u16 = 256;
-
-/// Exit code of a refused input (bad payload, unknown type).
-const INVALID: u8 = 2;
 
 /// `arcade tap`.
 #[derive(Debug, Args)]
@@ -125,9 +124,9 @@ pub async fn tap(args: TapArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.from.is_some() {
-        anyhow::bail!(
-            "--from needs RabbitMQ (--amqp / ARCADE_AMQP_URL): the history it replays is the stream arcade.history there; the embedded bus keeps no shared history (each service's own log is readable with `arcade log`)"
-        );
+        return Err(Failure::invalid(
+            "--from needs RabbitMQ (--amqp / ARCADE_AMQP_URL): the history it replays is the stream arcade.history there; the embedded bus keeps no shared history (each service's own log is readable with `arcade log`)",
+        ));
     }
     let client = crate::auth::http_client(args.connection.token.as_deref());
     let admin = args.connection.admin();
@@ -161,20 +160,16 @@ fn read_payload(file: &str) -> anyhow::Result<String> {
     if file == "-" {
         std::io::stdin().read_to_string(&mut text)?;
     } else {
-        text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+        text = std::fs::read_to_string(file)
+            .map_err(|e| Failure::invalid(format_args!("{file}: {e}")))?;
     }
     Ok(text)
 }
 
 pub async fn send(args: SendArgs) -> anyhow::Result<ExitCode> {
     let text = read_payload(&args.file)?;
-    let payload: Value = match serde_json::from_str(&text) {
-        Ok(payload) => payload,
-        Err(e) => {
-            eprintln!("error: {}: not JSON: {e}", args.file);
-            return Ok(ExitCode::from(INVALID));
-        }
-    };
+    let payload: Value = serde_json::from_str(&text)
+        .map_err(|e| Failure::invalid(format_args!("{}: not JSON: {e}", args.file)))?;
     publish_with_id(
         &args.connection,
         &args.message_type,
@@ -194,20 +189,10 @@ fn ambiguous(error: &reqwest::Error) -> bool {
     !error.is_connect() && !error.is_builder()
 }
 
-/// Validates `payload` and publishes it, through the broker or the admin endpoint; prints the
-/// envelope. Exit codes: 2 for a payload its schema refuses, 1 when it could not be delivered
-/// (a command no queue takes: nobody consumes it; no broker or `arcade run` answering).
-pub async fn publish(
-    connection: &Connection,
-    message_type: &str,
-    payload: Value,
-    producer: &str,
-) -> anyhow::Result<ExitCode> {
-    publish_with_id(connection, message_type, payload, producer, None).await
-}
-
-/// [`publish`] with the message id `id` (a fresh one when `None`). A send whose outcome is
-/// unknown is retried with that same id, up to [`ATTEMPTS`] times.
+/// Validates `payload` and publishes it with the message id `id` (a fresh one when `None`),
+/// through the broker or the admin endpoint; prints the envelope. Exit codes
+/// (`crate::exit`): 2 for a payload its schema refuses, 1 for a missing or wrong token, 3 when
+/// it could not be delivered (a command no queue takes; no broker or `arcade run` answering).
 pub async fn publish_with_id(
     connection: &Connection,
     message_type: &str,
@@ -215,17 +200,42 @@ pub async fn publish_with_id(
     producer: &str,
     id: Option<String>,
 ) -> anyhow::Result<ExitCode> {
+    let bus = tool_bus(&connection.broker, "arcade send").await?;
+    let envelope = deliver(
+        connection,
+        bus.as_ref(),
+        message_type,
+        payload,
+        producer,
+        id,
+    )
+    .await?;
+    println!("{}", serde_json::to_string(&envelope)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Validates `payload` and publishes it with the message id `id` (a fresh one when `None`),
+/// on `bus` when there is one, else through the admin endpoint; the envelope sent. A send
+/// whose outcome is unknown is retried with that same id, up to [`ATTEMPTS`] times. Errors
+/// carry their exit code (`crate::exit::Failure`).
+pub async fn deliver(
+    connection: &Connection,
+    bus: Option<&AmqpBus>,
+    message_type: &str,
+    payload: Value,
+    producer: &str,
+    id: Option<String>,
+) -> anyhow::Result<Envelope> {
     // Refuse locally first: nothing invalid is ever published.
     if let Err(e) = Catalog::new().validate(message_type, &payload) {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(INVALID));
+        return Err(Failure::invalid(e));
     }
     let id = id.unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
     let pause = |attempt: u32| {
         tokio::time::sleep(std::time::Duration::from_millis(100u64 << attempt.min(6)))
     };
-    let envelope = if let Some(bus) = tool_bus(&connection.broker, "arcade send").await? {
-        let runtime = Runtime::new(std::sync::Arc::new(bus));
+    if let Some(bus) = bus {
+        let runtime = Runtime::new(std::sync::Arc::new(bus.clone()));
         let mut attempt = 1;
         loop {
             let options = arcade_runtime::SendOptions {
@@ -236,65 +246,71 @@ pub async fn publish_with_id(
                 .send_with(message_type, payload.clone(), producer, options)
                 .await
             {
-                Ok(envelope) => break envelope,
-                Err(e @ SendError::NotConsumed { .. }) => {
-                    eprintln!("error: {e}");
-                    return Ok(ExitCode::FAILURE);
+                Ok(envelope) => return Ok(envelope),
+                Err(e @ SendError::NotConsumed { .. }) => return Err(Failure::undelivered(e)),
+                Err(e @ (SendError::Invalid(_) | SendError::Unroutable { .. })) => {
+                    return Err(Failure::invalid(e));
                 }
                 Err(SendError::Bus(e)) if attempt < ATTEMPTS => {
                     eprintln!("send {id}: {e}; retrying with the same id");
                     pause(attempt).await;
                     attempt += 1;
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => {
+                    return Err(Failure::undelivered(format_args!(
+                        "{e} (sent again with --id {id}, it is applied once)"
+                    )));
+                }
             }
         }
-    } else {
-        let client = crate::auth::http_client(connection.token.as_deref());
-        let mut attempt = 1;
-        let response = loop {
-            let sent = client
-                .post(admin_url(connection, &format!("/messages/{message_type}")))
-                .query(&[("producer", producer)])
-                .header("Idempotency-Key", &id)
-                .json(&payload)
-                .send()
-                .await;
-            match sent {
-                Ok(response)
-                    if response.status() == reqwest::StatusCode::SERVICE_UNAVAILABLE
-                        && attempt < ATTEMPTS =>
-                {
-                    eprintln!("send {id}: the bus did not confirm; retrying with the same id");
-                }
-                Ok(response) => break response,
-                Err(e) if ambiguous(&e) && attempt < ATTEMPTS => {
-                    eprintln!("send {id}: no answer ({e}); retrying with the same id");
-                }
-                Err(e) => return Err(connection.unreachable(&e)),
+    }
+    let client = crate::auth::http_client(connection.token.as_deref());
+    let mut attempt = 1;
+    let response = loop {
+        let sent = client
+            .post(admin_url(connection, &format!("/messages/{message_type}")))
+            .query(&[("producer", producer)])
+            .header("Idempotency-Key", &id)
+            .json(&payload)
+            .send()
+            .await;
+        match sent {
+            Ok(response)
+                if response.status() == reqwest::StatusCode::SERVICE_UNAVAILABLE
+                    && attempt < ATTEMPTS =>
+            {
+                eprintln!("send {id}: the bus did not confirm; retrying with the same id");
             }
-            pause(attempt).await;
-            attempt += 1;
-        };
-        let status = response.status();
-        let body: Value = response.json().await?;
-        if !status.is_success() {
-            let message = body["error"].as_str().unwrap_or("refused").to_string();
-            eprintln!("error: {message}");
-            // 400: the payload (the admin endpoint validates it too); anything else: it was
-            // not delivered (404: no queue takes the command).
-            return Ok(ExitCode::from(
-                if status == reqwest::StatusCode::BAD_REQUEST {
-                    INVALID
-                } else {
-                    1
-                },
-            ));
+            Ok(response) => break response,
+            Err(e) if ambiguous(&e) && attempt < ATTEMPTS => {
+                eprintln!("send {id}: no answer ({e}); retrying with the same id");
+            }
+            Err(e) => return Err(connection.unreachable(&e)),
         }
-        serde_json::from_value(body)?
+        pause(attempt).await;
+        attempt += 1;
     };
-    println!("{}", serde_json::to_string(&envelope)?);
-    Ok(ExitCode::SUCCESS)
+    let status = response.status();
+    let body: Value = response.json().await.unwrap_or_default();
+    if !status.is_success() {
+        let message = body["error"].as_str().unwrap_or("refused").to_string();
+        // 404: no queue takes the command; 503: the bus did not confirm. Else the token (401,
+        // 403) or the payload (400).
+        let code = match status {
+            reqwest::StatusCode::NOT_FOUND => crate::exit::UNDELIVERED,
+            other => crate::exit::for_status(other),
+        };
+        return Err(Failure {
+            code,
+            message: if code == crate::exit::UNDELIVERED {
+                format!("{message} (sent again with --id {id}, it is applied once)")
+            } else {
+                message
+            },
+        }
+        .into());
+    }
+    Ok(serde_json::from_value(body)?)
 }
 
 pub fn types(args: TypesArgs) -> anyhow::Result<ExitCode> {
@@ -303,7 +319,7 @@ pub fn types(args: TypesArgs) -> anyhow::Result<ExitCode> {
         catalog
             .get(name)
             .cloned()
-            .ok_or_else(|| anyhow::anyhow!("unknown message type \"{name}\""))
+            .ok_or_else(|| Failure::invalid(format_args!("unknown message type \"{name}\"")))
     };
     if let Some(name) = args.schema {
         println!(

@@ -65,10 +65,10 @@ impl Connection {
 
     /// The error of a tool that found no admin endpoint where it was told to look.
     pub fn unreachable(&self, error: &reqwest::Error) -> anyhow::Error {
-        anyhow::anyhow!(
+        crate::exit::Failure::undelivered(format_args!(
             "no `arcade run` answers at {} ({error}); start one, pass --admin ADDR, or set ARCADE_AMQP_URL to use RabbitMQ",
             self.admin()
-        )
+        ))
     }
 }
 
@@ -98,7 +98,8 @@ pub async fn json_answer(
 }
 
 /// `response` when its status is a success; else the error `{what(status)}: {why}`, `why`
-/// being the `error` of the answer's JSON body (`unexplained` when it has none).
+/// being the `error` of the answer's JSON body (`unexplained` when it has none), with the
+/// status's exit code ([`crate::exit::for_status`]).
 pub async fn successful(
     response: reqwest::Response,
     what: impl FnOnce(reqwest::StatusCode) -> String,
@@ -110,5 +111,9 @@ pub async fn successful(
     }
     let body: Value = response.json().await.unwrap_or_default();
     let why = body["error"].as_str().unwrap_or(unexplained);
-    anyhow::bail!("{}: {why}", what(status))
+    Err(crate::exit::Failure {
+        code: crate::exit::for_status(status),
+        message: format!("{}: {why}", what(status)),
+    }
+    .into())
 }

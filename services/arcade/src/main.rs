@@ -9,11 +9,13 @@ mod client;
 mod connection;
 mod dead;
 mod demo;
+mod exit;
 mod host;
 mod json_error;
 mod observe;
 mod oplog;
 mod pipe;
+mod reply;
 mod serve;
 mod services;
 mod shell;
@@ -42,9 +44,13 @@ fn main() -> ExitCode {
             run(cli).await.or_else(|error| {
                 // The reader closed stdout (`| head`): it has what it wanted.
                 if pipe::is_broken_pipe(&error) {
-                    Ok(ExitCode::SUCCESS)
+                    Ok::<_, anyhow::Error>(ExitCode::SUCCESS)
                 } else {
-                    Err(error)
+                    // One exit code per cause (`exit`), the cause chain on one line.
+                    Ok(exit::print(
+                        exit::code_of(&error),
+                        format_args!("{error:#}"),
+                    ))
                 }
             })
         },

@@ -170,7 +170,7 @@ fn open_print_verify_and_show_a_called_game_through_the_service() {
     let http = Http::new(&admin);
 
     let shown = bingo(&admin, &["show", "--game", "quiz"]);
-    assert_eq!(shown.status.code(), Some(2));
+    assert_eq!(shown.status.code(), Some(1));
     assert_eq!(text(&shown.stderr), "error: there is no game \"quiz\"\n");
 
     let squares = data.path().join("squares.txt");
@@ -217,7 +217,7 @@ fn open_print_verify_and_show_a_called_game_through_the_service() {
             "line",
         ],
     );
-    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(again.status.code(), Some(1));
     assert_eq!(
         text(&again.stderr),
         "error: a game \"quiz\" already exists: choose another id\n"
@@ -225,7 +225,7 @@ fn open_print_verify_and_show_a_called_game_through_the_service() {
 
     // 8 squares make 40,320 distinct 3×3 cards, of which the game prints 39,690.
     let too_many = bingo(&admin, &["print", "--game", "quiz", "--count", "40000"]);
-    assert_eq!(too_many.status.code(), Some(2));
+    assert_eq!(too_many.status.code(), Some(1));
     assert!(too_many.stdout.is_empty(), "nothing is written");
     assert!(
         text(&too_many.stderr).starts_with(

@@ -1,6 +1,6 @@
 //! An organiser runs a table from the command line against `arcade run`: `arcade referee
-//! start|goal|abort` reach the referee through the admin endpoint, and a command no referee
-//! consumes is refused with exit code 1 instead of vanishing.
+//! start|goal|abort` reach the referee through the admin endpoint and print its answer, and a
+//! command no referee consumes is reported with exit code 3 instead of vanishing.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -111,11 +111,16 @@ fn an_organiser_starts_scores_and_aborts_a_game_and_is_told_when_nobody_listens(
         ],
     );
     assert!(started.status.success(), "{started:?}");
+    // The referee's answer: the game it started, its rules in plain words.
     let envelope: Value = serde_json::from_slice(&started.stdout).unwrap();
-    assert_eq!(envelope["type"], "table.game.start.v1");
+    assert_eq!(envelope["type"], "table.game.started.v1");
     assert_eq!(
         envelope["payload"]["players"],
         serde_json::json!({"hinge": ["alice", "carol"], "lock": ["bob"]})
+    );
+    assert_eq!(
+        envelope["payload"]["rulesText"][0],
+        "default: wins with 5 or more and a lead of 2 or more"
     );
     let goal = referee(
         &admin,
@@ -124,6 +129,35 @@ fn an_organiser_starts_scores_and_aborts_a_game_and_is_told_when_nobody_listens(
         ],
     );
     assert!(goal.status.success(), "{goal:?}");
+    let answer: Value = serde_json::from_slice(&goal.stdout).unwrap();
+    assert_eq!(answer["type"], "table.goal.scored.v1");
+    assert_eq!(
+        answer["payload"]["score"],
+        serde_json::json!({"hinge": 1, "lock": 0})
+    );
+    // bob plays lock: a goal he gives hinge is an own goal; dave is not in the game.
+    let own = referee(
+        &admin,
+        &[
+            "goal", "--table", "t9", "--side", "hinge", "--kind", "goal", "--player", "bob",
+        ],
+    );
+    assert!(own.status.success(), "{own:?}");
+    let own: Value = serde_json::from_slice(&own.stdout).unwrap();
+    assert_eq!(own["payload"]["ownGoal"], true);
+    let stranger = referee(
+        &admin,
+        &[
+            "goal", "--table", "t9", "--side", "hinge", "--kind", "goal", "--player", "dave",
+        ],
+    );
+    assert_eq!(stranger.status.code(), Some(1), "{stranger:?}");
+    assert!(
+        String::from_utf8_lossy(&stranger.stderr)
+            .contains(r#""dave" does not play in game "g1" (hinge: alice, carol; lock: bob)"#),
+        "{stranger:?}"
+    );
+    assert!(stranger.stdout.is_empty());
     let aborted = referee(
         &admin,
         &[
@@ -137,6 +171,15 @@ fn an_organiser_starts_scores_and_aborts_a_game_and_is_told_when_nobody_listens(
         ],
     );
     assert!(aborted.status.success(), "{aborted:?}");
+    let answer: Value = serde_json::from_slice(&aborted.stdout).unwrap();
+    assert_eq!(answer["type"], "table.game.finished.v1");
+    // Refused by the referee: exit 1 with its reason.
+    let again = referee(&admin, &["abort", "--table", "t9", "--game", "g1"]);
+    assert_eq!(again.status.code(), Some(1), "{again:?}");
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains(r#"cannot abort: game "g1" is finished"#),
+        "{again:?}"
+    );
 
     let scored: Value = serde_json::from_str(&wait_for(&seen, "table.goal.scored.v1")).unwrap();
     assert_eq!(scored["payload"]["player"], "carol");
@@ -153,7 +196,7 @@ fn an_organiser_starts_scores_and_aborts_a_game_and_is_told_when_nobody_listens(
             "goal", "--table", "t404", "--side", "lock", "--kind", "inout",
         ],
     );
-    assert_eq!(nobody.status.code(), Some(1), "{nobody:?}");
+    assert_eq!(nobody.status.code(), Some(3), "{nobody:?}");
     let error = String::from_utf8_lossy(&nobody.stderr);
     assert!(
         error.contains("referee.t404") && error.contains("unroutable"),
@@ -173,7 +216,7 @@ fn an_organiser_starts_scores_and_aborts_a_game_and_is_told_when_nobody_listens(
         .args(["--admin", &admin])
         .output()
         .unwrap();
-    assert_eq!(sent.status.code(), Some(1), "{sent:?}");
+    assert_eq!(sent.status.code(), Some(3), "{sent:?}");
 
     // Bad rules are refused before anything is sent, naming the file and the path.
     let bad = dir.path().join("bad.json");

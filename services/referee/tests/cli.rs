@@ -197,6 +197,29 @@ fn check_accepts_every_example_and_refuses_bad_rules() {
     );
 }
 
+#[test]
+fn check_refuses_an_initial_score_that_already_wins_the_tie_break() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = file(
+        &dir,
+        "r.json",
+        r#"{"initial_score":{"hinge":6,"lock":0},
+            "conditions":{"default":{"win_rule":{"$geq":["$score",10]}},
+                          "tie_break":{"start_rule":{"$geq":["$max_score",5]},"win_rule":{"$geq":["$score",6]}}}}"#,
+    );
+    let (code, out, err) = run_command(Command::Check {
+        rules,
+        explain: false,
+    });
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.ends_with(
+            "initial_score: hinge already wins at 6–0 (hinge–lock) under conditions.tie_break (its start_rule holds at that score), before any ball is played\n"
+        ),
+        "{err}"
+    );
+}
+
 fn explain(name: &str) -> String {
     let (code, out, err) = run_command(Command::Check {
         rules: example(name),
@@ -246,7 +269,7 @@ fn check_explain_renders_every_kind_of_node() {
         out,
         "start: 2–1 (hinge–lock)\n\
          rehearsal: the first 3 balls count for nothing\n\
-         goals: hinge a goal +1, an in-out +2 and -1 to the other side; lock a goal +1, an in-out +1\n\
+         goals: hinge: a goal +1, an in-out +2 and -1 to the other side; lock: a goal +1, an in-out +1\n\
          default: wins with less than 9 and (exactly 4, or the other side at less than 1); loses with a lead of -1 or less\n\
          tie-break when a side has its score, the other side's score and 3 all equal: wins at once\n\
          timeout (never reached: no timeout_s): wins with less than the other side's score\n"

@@ -9,8 +9,9 @@
 //! - `show --game G [--serial N]`: a game (mode, status, called squares, winners in order,
 //!   cards) or one of its cards, as the service holds them.
 //!
-//! Exit codes: 0 done, 1 the service could not be reached or did not answer, 2 refused (bad
-//! input, or the service's refusal, printed with its reason).
+//! Exit codes as every `arcade` command's (`crate::exit`): 1 the service's refusal (printed
+//! with its reason) or a missing or wrong token, 2 bad input, 3 the service could not be
+//! reached or did not answer.
 
 mod link;
 mod print;
@@ -27,7 +28,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use crate::client::segment;
 
 pub use crate::connection::AdminArg;
-pub use link::{Admin, refused};
+pub use link::{Admin, invalid, refused};
 
 /// The `arcade bingo` subcommands.
 #[derive(Debug, Subcommand)]
@@ -112,12 +113,13 @@ async fn open(args: OpenArgs) -> anyhow::Result<ExitCode> {
         Mode::Called => TickMode::Called,
         Mode::Activity => TickMode::Activity,
     };
-    let text = std::fs::read_to_string(&args.squares)
-        .map_err(|e| anyhow::anyhow!("--squares {}: {e}", args.squares.display()))?;
+    let text = std::fs::read_to_string(&args.squares).map_err(|e| {
+        crate::exit::Failure::invalid(format_args!("--squares {}: {e}", args.squares.display()))
+    })?;
     let pool = match squares_from_text(&text, mode) {
         Ok(pool) => pool,
         Err(e) => {
-            return Ok(refused(format!(
+            return Ok(invalid(format!(
                 "--squares {}: {e}",
                 args.squares.display()
             )));
@@ -125,7 +127,7 @@ async fn open(args: OpenArgs) -> anyhow::Result<ExitCode> {
     };
     let patterns = match patterns_from_list(&args.patterns) {
         Ok(patterns) => patterns,
-        Err(e) => return Ok(refused(format!("--patterns: {e}"))),
+        Err(e) => return Ok(invalid(format!("--patterns: {e}"))),
     };
     let request_id = format!("open-{}", uuid::Uuid::now_v7().simple());
     let request = OpenGame {
@@ -142,7 +144,7 @@ async fn open(args: OpenArgs) -> anyhow::Result<ExitCode> {
     };
     let payload = serde_json::to_value(&request)?;
     if let Err(e) = Catalog::new().validate(OpenGame::TYPE, &payload) {
-        return Ok(refused(e));
+        return Ok(invalid(e));
     }
     let admin = Admin::new(args.admin.admin);
     let mut answers = admin.answers().await?;
@@ -192,20 +194,20 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         None => match admin.get::<GameRead>(&game_path).await? {
             Ok(game) if args.json => serde_json::to_string_pretty(&game)? + "\n",
             Ok(game) => game_text(&game),
-            Err(refusal) => return Ok(refused(refusal.error)),
+            Err(refusal) => return Ok(refusal.exit()),
         },
         Some(serial) => {
             let path = format!("{game_path}/cards/{serial}");
             let card = match admin.get::<CardRead>(&path).await? {
                 Ok(card) => card,
-                Err(refusal) => return Ok(refused(refusal.error)),
+                Err(refusal) => return Ok(refusal.exit()),
             };
             if args.json {
                 serde_json::to_string_pretty(&card)? + "\n"
             } else {
                 let game = match admin.get::<GameRead>(&game_path).await? {
                     Ok(game) => game,
-                    Err(refusal) => return Ok(refused(refusal.error)),
+                    Err(refusal) => return Ok(refusal.exit()),
                 };
                 card_text(&game, &card)
             }

@@ -58,17 +58,16 @@ async fn add(args: &NameArgs, collection: &str) -> anyhow::Result<ExitCode> {
         .send()
         .await
         .map_err(|e| {
-            anyhow::anyhow!(
+            crate::exit::Failure::undelivered(format_args!(
                 "no `arcade run` answers at {admin} ({e}); start one or pass --admin ADDR"
-            )
+            ))
         })?;
     let (status, body) = json_answer(response, &url).await?;
     if !status.is_success() {
-        eprintln!(
-            "error: {}",
-            body["error"].as_str().unwrap_or("refused by the endpoint")
-        );
-        return Ok(ExitCode::from(2));
+        return Ok(crate::exit::print(
+            crate::exit::for_status(status),
+            body["error"].as_str().unwrap_or("refused by the endpoint"),
+        ));
     }
     let (Some(principal), Some(token)) = (body["principal"].as_str(), body["token"].as_str())
     else {

@@ -122,7 +122,18 @@ impl Gathering {
             ));
         }
         if !problems.is_empty() {
-            anyhow::bail!("{}", problems.join("; "));
+            // Partitions that disagree are misconfigured (1); only missing ones: no answer in
+            // time (3).
+            let code = if other_count.is_empty() {
+                crate::exit::UNDELIVERED
+            } else {
+                crate::exit::REFUSED
+            };
+            return Err(crate::exit::Failure {
+                code,
+                message: problems.join("; "),
+            }
+            .into());
         }
         let mut merged = Stats::default();
         for wire in self.newest.values() {

@@ -40,9 +40,9 @@ pub struct StatsArgs {
 /// Runs `arcade puzzle stats`.
 pub async fn run(args: StatsArgs) -> anyhow::Result<ExitCode> {
     if args.partitions.is_some() && args.connection.broker.amqp.is_none() {
-        anyhow::bail!(
-            "--partitions needs RabbitMQ (--amqp / ARCADE_AMQP_URL): partitioned telemetry instances publish their statistics there"
-        );
+        return Err(crate::exit::Failure::invalid(
+            "--partitions needs RabbitMQ (--amqp / ARCADE_AMQP_URL): partitioned telemetry instances publish their statistics there",
+        ));
     }
     let bus = tool_bus(&args.connection.broker, "arcade puzzle stats").await?;
     let stats: StatsUpdated = match (bus, args.partitions) {
@@ -75,10 +75,10 @@ async fn next_stats(bus: &AmqpBus, wait: Duration) -> anyhow::Result<StatsUpdate
     let delivery = tokio::time::timeout(wait, consumer.next())
         .await
         .map_err(|_| {
-            anyhow::anyhow!(
+            crate::exit::Failure::undelivered(format_args!(
                 "no {} within {wait:?}: statistics are published only while sessions arrive",
                 StatsUpdated::TYPE,
-            )
+            ))
         })??;
     let envelope = lossy_envelope(&delivery.message);
     delivery.ack().await?;
@@ -97,7 +97,11 @@ async fn admin_stats(connection: &Connection) -> anyhow::Result<StatsUpdated> {
     let status = response.status();
     let body: serde_json::Value = response.json().await?;
     if !status.is_success() {
-        anyhow::bail!("{url}: {}", body["error"].as_str().unwrap_or("refused"));
+        return Err(crate::exit::Failure {
+            code: crate::exit::for_status(status),
+            message: format!("{url}: {}", body["error"].as_str().unwrap_or("refused")),
+        }
+        .into());
     }
     serde_json::from_value(body).map_err(|e| anyhow::anyhow!("{url}: {e}"))
 }

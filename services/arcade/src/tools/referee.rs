@@ -1,21 +1,28 @@
 //! `arcade referee start|abort|goal`: an organiser's commands to the referee of one table,
 //! published as `table.game.start.v1`, `table.game.abort.v1` and `table.goal.report.v1`
 //! exactly as `arcade send` publishes (through RabbitMQ with `--amqp`, else the admin endpoint
-//! of `arcade run`); and the rule authors' `replay` and `check`, which need no service.
+//! of `arcade run`), each then waiting for the referee's answer: the event it decided, printed
+//! as a JSON line, or its `table.*.rejected.v1`, whose reason is printed with exit code 1. And
+//! the rule authors' `replay` and `check`, which need no service.
 //!
 //! A command that no referee consumes (no queue `referee.<table>`) is not lost: it goes to the
-//! dead letters with reason `unroutable`, and the command says so with exit code 1.
+//! dead letters with reason `unroutable`, and the command says so with exit code 3, as when no
+//! answer comes within `--timeout`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use arcade_contracts::Message;
-use arcade_contracts::table::{TableGameAbort, TableGameStart, TableGoalReport};
+use arcade_contracts::table::{
+    TableGameAbort, TableGameFinished, TableGameRejected, TableGameStart, TableGameStarted,
+    TableGoalRejected, TableGoalReport, TableGoalScored,
+};
 use arcade_referee::settings::read_rules;
-use serde_json::json;
+use serde_json::{Value, json};
 
-use crate::client::publish;
-use crate::connection::Connection;
+use crate::connection::{Connection, tool_bus};
+use crate::exit::Failure;
+use crate::reply::Replies;
 
 /// `arcade referee …`.
 #[derive(Debug, clap::Subcommand)]
@@ -51,6 +58,9 @@ pub struct StartArgs {
     /// Players on the lock side.
     #[arg(long, value_name = "NAME", num_args = 1..)]
     pub lock: Vec<String>,
+    /// The message id, and how long to wait for the referee's answer.
+    #[command(flatten)]
+    pub answer: AnswerArgs,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
@@ -68,6 +78,9 @@ pub struct AbortArgs {
     /// Why, carried by table.game.finished.v1.
     #[arg(long, value_name = "TEXT")]
     pub reason: Option<String>,
+    /// The message id, and how long to wait for the referee's answer.
+    #[command(flatten)]
+    pub answer: AnswerArgs,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
@@ -109,37 +122,60 @@ pub struct GoalArgs {
     /// Only for this game: refused when the table plays another.
     #[arg(long, value_name = "G")]
     pub game: Option<String>,
+    /// The message id, and how long to wait for the referee's answer.
+    #[command(flatten)]
+    pub answer: AnswerArgs,
     /// Broker and admin endpoint.
     #[command(flatten)]
     pub connection: Connection,
 }
 
+/// The message id of a command, and how long to wait for the referee's answer.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AnswerArgs {
+    /// The message id (an idempotency key): a command sent again with the same id is applied
+    /// once. Absent: a fresh one, printed in the error when no answer comes.
+    #[arg(long = "id", value_name = "ID")]
+    pub id: Option<String>,
+    /// Seconds to wait for the referee's answer; none in time exits 3 (it may still apply).
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+    pub timeout: f64,
+}
+
 const PRODUCER: &str = "arcade-referee-cli";
-/// Exit code of a refused input (bad rules file), as `arcade send` uses.
-const INVALID: u8 = 2;
 
 pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
     match command {
         RefereeCommand::Start(args) => {
-            let rules = match read_rules("--rules", &args.rules) {
-                Ok(rules) => rules,
-                Err(message) => {
-                    eprintln!("error: {message}");
-                    return Ok(ExitCode::from(INVALID));
-                }
-            };
+            let rules = read_rules("--rules", &args.rules).map_err(Failure::invalid)?;
             let mut payload = json!({"tableId": args.table, "gameId": args.game, "rules": rules});
             if !args.hinge.is_empty() || !args.lock.is_empty() {
                 payload["players"] = json!({"hinge": args.hinge, "lock": args.lock});
             }
-            publish(&args.connection, TableGameStart::TYPE, payload, PRODUCER).await
+            let answers = [TableGameStarted::TYPE, TableGameRejected::TYPE];
+            ask(
+                &args.connection,
+                &args.answer,
+                TableGameStart::TYPE,
+                payload,
+                &answers,
+            )
+            .await
         }
         RefereeCommand::Abort(args) => {
             let mut payload = json!({"tableId": args.table, "gameId": args.game});
             if let Some(reason) = args.reason {
                 payload["reason"] = json!(reason);
             }
-            publish(&args.connection, TableGameAbort::TYPE, payload, PRODUCER).await
+            let answers = [TableGameFinished::TYPE, TableGameRejected::TYPE];
+            ask(
+                &args.connection,
+                &args.answer,
+                TableGameAbort::TYPE,
+                payload,
+                &answers,
+            )
+            .await
         }
         RefereeCommand::Goal(args) => {
             let side = match args.side {
@@ -157,7 +193,15 @@ pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
             if let Some(player) = args.player {
                 payload["player"] = json!(player);
             }
-            publish(&args.connection, TableGoalReport::TYPE, payload, PRODUCER).await
+            let answers = [TableGoalScored::TYPE, TableGoalRejected::TYPE];
+            ask(
+                &args.connection,
+                &args.answer,
+                TableGoalReport::TYPE,
+                payload,
+                &answers,
+            )
+            .await
         }
         RefereeCommand::Display(args) => Ok(crate::pipe::tool(|out, err| {
             super::referee_display::run(&args, out, err)
@@ -166,4 +210,44 @@ pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
             arcade_referee::cli::run(command, out, err)
         })),
     }
+}
+
+/// Sends a command to a referee and waits for its answer, the first of its events of a type
+/// in `answers` caused by the command: prints it as a JSON line (exit 0), or, for a
+/// `*.rejected.v1`, prints its reason (exit 1).
+async fn ask(
+    connection: &Connection,
+    answer: &AnswerArgs,
+    message_type: &str,
+    payload: Value,
+    answers: &[&str],
+) -> anyhow::Result<ExitCode> {
+    let timeout = std::time::Duration::try_from_secs_f64(answer.timeout)
+        .map_err(|e| Failure::invalid(format_args!("--timeout {}: {e}", answer.timeout)))?;
+    let id = answer
+        .id
+        .clone()
+        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+    let bus = tool_bus(&connection.broker, "arcade referee").await?;
+    let mut replies = Replies::open(connection, bus.as_ref(), "table.#").await?;
+    crate::client::deliver(
+        connection,
+        bus.as_ref(),
+        message_type,
+        payload,
+        PRODUCER,
+        Some(id.clone()),
+    )
+    .await?;
+    let reply = replies
+        .answer(&id, |t| answers.contains(&t), timeout)
+        .await?;
+    if reply.message_type.ends_with(".rejected.v1") {
+        let reason = reply.payload["error"].as_str().unwrap_or("no reason given");
+        return Err(Failure::refused(format_args!(
+            "the referee refused {message_type} {id}: {reason}"
+        )));
+    }
+    println!("{}", serde_json::to_string(&reply)?);
+    Ok(ExitCode::SUCCESS)
 }

@@ -16,13 +16,14 @@ use crate::connection::{json_answer, successful};
 /// How long a tool waits for the service's answer to one request.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
-/// Exit code of a refused input or request.
-pub const REFUSED: u8 = 2;
-
-/// Prints `error: message` and returns the refusal exit code.
+/// Prints `error: message` and returns the exit code of a refusal by the service (1).
 pub fn refused(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(REFUSED)
+    crate::exit::print(crate::exit::REFUSED, message)
+}
+
+/// Prints `error: message` and returns the exit code of bad input (2).
+pub fn invalid(message: impl std::fmt::Display) -> ExitCode {
+    crate::exit::print(crate::exit::INVALID, message)
 }
 
 /// The admin endpoint of the process hosting bingo.
@@ -32,11 +33,21 @@ pub struct Admin {
     http: reqwest::Client,
 }
 
-/// An answer the endpoint gave instead of what was asked (no such game, …): its error text.
+/// An answer the endpoint gave instead of what was asked (no such game, a missing token…):
+/// its error text and exit code.
 #[derive(Debug)]
 pub struct Refused {
     /// The `error` of the answer.
     pub error: String,
+    /// Its exit code ([`crate::exit::for_status`]).
+    pub code: u8,
+}
+
+impl Refused {
+    /// Prints `error: …` and returns its exit code.
+    pub fn exit(&self) -> ExitCode {
+        crate::exit::print(self.code, &self.error)
+    }
 }
 
 impl Admin {
@@ -49,10 +60,10 @@ impl Admin {
     }
 
     fn unreachable(&self, error: &reqwest::Error) -> anyhow::Error {
-        anyhow::anyhow!(
+        crate::exit::Failure::undelivered(format_args!(
             "no `arcade run` hosting bingo answers at {} ({error}); start one (`arcade run bingo`) or pass --admin ADDR",
             self.addr
-        )
+        ))
     }
 
     /// `GET path`: the body as `T`, or what the endpoint answered instead.
@@ -67,7 +78,8 @@ impl Admin {
         let (status, body) = json_answer(response, &url).await?;
         if !status.is_success() {
             let error = body["error"].as_str().unwrap_or("refused").to_string();
-            return Ok(Err(Refused { error }));
+            let code = crate::exit::for_status(status);
+            return Ok(Err(Refused { error, code }));
         }
         Ok(Ok(serde_json::from_value(body).map_err(|e| {
             anyhow::anyhow!("{url}: unexpected answer: {e}")
@@ -85,6 +97,14 @@ impl Admin {
             .send()
             .await
             .map_err(|e| self.unreachable(&e))?;
+        if response.status() == reqwest::StatusCode::NOT_FOUND {
+            // No queue takes it: not delivered.
+            let (_, body) = json_answer(response, &url).await?;
+            let why = body["error"].as_str().unwrap_or("nobody consumes it");
+            return Err(crate::exit::Failure::undelivered(format_args!(
+                "{message_type} was not sent: {why}"
+            )));
+        }
         successful(
             response,
             |_| format!("{message_type} was not sent"),
@@ -144,8 +164,10 @@ impl Answers {
                 }
             }
         };
-        tokio::time::timeout(PATIENCE, wait)
-            .await
-            .map_err(|_| anyhow::anyhow!("the bingo service did not answer within {PATIENCE:?}"))?
+        tokio::time::timeout(PATIENCE, wait).await.map_err(|_| {
+            crate::exit::Failure::undelivered(format_args!(
+                "the bingo service did not answer within {PATIENCE:?}"
+            ))
+        })?
     }
 }

@@ -124,10 +124,13 @@ pub async fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
     let game = match admin.get::<GameRead>(&path).await? {
         Ok(game) => game,
         Err(refusal) => {
-            return Ok(refused(format!(
-                "{}; nothing was printed (open the game first with `arcade bingo open`)",
-                refusal.error
-            )));
+            return Ok(crate::exit::print(
+                refusal.code,
+                format_args!(
+                    "{}; nothing was printed (open the game first with `arcade bingo open`)",
+                    refusal.error
+                ),
+            ));
         }
     };
     if let Some(problem) = infeasible(&game, args.count) {

@@ -106,7 +106,7 @@ fn strengths(table: &[[Strength; 2]; 2]) -> String {
         side(hinge)
     } else {
         format!(
-            "{} {}; {} {}",
+            "{}: {}; {}: {}",
             Side::Hinge,
             side(hinge),
             Side::Lock,
