@@ -39,12 +39,18 @@ echo "--- the arcade image (ops/Dockerfile, with $binary)"
 # The binary goes into the build context (target-image/ is git-ignored, not docker-ignored).
 mkdir -p target-image
 ln -f "$binary" target-image/arcade 2>/dev/null || cp "$binary" target-image/arcade
-podman build --format docker -q -f ops/Dockerfile \
+previous="$(podman image inspect --format '{{.Id}}' localhost/arcade:latest 2>/dev/null || true)"
+# --layers=false: no intermediate images left behind by each run (the base image is cached).
+podman build --format docker --layers=false -q -f ops/Dockerfile \
     --build-arg ARCADE_BINARY=target-image/arcade \
     --build-arg BUILD_IMAGE=localhost/debian:bookworm-slim \
     --build-arg BASE_IMAGE=localhost/debian:bookworm-slim \
     -t localhost/arcade:latest . >/dev/null
 rm -f target-image/arcade
+current="$(podman image inspect --format '{{.Id}}' localhost/arcade:latest)"
+if [ -n "$previous" ] && [ "$previous" != "$current" ]; then
+    podman rmi "$previous" >/dev/null 2>&1 || true
+fi
 echo "image localhost/arcade:latest built ($((SECONDS - started)) s so far)"
 
 echo "--- compose up, drive, SIGKILL, restart"

@@ -1,6 +1,7 @@
 //! The few calls of the RabbitMQ management HTTP API the tests need: import a definitions
-//! document (users, vhost, permissions, topic permissions, exchanges, queues, bindings), delete
-//! a vhost (with everything in it) and a user.
+//! document (users, vhost, permissions, topic permissions, exchanges, queues, bindings,
+//! policies), read a queue (its arguments and the policy in effect), delete a vhost (with
+//! everything in it) and a user.
 
 use reqwest::{Client, Method, Url};
 use serde_json::Value;
@@ -44,6 +45,35 @@ impl Management {
     pub async fn delete_user(&self, user: &str) -> Result<(), OpsError> {
         let path = format!("api/users/{}", percent_encode(user));
         self.call(Method::DELETE, &path, None).await
+    }
+
+    /// `GET /api/queues/{vhost}/{queue}`: the queue as the broker holds it (`arguments`,
+    /// `policy`, `effective_policy_definition`, …).
+    pub async fn queue(&self, vhost: &str, queue: &str) -> Result<Value, OpsError> {
+        let path = format!(
+            "api/queues/{}/{}",
+            percent_encode(vhost),
+            percent_encode(queue)
+        );
+        let what = format!("GET /{path}");
+        let fail = |reason: String| OpsError::Management {
+            what: what.clone(),
+            reason,
+        };
+        let url = self.base.join(&path).map_err(|e| fail(e.to_string()))?;
+        let response = self
+            .client
+            .get(url)
+            .basic_auth(&self.user, Some(&self.password))
+            .send()
+            .await
+            .map_err(|e| fail(e.to_string()))?;
+        let status = response.status();
+        if !status.is_success() {
+            let text = response.text().await.unwrap_or_default();
+            return Err(fail(format!("{status}: {text}")));
+        }
+        response.json().await.map_err(|e| fail(e.to_string()))
     }
 
     async fn call(&self, method: Method, path: &str, body: Option<&Value>) -> Result<(), OpsError> {

@@ -175,15 +175,15 @@ impl Probe {
         let what = format!("{} declaring queue {queue:?}", self.user);
         let channel = self.channel(&what).await?;
         // Arcade's quorum arguments (services/runtime/src/bus/amqp/topology.rs), as in
-        // ops/rabbitmq/definitions.json.
-        let text = |value: &str| AMQPValue::LongString(value.into());
+        // ops/rabbitmq/definitions.json: the type, and a single active consumer on a queue that
+        // dead-letters (its dead-letter exchange, delivery limit and overflow come from the
+        // policy `arcade-queues`).
         let mut arguments = FieldTable::default();
-        arguments.insert("x-queue-type".into(), text("quorum"));
-        if let Some(exchange) = dead_letter_exchange {
-            arguments.insert("x-dead-letter-exchange".into(), text(exchange));
-            arguments.insert("x-delivery-limit".into(), AMQPValue::LongLongInt(20));
-            arguments.insert("x-dead-letter-strategy".into(), text("at-least-once"));
-            arguments.insert("x-overflow".into(), text("reject-publish"));
+        arguments.insert(
+            "x-queue-type".into(),
+            AMQPValue::LongString("quorum".into()),
+        );
+        if dead_letter_exchange.is_some() {
             arguments.insert("x-single-active-consumer".into(), AMQPValue::Boolean(true));
         }
         let options = QueueDeclareOptions {

@@ -199,14 +199,25 @@ fn service_queues_dead_letter_to_arcade_dead() {
     assert_eq!(exchange("arcade.events")["type"], "topic");
     assert_eq!(exchange("arcade.events")["durable"], true);
     assert_eq!(exchange("arcade.dead")["durable"], true);
+    // By the policy (tests/policies.rs checks it covers every service queue): an operator can
+    // change it in place.
+    let policies = entries(&definitions, "policies");
     for queue in entries(&definitions, "queues") {
         assert_eq!(queue["durable"], true, "{} is durable", queue["name"]);
         // A stream dead-letters nothing: it keeps every message for every reader.
         if queue["name"] != "arcade.dead" && queue["arguments"]["x-queue-type"] != "stream" {
+            let name = queue["name"].as_str().unwrap();
+            let policy = policies
+                .iter()
+                .find(|p| {
+                    Regex::new(p["pattern"].as_str().unwrap())
+                        .unwrap()
+                        .is_match(name)
+                })
+                .unwrap_or_else(|| panic!("no policy for {name}"));
             assert_eq!(
-                queue["arguments"]["x-dead-letter-exchange"], "arcade.dead",
-                "{} dead-letters to arcade.dead",
-                queue["name"]
+                policy["definition"]["dead-letter-exchange"], "arcade.dead",
+                "{name} dead-letters to arcade.dead"
             );
         }
     }

@@ -416,7 +416,9 @@ async fn raw_with_cpu(url: &str, kind: QueueType) -> Cost {
                 durable: true,
                 ..QueueDeclareOptions::default()
             },
-            topology::durable_arguments(
+            // A service queue's settings as arguments (no policy on a bench broker): what a
+            // production queue gets from the definitions' policy.
+            topology::earlier_arguments(
                 kind,
                 Some(&format!("bench.raw.dead.{id}")),
                 Some(Duration::from_secs(60)),

@@ -1,5 +1,7 @@
-//! Quorum queues on RabbitMQ: service queues are declared as quorum queues (a classic declare
-//! over one is refused by the broker), a message requeued past the delivery limit ends in the
+//! Quorum queues on RabbitMQ: service queues are declared as quorum queues with no argument but
+//! their type and single active consumer (the broker's policy gives the rest), a queue an
+//! earlier release declared with its settings as arguments is used as it is (a classic declare
+//! over one is refused by the broker), a message requeued past its delivery limit ends in the
 //! dead letters, a queue of the other type is refused with what to do, and the classic setting
 //! keeps classic queues.
 
@@ -8,7 +10,7 @@ mod broker;
 
 use std::time::Duration;
 
-use arcade_runtime::bus::amqp::topology::DELIVERY_LIMIT;
+use arcade_runtime::bus::amqp::topology::{DELIVERY_LIMIT, durable_arguments, earlier_arguments};
 use arcade_runtime::bus::amqp::{AmqpBus, QueueType};
 use arcade_runtime::{Bus, BusError, Destination, Publication, SubscriptionSpec, WireMessage};
 use lapin::options::{BasicGetOptions, QueueDeclareOptions};
@@ -44,6 +46,23 @@ async fn declare_raw(connection: &Connection, queue: &str, kind: &str) -> Result
         .map(|_| ())
 }
 
+/// Declares `queue` durable with `arguments`, on a channel of its own.
+async fn declare_with(
+    connection: &Connection,
+    queue: &str,
+    arguments: FieldTable,
+) -> Result<(), lapin::Error> {
+    let channel = connection.create_channel().await.unwrap();
+    let options = QueueDeclareOptions {
+        durable: true,
+        ..QueueDeclareOptions::default()
+    };
+    channel
+        .queue_declare(queue.into(), options, arguments)
+        .await
+        .map(|_| ())
+}
+
 fn config_of(bus: &AmqpBus) -> arcade_runtime::bus::amqp::AmqpConfig {
     bus.config().clone()
 }
@@ -62,12 +81,31 @@ fn command(queue: &str, id: &str) -> Publication {
 }
 
 #[tokio::test]
-async fn service_queues_are_quorum_queues_with_a_delivery_limit() {
+async fn service_queues_are_quorum_queues_and_an_earlier_release_s_keep_their_delivery_limit() {
     let Some(url) = broker::url() else { return };
     let config = broker::config(&url);
     let dead = config.dead_letters.clone();
+    let expiry = config.expire_after;
     let bus = AmqpBus::new(config).unwrap();
+    let connection = raw(&url).await;
+
+    // A queue of this release: its type and single active consumer, nothing the policy gives.
+    let fresh = format!("test.quorum.{}", broker::random());
+    bus.declare(&SubscriptionSpec::durable(fresh.clone(), vec![]))
+        .await
+        .unwrap();
+    let minimal = durable_arguments(QueueType::Quorum, Some(&dead), expiry);
+    declare_with(&connection, &fresh, minimal).await.unwrap();
+    let earlier = earlier_arguments(QueueType::Quorum, Some(&dead), expiry);
+    let text = declare_with(&connection, &fresh, earlier.clone())
+        .await
+        .expect_err("declared without the policy's settings")
+        .to_string();
+    assert!(text.contains("inequivalent arg"), "{text}");
+
+    // A queue an earlier release declared, settings as arguments: used as it is.
     let queue = format!("test.quorum.{}", broker::random());
+    declare_with(&connection, &queue, earlier).await.unwrap();
     let spec = SubscriptionSpec::durable(queue.clone(), vec![]);
     bus.declare(&spec).await.unwrap();
 
@@ -82,7 +120,6 @@ async fn service_queues_are_quorum_queues_with_a_delivery_limit() {
     assert!(text.contains("ARCADE_QUEUE_TYPE=quorum"), "{text}");
     classic.close().await;
     // So is the dead-letter queue (no dead-letter exchange of its own: the type differs).
-    let connection = raw(&url).await;
     let text = declare_raw(&connection, &dead, "classic")
         .await
         .expect_err("the dead letters are a quorum queue")
@@ -167,7 +204,10 @@ async fn a_classic_queue_in_the_way_is_refused_saying_what_to_do() {
 
     // A queue of someone else's arguments: the type is not guessed, the way out is the same.
     let bare = format!("test.bare.{}", broker::random());
-    declare_raw(&connection, &bare, "classic").await.unwrap();
+    let mut foreign = FieldTable::default();
+    foreign.insert("x-expires".into(), AMQPValue::LongLongInt(30_000));
+    foreign.insert("x-max-length".into(), AMQPValue::LongLongInt(1_000));
+    declare_with(&connection, &bare, foreign).await.unwrap();
     let bus = AmqpBus::new(broker::config(&url)).unwrap();
     let bare_spec = SubscriptionSpec::durable(bare.clone(), vec![]);
     let Err(BusError::Refused(text)) = bus.declare(&bare_spec).await else {

@@ -2,8 +2,9 @@
 //!
 //! - Topology, declared idempotently on every (re)connection: the durable topic exchange
 //!   `arcade.events`, the durable fanout exchange `arcade.dead` and its durable queue
-//!   `arcade.dead`; each service queue durable, bound to its patterns, with
-//!   `x-dead-letter-exchange: arcade.dead`. Names are configurable (tests use random ones).
+//!   `arcade.dead`; each service queue durable, bound to its patterns, dead-lettering to
+//!   `arcade.dead` by the broker's policy ([`topology`]). Names are configurable (tests use
+//!   random ones).
 //! - Publishing: persistent messages on a channel in confirm mode; a publication returns only
 //!   when the broker has acked every message. A nack, a lost channel or a lost connection is an
 //!   error and nothing is taken as sent (the relay publishes again from its cursor). Commands

@@ -157,25 +157,51 @@ impl AmqpBus {
             QueueType::Classic => QueueType::Quorum,
         };
         let dead_letters = (queue != config.dead_letters).then_some(config.dead_letters.as_str());
-        let arguments = topology::durable_arguments(other, dead_letters, config.expire_after);
-        let found = match connection.create_channel().await {
-            Ok(channel) => {
-                let probe = declare_durable(&channel, queue, arguments).await;
-                let _ = channel.close(200, short("probed")).await;
-                probe.is_ok().then_some(other)
+        let mut found = None;
+        for arguments in [
+            topology::durable_arguments(other, dead_letters, config.expire_after),
+            topology::earlier_arguments(other, dead_letters, config.expire_after),
+        ] {
+            if declares(connection, queue, arguments).await {
+                found = Some(other);
+                break;
             }
-            Err(_) => None,
-        };
+        }
         topology::explain(queue, config.queue_type, found, &text)
     }
 
-    /// Declares the durable queue `queue` with Arcade's arguments for it.
+    /// Declares the durable queue `queue` with Arcade's arguments for it, or with those of an
+    /// earlier release when it exists with them (kept as it is, with a warning).
     pub(super) async fn declare_durable_queue(
         &self,
         channel: &Channel,
         queue: &str,
     ) -> lapin::Result<()> {
-        declare_durable(channel, queue, self.queue_arguments(queue)).await
+        let arguments = self.arguments_in_place(queue).await;
+        declare_durable(channel, queue, arguments).await
+    }
+
+    /// The arguments to declare `queue` with: Arcade's, unless the queue exists with those an
+    /// earlier release declared (settings the policy now gives). Each is tried on a channel of
+    /// its own, since a refused declaration closes its channel; when neither fits, Arcade's
+    /// (the declaration then fails and [`AmqpBus::declare_error`] says why).
+    async fn arguments_in_place(&self, queue: &str) -> FieldTable {
+        let config = &self.inner.config;
+        let arguments = self.queue_arguments(queue);
+        let Ok((connection, _)) = self.connection().await else {
+            return arguments;
+        };
+        if declares(&connection, queue, arguments.clone()).await {
+            return arguments;
+        }
+        let dead_letters = (queue != config.dead_letters).then_some(config.dead_letters.as_str());
+        let earlier =
+            topology::earlier_arguments(config.queue_type, dead_letters, config.expire_after);
+        if declares(&connection, queue, earlier.clone()).await {
+            warn!(queue, "{}", topology::kept_with_earlier_arguments(queue));
+            return earlier;
+        }
+        arguments
     }
 
     /// The topology of a partitioned service, declared idempotently by each of its instances
@@ -283,4 +309,17 @@ impl AmqpBus {
             );
         }
     }
+}
+
+/// Whether declaring the durable queue `queue` with `arguments` succeeds, on a channel of its
+/// own (idempotent when the queue exists with those arguments; creates it otherwise).
+async fn declares(connection: &Connection, queue: &str, arguments: FieldTable) -> bool {
+    let Ok(channel) = connection.create_channel().await else {
+        return false;
+    };
+    let declared = declare_durable(&channel, queue, arguments).await.is_ok();
+    if declared {
+        let _ = channel.close(200, short("probed")).await;
+    }
+    declared
 }

@@ -1,35 +1,43 @@
 //! The type and arguments of Arcade's durable queues on RabbitMQ, and what to tell the operator
 //! when a queue already exists with other ones.
 //!
-//! - **Quorum** (the default): `x-queue-type: quorum`, replicated over the cluster's nodes (one
-//!   replica on a single-node broker), `x-delivery-limit` so a message that keeps coming back
-//!   (a consumer crashing on it) ends in the dead letters instead of looping forever, and
-//!   `x-dead-letter-strategy: at-least-once` (with `x-overflow: reject-publish`, which that
-//!   strategy needs) so the broker's own dead-lettering is confirmed too. A service queue is
-//!   also `x-single-active-consumer`: when its consumer's node dies, the queue's new leader may
-//!   serve a new consumer fresh messages before it returns the dead consumer's unacked ones
-//!   (seen on RabbitMQ 3.10: a block of deliveries lost in flight came back after later
-//!   messages, breaking per-producer order); with a single active consumer the new one stays
-//!   waiting until the old one is taken for down and its messages are returned, so they come
-//!   first. One host consumes a service queue (partitions have queues of their own); a second
-//!   consumer is a standby. The dead-letter queue is a quorum queue without a delivery limit,
-//!   dead-letter exchange or single active consumer of its own.
-//! - **Classic**: durable classic queues with `x-dead-letter-exchange`, as before: for a small
-//!   broker on an edge device, or a broker where quorum queues are not wanted.
+//! A queue carries as arguments only what RabbitMQ takes from nowhere else: its type
+//! (`x-queue-type`) and, on a service queue, `x-single-active-consumer`. What operators tune —
+//! the dead-letter exchange, the delivery limit, the dead-lettering strategy, overflow and length
+//! limits — comes from the broker's policy (`arcade-queues` in `ops/rabbitmq/definitions.json`),
+//! which an operator changes in place (`rabbitmqctl set_policy`); an argument would override it
+//! for good.
 //!
-//! A queue's type and arguments cannot change in place: declaring over a queue that has others
-//! fails (`PRECONDITION_FAILED`, inequivalent arg), and [`explain`] turns that into what to do.
-//! The broker names the first argument that differs (often the dead-letter exchange), not the
-//! type: the bus probes the type by declaring the queue with its arguments of the other type.
+//! - **Quorum** (the default): replicated over the cluster's nodes (one replica on a single-node
+//!   broker). The policy gives a delivery limit so a message that keeps coming back (a consumer
+//!   crashing on it) ends in the dead letters instead of looping forever, and at-least-once
+//!   dead-lettering (with `reject-publish` overflow, which it needs). A service queue is also
+//!   `x-single-active-consumer`: when its consumer's node dies, the queue's new leader may serve
+//!   a new consumer fresh messages before it returns the dead consumer's unacked ones (seen on
+//!   RabbitMQ 3.10: a block of deliveries lost in flight came back after later messages,
+//!   breaking per-producer order); with a single active consumer the new one stays waiting
+//!   until the old one is taken for down and its messages are returned, so they come first. One
+//!   host consumes a service queue (partitions have queues of their own); a second consumer is
+//!   a standby.
+//! - **Classic**: durable classic queues, for a small broker on an edge device, or a broker
+//!   where quorum queues are not wanted; the policy gives them their dead-letter exchange.
+//!
+//! Queues declared by earlier releases carry all of those settings as arguments
+//! ([`earlier_arguments`]). A queue's arguments cannot change in place: the transport keeps such
+//! a queue as it is (with a warning naming what to do), and a declaration that fits neither
+//! fails (`PRECONDITION_FAILED`, inequivalent arg), which [`explain`] turns into what to do. The
+//! broker names the first argument that differs, not the type: the bus probes the type by
+//! declaring the queue with the arguments of the other type.
 
 use std::time::Duration;
 
 use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
 
 /// How many times a quorum queue delivers a message before dead-lettering it (reason
-/// `delivery_limit` in its `x-death` header). Redeliveries come from consumers that die or
-/// requeue with the message in hand; the runtime dead-letters what it cannot decode itself, so
-/// this only stops a message that crashes its consumer again and again.
+/// `delivery_limit` in its `x-death` header), in Arcade's policy and in the arguments of queues
+/// earlier releases declared. Redeliveries come from consumers that die or requeue with the
+/// message in hand; the runtime dead-letters what it cannot decode itself, so this only stops a
+/// message that crashes its consumer again and again.
 pub const DELIVERY_LIMIT: i64 = 20;
 
 /// The type of the durable queues Arcade declares.
@@ -90,9 +98,9 @@ fn long(value: &str) -> AMQPValue {
     AMQPValue::LongString(LongString::from(value.to_string()))
 }
 
-/// The arguments of a durable queue of type `kind`. `dead_letters` is the exchange it
-/// dead-letters to (`None` for the dead-letter queue itself); `expire_after` is the tests'
-/// `x-expires`.
+/// The arguments of a durable queue of type `kind`: its type, and a single active consumer on
+/// a service queue (`dead_letters` is the exchange it dead-letters to, by the broker's policy;
+/// `None` for the dead-letter queue itself); `expire_after` is the tests' `x-expires`.
 pub fn durable_arguments(
     kind: QueueType,
     dead_letters: Option<&str>,
@@ -105,7 +113,23 @@ pub fn durable_arguments(
     }
     if kind == QueueType::Quorum {
         arguments.insert(short("x-queue-type"), long("quorum"));
+        if dead_letters.is_some() {
+            arguments.insert(short("x-single-active-consumer"), AMQPValue::Boolean(true));
+        }
     }
+    arguments
+}
+
+/// The arguments earlier releases declared a durable queue with: [`durable_arguments`] plus the
+/// settings the policy now gives (dead-letter exchange; on a quorum queue the delivery limit,
+/// at-least-once dead-lettering and `reject-publish`). An existing deployment's queues keep
+/// them until an operator re-creates them.
+pub fn earlier_arguments(
+    kind: QueueType,
+    dead_letters: Option<&str>,
+    expire_after: Option<Duration>,
+) -> FieldTable {
+    let mut arguments = durable_arguments(kind, dead_letters, expire_after);
     if let Some(exchange) = dead_letters {
         arguments.insert(short("x-dead-letter-exchange"), long(exchange));
         if kind == QueueType::Quorum {
@@ -115,10 +139,20 @@ pub fn durable_arguments(
             );
             arguments.insert(short("x-dead-letter-strategy"), long("at-least-once"));
             arguments.insert(short("x-overflow"), long("reject-publish"));
-            arguments.insert(short("x-single-active-consumer"), AMQPValue::Boolean(true));
         }
     }
     arguments
+}
+
+/// What to tell the operator about `queue`, which an earlier release declared with the settings
+/// the policy now gives as arguments: it is used as it is, and the policy cannot change them.
+pub fn kept_with_earlier_arguments(queue: &str) -> String {
+    format!(
+        "queue {queue} was declared by an earlier Arcade with its dead-letter exchange, delivery \
+         limit and overflow as arguments, which the broker's policy cannot override; it is used \
+         as it is. To let the policy decide, drain it and delete it while its service is stopped \
+         (ops/rabbitmq/README.md, \"Policies and existing queues\")"
+    )
 }
 
 /// Whether declaring failed because the queue exists with other arguments (or another type).
@@ -153,8 +187,18 @@ mod tests {
     }
 
     #[test]
-    fn quorum_queues_get_a_delivery_limit_confirmed_dead_lettering_and_one_active_consumer() {
+    fn queues_carry_only_their_type_and_one_active_consumer_the_policy_gives_the_rest() {
         let service = durable_arguments(QueueType::Quorum, Some("arcade.dead"), None);
+        assert_eq!(keys(&service), ["x-queue-type", "x-single-active-consumer"]);
+        let dead = durable_arguments(QueueType::Quorum, None, Some(Duration::from_secs(30)));
+        assert_eq!(keys(&dead), ["x-expires", "x-queue-type"]);
+        let classic = durable_arguments(QueueType::Classic, Some("arcade.dead"), None);
+        assert!(keys(&classic).is_empty());
+    }
+
+    #[test]
+    fn earlier_releases_declared_the_policy_s_settings_as_arguments() {
+        let service = earlier_arguments(QueueType::Quorum, Some("arcade.dead"), None);
         assert_eq!(
             keys(&service),
             [
@@ -166,10 +210,15 @@ mod tests {
                 "x-single-active-consumer"
             ]
         );
-        let dead = durable_arguments(QueueType::Quorum, None, Some(Duration::from_secs(30)));
-        assert_eq!(keys(&dead), ["x-expires", "x-queue-type"]);
-        let classic = durable_arguments(QueueType::Classic, Some("arcade.dead"), None);
+        let dead = earlier_arguments(QueueType::Quorum, None, None);
+        assert_eq!(keys(&dead), ["x-queue-type"]);
+        let classic = earlier_arguments(QueueType::Classic, Some("arcade.dead"), None);
         assert_eq!(keys(&classic), ["x-dead-letter-exchange"]);
+        let text = kept_with_earlier_arguments("bingo");
+        assert!(
+            text.contains("queue bingo") && text.contains("README"),
+            "{text}"
+        );
     }
 
     #[test]
