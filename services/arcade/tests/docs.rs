@@ -387,3 +387,63 @@ fn the_command_finder_reads_spans_blocks_and_cargo_run() {
     });
     assert_eq!(links("see [x](a.md#b) and `[y](z)`"), ["a.md#b"]);
 }
+
+/// The environment variables the sources read (string literals `"ARCADE_…"`, `"OTEL_…"`,
+/// `"RUST_LOG"`, `"NO_COLOR"`), outside tests and benches.
+fn variables_in_sources() -> BTreeMap<String, PathBuf> {
+    fn visit(dir: &Path, root: &Path, out: &mut BTreeMap<String, PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !matches!(name.as_str(), "tests" | "benches" | "testkit" | "target")
+                    && !name.ends_with("_tests")
+                {
+                    visit(&path, root, out);
+                }
+            } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
+                let text = fs::read_to_string(&path).unwrap();
+                // The code before its unit tests.
+                let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+                for piece in text.split('"').skip(1).step_by(2) {
+                    let known = ["ARCADE_", "OTEL_"].iter().any(|p| piece.starts_with(p))
+                        || piece == "RUST_LOG"
+                        || piece == "NO_COLOR";
+                    if known
+                        && piece.len() > 7
+                        && piece
+                            .chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                    {
+                        out.entry(piece.to_string())
+                            .or_insert_with(|| path.strip_prefix(root).unwrap().to_path_buf());
+                    }
+                }
+            }
+        }
+    }
+    let root = root();
+    let mut out = BTreeMap::new();
+    for dir in ["services", "crates", "contracts"] {
+        visit(&root.join(dir), &root, &mut out);
+    }
+    out
+}
+
+#[test]
+fn every_variable_the_sources_read_is_in_the_settings_reference() {
+    let settings = fs::read_to_string(root().join("docs/reference/settings.md")).unwrap();
+    let variables = variables_in_sources();
+    assert!(variables.contains_key("ARCADE_AMQP_URL"), "{variables:?}");
+    let missing: Vec<String> = variables
+        .iter()
+        .filter(|(name, _)| !settings.contains(&format!("| `{name}` |")))
+        .map(|(name, path)| format!("{name} (read in {})", path.display()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/reference/settings.md: give them a flag with `env = …`, or list them in \
+         ENVIRONMENT_ONLY (services/arcade/src/tools/reference.rs), then {BLESS}:\n{}",
+        missing.join("\n")
+    );
+}

@@ -119,7 +119,7 @@ fn cli(root: &clap::Command) -> String {
         let _ = write!(
             text,
             "\n## {}\n\n```text\n{}\n```\n",
-            path.join("-"),
+            path.join(" "),
             help.join("\n").trim_end()
         );
     }
@@ -130,6 +130,54 @@ fn first_sentence(text: &str) -> String {
     let line = text.lines().next().unwrap_or_default().trim();
     line.replace('|', "\\|")
 }
+
+/// Variables read from the environment with no flag: the bingo secret (so that it is never on
+/// a command line), OpenTelemetry's and the logs'. `tests/docs.rs` fails when the sources read a
+/// variable that is neither a flag's nor listed here.
+const ENVIRONMENT_ONLY: &[(&str, &str, &str)] = &[
+    (
+        arcade_bingo::SECRET_ENV,
+        "run",
+        "The bingo server secret, at least 16 bytes; absent: `--bingo-secret-file`, else \
+         `DATA/bingo-secret`, generated at the first start (never beside an existing bingo log)",
+    ),
+    (
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "every command",
+        "Export traces over OTLP to this collector; empty or absent: no export",
+    ),
+    (
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+        "every command",
+        "The traces' endpoint, used as is (wins over `OTEL_EXPORTER_OTLP_ENDPOINT`)",
+    ),
+    (
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+        "every command",
+        "`http/protobuf` (default) or `grpc`",
+    ),
+    (
+        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+        "every command",
+        "The traces' protocol (wins over `OTEL_EXPORTER_OTLP_PROTOCOL`)",
+    ),
+    (
+        "OTEL_SERVICE_NAME",
+        "every command",
+        "The traces' `service.name`; default: the hosted service's, `arcade` for several",
+    ),
+    (
+        "RUST_LOG",
+        "every command",
+        "Which logs are written (tracing's filter syntax); sled's own stay at warnings unless it \
+         names `sled`",
+    ),
+    (
+        "NO_COLOR",
+        "every command",
+        "Set to anything: logs are not coloured (they are only on a terminal anyway)",
+    ),
+];
 
 /// One setting read from the environment.
 struct Setting {
@@ -178,16 +226,31 @@ fn settings(root: &clap::Command) -> String {
     text.push_str(
         "\n| Variable | Flag | Default | Commands | What it sets |\n|---|---|---|---|---|\n",
     );
+    for (env, commands, help) in ENVIRONMENT_ONLY {
+        by_env.insert(
+            (*env).to_string(),
+            Setting {
+                flag: "(none)".to_string(),
+                default: String::new(),
+                help: (*help).to_string(),
+                commands: vec![(*commands).to_string()],
+            },
+        );
+    }
     for (env, s) in &by_env {
         let default = if s.default.is_empty() {
             String::new()
         } else {
             format!("`{}`", s.default)
         };
+        let flag = if s.flag.starts_with('-') {
+            format!("`{}`", s.flag)
+        } else {
+            s.flag.clone()
+        };
         let _ = writeln!(
             text,
-            "| `{env}` | `{}` | {default} | {} | {} |",
-            s.flag,
+            "| `{env}` | {flag} | {default} | {} | {} |",
             s.commands.join(", "),
             s.help
                 .split_whitespace()
