@@ -314,3 +314,66 @@ fn level(sensor: &'static str, wired: &str, active: bool) -> SensorLevel {
         active,
     }
 }
+
+#[cfg(feature = "gpio")]
+#[test]
+fn a_gpio_chip_that_cannot_be_opened_is_an_error_naming_it_every_poll() {
+    use arcade_referee::table::CdevLines;
+    let chip = "/dev/gpiochip-absent";
+    let mut sensors = GpioSensors::new(CdevLines::new(chip, LINES), LINES, WINDOW);
+    for _ in 0..2 {
+        let error = sensors.poll_ball().unwrap_err();
+        assert!(
+            matches!(&error, SensorError::Gpio { chip: c, action: "requesting the sensor lines", .. } if c == chip),
+            "{error:?}"
+        );
+    }
+}
+
+#[test]
+fn the_hardware_check_of_a_simulated_table_passes_and_a_missing_sensor_fails_by_name() {
+    use arcade_referee::check::check_hardware;
+    use arcade_referee::settings::{SensorKind, SensorSettings, TableSettings};
+    let mut out = Vec::new();
+    let failed = check_hardware(&TableSettings::default(), &mut out).unwrap();
+    assert!(failed.is_empty(), "{failed:?}");
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("goal sensors: simulated (no line to read)\nball locks: simulated\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("hardware check: every part answered\n"),
+        "{text}"
+    );
+
+    let gpio = TableSettings {
+        sensors: SensorSettings {
+            sensors: Some(SensorKind::Gpio),
+            gpio_chip: "/dev/gpiochip-absent".into(),
+            gpio_lines: Some(arcade_referee::settings::Lines(LINES)),
+            ..SensorSettings::default()
+        },
+        ..TableSettings::default()
+    };
+    let mut out = Vec::new();
+    let checked = check_hardware(&gpio, &mut out);
+    if cfg!(feature = "gpio") {
+        let failed = checked.unwrap();
+        assert_eq!(failed.len(), 1, "{failed:?}");
+        assert!(
+            failed[0].starts_with(
+                "goal sensors: GPIO /dev/gpiochip-absent: requesting the sensor lines: "
+            ),
+            "{failed:?}"
+        );
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.ends_with("hardware check: 1 part(s) failed\n"),
+            "{text}"
+        );
+    } else {
+        let error = checked.unwrap_err().to_string();
+        assert!(error.contains("build with `--features gpio`"), "{error}");
+    }
+}

@@ -126,8 +126,9 @@ impl CdevLines {
 
     fn request(&mut self) -> Result<&gpiocdev::Request, SensorError> {
         use gpiocdev::line::{Bias, EdgeDetection, EventClock};
-        if self.request.is_none() {
-            let request = gpiocdev::Request::builder()
+        let request = match self.request.take() {
+            Some(request) => request,
+            None => gpiocdev::Request::builder()
                 .on_chip(&self.chip)
                 .with_consumer("arcade-referee")
                 .with_lines(&self.offsets)
@@ -137,15 +138,9 @@ impl CdevLines {
                 .with_edge_detection(EdgeDetection::RisingEdge)
                 .with_event_clock(EventClock::Monotonic)
                 .request()
-                .map_err(|e| self.error("requesting the sensor lines", &e))?;
-            self.request = Some(request);
-        }
-        // Set just above.
-        self.request.as_ref().ok_or_else(|| SensorError::Gpio {
-            chip: self.chip.display().to_string(),
-            action: "requesting the sensor lines",
-            detail: "no request".into(),
-        })
+                .map_err(|e| self.error("requesting the sensor lines", &e))?,
+        };
+        Ok(self.request.insert(request))
     }
 }
 

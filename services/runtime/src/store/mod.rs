@@ -25,7 +25,7 @@ pub use self::inspect::{Damage, Inspect, Stats, Verified};
 pub use self::flush::Flush;
 pub use self::pending::Pending;
 pub(crate) use self::stable::Stable;
-pub use self::stable::{SyncCount, fail_syncs, syncs};
+pub use self::stable::{SyncCount, delay_syncs, fail_syncs, syncs};
 pub use self::storage::Storage;
 pub(crate) use self::storage::open_db;
 pub mod snapshot;

@@ -53,7 +53,7 @@ mod counts;
 mod watch;
 
 use self::counts::counters;
-pub use self::counts::{SyncCount, fail_syncs, syncs};
+pub use self::counts::{SyncCount, delay_syncs, fail_syncs, syncs};
 
 /// The stable-storage side of one sled database.
 #[derive(Debug)]
@@ -191,6 +191,9 @@ impl Stable {
         };
         if let Some(error) = counters().injected(&files.dir) {
             return Err(error);
+        }
+        if let Some(delay) = counters().delay(&files.dir) {
+            std::thread::sleep(delay);
         }
         files
             .data

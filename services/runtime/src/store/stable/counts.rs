@@ -1,16 +1,20 @@
 //! How many syncs of each database reached stable storage or failed since the process
-//! started, and failures injected on purpose: what the tests read to know that every commit
-//! path syncs, and how they make a sync fail as a failing disk would.
+//! started, and failures and delays injected on purpose: what the tests read to know that every
+//! commit path syncs, how they make a sync fail as a failing disk would, and how a benchmark
+//! makes every sync as slow as an SD card's.
 
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
 
-/// Per database directory: syncs completed and failed, and injected failures (tests).
+/// Per database directory: syncs completed and failed, and injected failures (tests); delays
+/// added to the syncs of databases under a directory (benchmarks).
 #[derive(Debug, Default)]
 pub(super) struct Counters {
     by_dir: Mutex<HashMap<PathBuf, SyncCount>>,
+    delays: Mutex<Vec<(PathBuf, Duration)>>,
 }
 
 /// How many syncs of one database reached stable storage, and how many failed.
@@ -44,6 +48,16 @@ impl Counters {
         }
     }
 
+    /// The delay injected into each sync of the database in `dir`, if any.
+    pub(super) fn delay(&self, dir: &Path) -> Option<Duration> {
+        let delays = self.delays.lock().unwrap_or_else(|p| p.into_inner());
+        delays
+            .iter()
+            .filter(|(under, _)| dir.starts_with(under))
+            .map(|(_, delay)| *delay)
+            .max()
+    }
+
     pub(super) fn injected(&self, dir: &Path) -> Option<io::Error> {
         let mut map = self.map();
         let count = map.get_mut(dir).filter(|c| c.injected > 0)?;
@@ -68,4 +82,15 @@ pub fn fail_syncs(dir: &Path, count: u64) {
         .entry(dir.to_path_buf())
         .or_default()
         .injected += count;
+}
+
+/// Makes every sync of each database under `dir` (a data directory: every store and the
+/// embedded bus in it) take `delay` longer, as a slow SD card's would (the lock-timing
+/// benchmark). A zero delay removes it.
+pub fn delay_syncs(dir: &Path, delay: Duration) {
+    let mut delays = counters().delays.lock().unwrap_or_else(|p| p.into_inner());
+    delays.retain(|(under, _)| under != dir);
+    if !delay.is_zero() {
+        delays.push((dir.to_path_buf(), delay));
+    }
 }
