@@ -17,7 +17,10 @@
 //!   a service with a snapshot
 //!
 //! Per process, with a broker: `arcade_broker_connected` (0 or 1) and
-//! `arcade_broker_reconnects_total`.
+//! `arcade_broker_reconnects_total`. Per process always: the `process_*` metrics of the
+//! Prometheus client conventions and `arcade_build_info{version,commit}` ([`process`]).
+
+pub mod process;
 
 use std::sync::atomic::Ordering;
 
@@ -50,6 +53,7 @@ struct Snapshot {
     services: Vec<(String, std::sync::Arc<Counters>, Option<u64>)>,
     broker: Option<crate::bus::BrokerStatus>,
     now_ms: u64,
+    process: process::ProcessFigures,
 }
 
 impl Snapshot {
@@ -68,6 +72,7 @@ impl Snapshot {
             services,
             broker: bus.broker_status(),
             now_ms: runtime.clock().now_ms(),
+            process: process::ProcessFigures::read(),
         }
     }
 }
@@ -244,6 +249,7 @@ impl Collector for Snapshot {
             )?;
             ConstCounter::new(broker.reconnects).encode(family)?;
         }
-        Ok(())
+        self.process.encode(&mut encoder)?;
+        process::encode_build_info(&mut encoder)
     }
 }
