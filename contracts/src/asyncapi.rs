@@ -73,8 +73,9 @@ const DESCRIPTION: &str = "Versioned JSON messages between Arcade's services. On
      payload and the envelope lives in AMQP properties: message_id, correlation_id, type \
      (also as the `type` header), app_id (producer), timestamp; headers causation_id, \
      occurred_at (RFC 3339), traceparent (W3C). Events go to the topic exchange \
-     arcade.events with the message type as routing key; commands go to the addressed \
-     instance's queue through the default exchange, published mandatory: a command \
+     arcade.events with the message type as routing key; commands go to the topic \
+     exchange arcade.commands with the addressed instance's queue as routing key (each \
+     service queue is bound there under its own name), published mandatory: a command \
      whose queue does not exist is dead-lettered to arcade.dead with reason unroutable. \
      Integers carry the minimum and maximum of their format (uint32, int64...).";
 
@@ -104,23 +105,23 @@ channels:
     for t in types {
         let k = key(t.name);
         let _ = writeln!(w, "  {k}:");
-        // The AMQP binding: the addressed queue of a command, else the topic exchange.
+        // The AMQP binding: a command goes to the commands exchange under the addressed
+        // queue's name, any other message to the events exchange under its type.
         let (address, description, is, binding) = match (t.kind, t.route(&t.example())) {
             (MessageKind::Command, Ok(Route::Queue(queue))) => (
                 quoted(&queue),
                 format!(
-                    "Command {} to the addressed instance's queue (here the example's).",
+                    "Command {} on arcade.commands, routing key = the addressed instance's \
+                     queue (here the example's), bound there under its own name.",
                     t.name
                 ),
-                "queue",
-                format!(
-                    r#"        queue:
-          name: {queue}
+                "routingKey",
+                r#"        exchange:
+          name: arcade.commands
+          type: topic
           durable: true
-          exclusive: false
-"#,
-                    queue = quoted(&queue)
-                ),
+"#
+                .to_string(),
             ),
             (kind, _) => (
                 quoted(t.name),

@@ -11,7 +11,8 @@
 //!   for a payload its schema refuses, 403 for what the token's principal may not send, 404
 //!   for a command no queue takes (nobody consumes it: it is in the dead letters, reason
 //!   `unroutable`). An `Idempotency-Key` header is the message id: the same key sent again is
-//!   applied once.
+//!   applied once. A W3C `traceparent` header is the trace context the message continues: the
+//!   endpoint's producer span `publish <exchange>` is its child.
 //! - `GET /stream?pattern=game.%23` → one JSON envelope per line, as messages pass (operator)
 //!
 //! What a client may cost is bounded: bodies by [`Limits`], connections by [`crate::serve`]; a
@@ -253,9 +254,16 @@ async fn send(
         (Principal::Operator, None) => "arcade-admin".into(),
         (other, _) => other.name(),
     };
+    // The client's producer span, if it sent one: the endpoint's continues it (an invalid
+    // value is dropped).
+    let traceparent = headers
+        .get("traceparent")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_string);
     let options = SendOptions {
         message_id,
         sender: Some(principal.name()),
+        traceparent,
     };
     match state
         .runtime

@@ -173,6 +173,7 @@ async fn a_claim_in_another_players_name_is_refused_and_never_wins() {
             SendOptions {
                 message_id: None,
                 sender: Some("bingo-player-mallory".into()),
+                traceparent: None,
             },
         )
         .await

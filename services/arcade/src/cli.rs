@@ -19,6 +19,9 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// How log lines are written.
+    #[command(flatten)]
+    pub logs: arcade_runtime::app::args::LogArgs,
 }
 
 /// The subcommands.

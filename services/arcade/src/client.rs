@@ -1,5 +1,6 @@
 //! `arcade tap`, `arcade send` and `arcade types`: tools that reach running services, through
-//! the admin endpoint of `arcade run` (embedded transport) or through RabbitMQ directly.
+//! the admin endpoint of `arcade run` (embedded transport) or through RabbitMQ directly. A
+//! message sent is published in a producer span, the root of its trace ([`crate::traced`]).
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -14,6 +15,8 @@ use serde_json::Value;
 
 use crate::connection::{Connection, tool_bus};
 use crate::exit::Failure;
+use crate::traced::Outgoing;
+use tracing::Instrument;
 
 /// Unacked history deliveries a tap holds at once (a stream consumer needs a prefetch).
 const TAP_PREFETCH: u16 = 256;
@@ -227,7 +230,7 @@ pub async fn deliver(
     id: Option<String>,
 ) -> anyhow::Result<Envelope> {
     // Refuse locally first: nothing invalid is ever published.
-    if let Err(e) = Catalog::new().validate(message_type, &payload) {
+    if let Err(e) = crate::traced::catalog().validate(message_type, &payload) {
         return Err(Failure::invalid(e));
     }
     let id = id.unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
@@ -241,6 +244,7 @@ pub async fn deliver(
             let options = arcade_runtime::SendOptions {
                 message_id: Some(id.clone()),
                 sender: None,
+                traceparent: None,
             };
             match runtime
                 .send_with(message_type, payload.clone(), producer, options)
@@ -265,14 +269,18 @@ pub async fn deliver(
         }
     }
     let client = crate::auth::http_client(connection.token.as_deref());
+    let outgoing = Outgoing::new(message_type, &payload, &id, producer, None);
     let mut attempt = 1;
     let response = loop {
-        let sent = client
+        let request = client
             .post(admin_url(connection, &format!("/messages/{message_type}")))
             .query(&[("producer", producer)])
             .header("Idempotency-Key", &id)
-            .json(&payload)
+            .json(&payload);
+        let sent = outgoing
+            .carried(request)
             .send()
+            .instrument(outgoing.span.clone())
             .await;
         match sent {
             Ok(response)

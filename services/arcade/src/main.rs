@@ -20,6 +20,7 @@ mod serve;
 mod services;
 mod shell;
 mod tools;
+mod traced;
 #[cfg(test)]
 mod trust_tests;
 
@@ -67,7 +68,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         _ => arcade_runtime::telemetry::TelemetryConfig::from_env("arcade")?.quiet(),
     };
-    let _telemetry = arcade_runtime::telemetry::init_with(config)?;
+    let _telemetry = arcade_runtime::telemetry::init_with(cli.logs.apply(config))?;
     match cli.command {
         Command::Run(args) => host::run(*args).await,
         Command::Tap(args) => client::tap(args).await,

@@ -1,7 +1,9 @@
 //! The `arcade` binary's OpenTelemetry export as an operator configures it, each run against
 //! a real OTLP receiver in the test: `arcade demo` exports its spans without `RUST_LOG`, under
 //! `OTEL_SERVICE_NAME`, over `http/protobuf` and over `grpc`; empty `OTEL_*` values (as
-//! docker-compose passes them) are unset: no export, and no export error.
+//! docker-compose passes them) are unset: no export, and no export error; with
+//! `OTEL_SDK_DISABLED=true`, `OTEL_TRACES_EXPORTER=none` or `OTEL_TRACES_SAMPLER=always_off` a
+//! demo pointed at a receiver exports nothing.
 
 #[path = "support/otlp.rs"]
 mod otlp;
@@ -21,7 +23,11 @@ fn demo(envs: &[(&str, &str)]) -> Output {
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
         .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
         .env_remove("OTEL_EXPORTER_OTLP_PROTOCOL")
-        .env_remove("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL");
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+        .env_remove("OTEL_SDK_DISABLED")
+        .env_remove("OTEL_TRACES_EXPORTER")
+        .env_remove("OTEL_TRACES_SAMPLER")
+        .env_remove("OTEL_TRACES_SAMPLER_ARG");
     for (key, value) in envs {
         command.env(key, value);
     }
@@ -70,8 +76,8 @@ fn assert_a_demo_trace(spans: &[otlp::Received], service_name: &str) {
             "no {expected:?} span among {names:?}"
         );
     }
-    // The demo also sends a goal itself (no producer span); the referee's goals come through
-    // its relay.
+    // The demo also sends a goal itself (its own producer span); the referee's goals come
+    // through its relay.
     let bingo_goals: Vec<&otlp::Received> = spans
         .iter()
         .filter(|s| {
@@ -109,6 +115,30 @@ async fn the_demo_exports_over_grpc() {
     )
     .await;
     assert_a_demo_trace(&spans, "arcade");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disabled_sdk_no_exporter_or_an_always_off_sampler_exports_nothing() {
+    for off in [
+        ("OTEL_SDK_DISABLED", "true"),
+        ("OTEL_TRACES_EXPORTER", "none"),
+        ("OTEL_TRACES_SAMPLER", "always_off"),
+    ] {
+        let receiver = otlp::http().await;
+        let endpoint = receiver.endpoint();
+        tokio::task::spawn_blocking(move || {
+            demo(&[("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint), off]);
+        })
+        .await
+        .unwrap();
+        // The demo flushes what it exports before it exits: it has all arrived by now.
+        assert_eq!(
+            receiver.spans.requests(),
+            0,
+            "{off:?}: something was exported"
+        );
+        assert!(receiver.spans.all().is_empty(), "{off:?}");
+    }
 }
 
 #[test]

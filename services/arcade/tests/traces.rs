@@ -1,6 +1,7 @@
 //! One game across the table referee and bingo is one trace, after the OpenTelemetry messaging
-//! semantic conventions, as a real OTLP/HTTP receiver decodes it: the referee's consumer span
-//! of the game's start, a producer span `publish <exchange>` for each goal it publishes (child
+//! semantic conventions, as a real OTLP/HTTP receiver decodes it: the sender's producer span
+//! `publish arcade.commands` of the game's start (the trace's root), the referee's consumer span
+//! of it, a producer span `publish <exchange>` for each goal it publishes (child
 //! of that span: goals come from the table's sensors and join the game's trace), and bingo's
 //! consumer span `process table.goal.scored.v1` of each goal, child of its producer span; every
 //! span with the attributes operators filter on. On the embedded bus, and on RabbitMQ
@@ -65,6 +66,7 @@ fn harness() -> &'static Harness {
             }),
             log_filter: std::env::var("RUST_LOG").ok(),
             default_logs: "off",
+            log_format: telemetry::LogFormat::Text,
         })
         .unwrap();
         Harness { spans, telemetry }
@@ -80,6 +82,7 @@ struct Table {
 /// What a game left: its correlation id, the referee's name and queue, bingo's queue.
 struct Game {
     correlation: String,
+    commands: String,
     referee: String,
     referee_queue: String,
     bingo_queue: String,
@@ -169,6 +172,7 @@ async fn play(bus: Arc<dyn Bus>, dir: &std::path::Path, queue_of: impl Fn(&str) 
     bingo.stop(Duration::from_secs(5)).await.unwrap();
     Game {
         correlation: start.correlation_id,
+        commands: runtime.bus().commands_exchange().to_string(),
         referee_queue: queue_of(&referee_name),
         referee: referee_name,
         bingo_queue: queue_of(BINGO_QUEUE),
@@ -261,14 +265,29 @@ async fn check_trace(game: &Game, system: &str, exchange: &str) {
     );
     assert_eq!(
         attr(start, "messaging.destination.name"),
-        "amq.default",
-        "a command goes to its queue"
+        game.commands,
+        "a command goes to its queue through the commands exchange"
     );
     assert_eq!(
         attr(start, "messaging.rabbitmq.destination.routing_key"),
         game.referee_queue
     );
     assert_eq!(attr(start, "messaging.operation.type"), "process");
+    let sent = by_id(&start.parent_id())
+        .expect("the parent of the start's span, the sender's producer span, is in the trace");
+    assert_eq!(sent.name(), format!("publish {}", game.commands));
+    assert_eq!(sent.span.kind, SpanKind::Producer as i32);
+    assert_eq!(attr(sent, "messaging.destination.name"), game.commands);
+    assert_eq!(
+        attr(sent, "messaging.rabbitmq.destination.routing_key"),
+        game.referee,
+        "a command's routing key is its queue"
+    );
+    assert_eq!(attr(sent, "arcade.service"), "obs-test");
+    assert!(
+        sent.parent_id().is_empty(),
+        "the organiser's command is the trace's root"
+    );
 
     let goals: Vec<&otlp::Received> = spans
         .iter()
@@ -407,6 +426,10 @@ impl Bus for Private {
 
     fn events_exchange(&self) -> &str {
         self.inner.events_exchange()
+    }
+
+    fn commands_exchange(&self) -> &str {
+        self.inner.commands_exchange()
     }
 
     fn broker_status(&self) -> Option<BrokerStatus> {

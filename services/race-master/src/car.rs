@@ -19,7 +19,10 @@ use arcade_contracts::race::{
 };
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::mapping::write;
+use arcade_runtime::telemetry;
 use arcade_runtime::{BusError, MappingError, Runtime, SendError, SubscriptionSpec};
+
+use tracing::Instrument;
 
 use crate::bots::CarBot;
 use crate::duel_ai::DuelAdvisor;
@@ -288,6 +291,8 @@ pub async fn run_on_bus(
         .map_err(send_error)?;
     loop {
         let delivery = consumer.next().await.map_err(bus_error)?;
+        // The answers are sent in the question's trace.
+        let span = heard_span(runtime, &delivery.message, &team, &producer);
         let envelope = lossy_envelope(&delivery.message);
         let heard = match program.hear(&envelope.message_type, &envelope.payload) {
             Ok(heard) => heard,
@@ -302,6 +307,7 @@ pub async fn run_on_bus(
             let payload = write(&answer).map_err(unwritable)?;
             runtime
                 .send(DecisionMade::TYPE, payload, &producer)
+                .instrument(span.clone())
                 .await
                 .map_err(send_error)?;
         }
@@ -310,6 +316,7 @@ pub async fn run_on_bus(
                 let payload = write(&registration).map_err(unwritable)?;
                 runtime
                     .send(CarRegister::TYPE, payload, &producer)
+                    .instrument(span.clone())
                     .await
                     .map_err(send_error)?;
             }
@@ -319,6 +326,41 @@ pub async fn run_on_bus(
             return Ok(finished);
         }
     }
+}
+
+/// The consumer span `process <type>` of a message the team's program handles, child of the
+/// context it came with: the answers it sends are published in it.
+fn heard_span(
+    runtime: &Runtime,
+    message: &arcade_runtime::WireMessage,
+    team: &str,
+    producer: &str,
+) -> tracing::Span {
+    let message_type = message.message_type.as_deref().unwrap_or_default();
+    let queue = team_queue(team);
+    let command = runtime
+        .catalog()
+        .get(message_type)
+        .is_some_and(|entry| entry.kind == arcade_contracts::MessageKind::Command);
+    let bus = runtime.bus();
+    let (destination, routing_key) = if command {
+        (bus.commands_exchange(), queue.as_str())
+    } else {
+        (bus.events_exchange(), message_type)
+    };
+    telemetry::process_span(&telemetry::Consumed {
+        message: telemetry::Message {
+            system: telemetry::spans::messaging_system(bus.name()),
+            destination,
+            routing_key,
+            message_id: message.message_id.as_deref().unwrap_or_default(),
+            correlation_id: message.correlation_id.as_deref().unwrap_or_default(),
+            service: producer,
+            parent: message.traceparent.as_deref(),
+        },
+        queue: &queue,
+        message_type,
+    })
 }
 
 #[cfg(test)]

@@ -110,6 +110,7 @@ struct Flow {
 struct Messaging {
     system: &'static str,
     exchange: String,
+    commands: String,
 }
 
 /// A service with its store and its state.
@@ -170,6 +171,7 @@ impl<S: Service> Host<S> {
             messaging: Messaging {
                 system: telemetry::spans::messaging_system("embedded"),
                 exchange: crate::bus::EVENTS_EXCHANGE.to_string(),
+                commands: crate::bus::COMMANDS_EXCHANGE.to_string(),
             },
             codec,
             snapshots: Snapshots::default(),
@@ -190,6 +192,7 @@ impl<S: Service> Host<S> {
         self.messaging = Messaging {
             system: telemetry::spans::messaging_system(bus.name()),
             exchange: bus.events_exchange().to_string(),
+            commands: bus.commands_exchange().to_string(),
         };
         self
     }

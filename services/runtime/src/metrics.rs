@@ -22,7 +22,10 @@
 //! Per process, with a broker: `arcade_broker_connected` (0 or 1) and
 //! `arcade_broker_reconnects_total`. Per part of the process ([`crate::parts`], label `part`):
 //! `arcade_part_up` (0 or 1), `arcade_part_failures_total`, and
-//! `arcade_part_events_total` (label `event` too).
+//! `arcade_part_events_total` (label `event` too). Per process always: the `process_*` metrics of
+//! the Prometheus client conventions and `arcade_build_info{version,commit}` ([`process`]).
+
+pub mod process;
 
 use std::sync::atomic::Ordering;
 
@@ -56,6 +59,7 @@ struct Snapshot {
     broker: Option<crate::bus::BrokerStatus>,
     parts: Vec<(String, crate::parts::PartState)>,
     now_ms: u64,
+    process: process::ProcessFigures,
 }
 
 impl Snapshot {
@@ -75,6 +79,7 @@ impl Snapshot {
             broker: bus.broker_status(),
             parts: runtime.parts().states(),
             now_ms: runtime.clock().now_ms(),
+            process: process::ProcessFigures::read(),
         }
     }
 }
@@ -269,6 +274,8 @@ impl Collector for Snapshot {
             )?;
             ConstCounter::new(broker.reconnects).encode(family)?;
         }
+        self.process.encode(&mut encoder)?;
+        process::encode_build_info(&mut encoder)?;
         self.encode_parts(&mut encoder)
     }
 }

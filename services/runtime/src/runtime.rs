@@ -18,6 +18,7 @@ use std::time::Duration;
 use arcade_contracts::{Catalog, Envelope, Route, ValidationError};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::bus::partition::Partition;
 use crate::bus::{Bus, BusError, Destination, Publication};
@@ -310,14 +311,17 @@ impl Runtime {
             occurred_at: rfc3339_ms(self.clock.now_ms()),
             payload,
         };
+        let (destination, span, traceparent) =
+            self.producer_span(&envelope, route, options.traceparent.as_deref());
         let publication = Publication {
-            destination: match route {
-                Route::Topic => Destination::Topic,
-                Route::Queue(queue) => Destination::Queue(queue),
-            },
-            message: WireMessage::from_envelope(&envelope, crate::telemetry::current_traceparent()),
+            destination,
+            message: WireMessage::from_envelope(&envelope, traceparent),
         };
-        let published = self.bus.publish(std::slice::from_ref(&publication)).await?;
+        let published = self
+            .bus
+            .publish(std::slice::from_ref(&publication))
+            .instrument(span)
+            .await?;
         if let (false, Destination::Queue(queue)) =
             (published.unroutable.is_empty(), publication.destination)
         {
@@ -330,6 +334,42 @@ impl Runtime {
     }
 }
 
+impl Runtime {
+    /// Where a message sent from outside goes, and its producer span `publish <exchange>`
+    /// (child of `traceparent`, a client's, else of the current span; a trace's root when neither
+    /// is) with the `traceparent` the message carries: the span's, or the current one's when
+    /// nothing records spans.
+    fn producer_span(
+        &self,
+        envelope: &Envelope,
+        route: Route,
+        traceparent: Option<&str>,
+    ) -> (Destination, tracing::Span, Option<String>) {
+        let (destination, exchange) = match route {
+            Route::Topic => (Destination::Topic, self.bus.events_exchange()),
+            Route::Queue(queue) => (Destination::Queue(queue), self.bus.commands_exchange()),
+        };
+        let routing_key = match &destination {
+            Destination::Topic => envelope.message_type.as_str(),
+            Destination::Queue(queue) => queue.as_str(),
+        };
+        let parent = traceparent.and_then(crate::telemetry::spans::valid_traceparent);
+        let (span, traced) = crate::telemetry::publish_span(&crate::telemetry::Message {
+            system: crate::telemetry::spans::messaging_system(self.bus.name()),
+            destination: exchange,
+            routing_key,
+            message_id: &envelope.message_id,
+            correlation_id: &envelope.correlation_id,
+            service: &envelope.producer,
+            parent: parent.as_deref(),
+        });
+        let traceparent = traced
+            .or(parent)
+            .or_else(crate::telemetry::current_traceparent);
+        (destination, span, traceparent)
+    }
+}
+
 /// What a client of [`Runtime::send_with`] may set.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SendOptions {
@@ -338,6 +378,9 @@ pub struct SendOptions {
     /// The principal the message is sent for; absent: the runtime's own
     /// ([`Runtime::with_sender`]).
     pub sender: Option<String>,
+    /// The W3C trace context the send continues (a `traceparent` header the client's request
+    /// came with); absent: the current span's.
+    pub traceparent: Option<String>,
 }
 
 #[cfg(all(test, feature = "testkit"))]

@@ -1,11 +1,15 @@
 //! The observability routes of a process, over real HTTP: `/metrics` parsed by Prometheus's own
 //! Python parsers (`prometheus_client`: OpenMetrics, and the classic text format) with no
-//! error, its counters moving as messages flow; and on RabbitMQ through a TCP proxy this test
+//! error, its counters moving as messages flow, the `process_*` metrics and
+//! `arcade_build_info` there, and every metric the Grafana dashboard reads (the dashboard
+//! checked as Grafana loads it); and on RabbitMQ through a TCP proxy this test
 //! cuts, `/ready` 503 naming the broker while it is away and `/health` 200, the relay backlog
 //! growing meanwhile and draining after, both 200 once it is back.
 
 #[path = "support/broker.rs"]
 mod broker;
+#[path = "support/dashboard.rs"]
+mod dashboard;
 #[path = "support/proxy.rs"]
 mod proxy;
 
@@ -62,26 +66,15 @@ impl Metrics {
 /// The broker's metrics, which a process on the embedded bus does not have.
 const BROKER_METRICS: [&str; 2] = ["arcade_broker_connected", "arcade_broker_reconnects_total"];
 
-/// Every Arcade metric the shipped Grafana dashboard plots.
+/// Every metric an Arcade process exports that the shipped Grafana dashboard reads (the
+/// dashboard checked as Grafana loads it first); RabbitMQ's plugin's are not Arcade's.
 fn dashboard_metrics() -> std::collections::BTreeSet<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ops/grafana/arcade.json");
-    let dashboard: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let mut metrics = std::collections::BTreeSet::new();
-    for panel in dashboard["panels"].as_array().unwrap() {
-        for target in panel["targets"].as_array().unwrap() {
-            let mut rest = target["expr"].as_str().unwrap();
-            while let Some(at) = rest.find("arcade_") {
-                let name: String = rest[at..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                    .collect();
-                rest = &rest[at + name.len()..];
-                metrics.insert(name);
-            }
-        }
-    }
-    assert!(!metrics.is_empty(), "the dashboard plots no Arcade metric");
-    metrics
+    let board = dashboard::load();
+    dashboard::check(&board);
+    dashboard::metrics(&board)
+        .into_iter()
+        .filter(|name| !name.starts_with(dashboard::RABBITMQ_PREFIX))
+        .collect()
 }
 
 /// Whether python3 with `prometheus_client` is there (CI installs it; elsewhere the test says
@@ -318,6 +311,47 @@ async fn metrics_parse_and_move_as_messages_flow() {
             "ops/grafana/arcade.json plots {metric}, which /metrics does not export"
         );
     }
+    // The process metrics of the Prometheus client conventions, and the build.
+    for name in [
+        "process_cpu_seconds_total",
+        "process_resident_memory_bytes",
+        "process_virtual_memory_bytes",
+        "process_open_fds",
+        "process_max_fds",
+        "process_start_time_seconds",
+    ] {
+        let sample = after
+            .0
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in /metrics"));
+        let value = sample["value"].as_f64().unwrap();
+        assert!(value >= 0.0, "{name} = {value}");
+        let kind = if name.ends_with("_total") {
+            "counter"
+        } else {
+            "gauge"
+        };
+        assert_eq!(sample["type"], kind, "{name}");
+    }
+    assert!(after.process("process_resident_memory_bytes").unwrap() > 1e6);
+    let started = after.process("process_start_time_seconds").unwrap();
+    assert!(
+        (now - started) >= 0.0 && (now - started) < 3600.0,
+        "started {started}, now {now}"
+    );
+    let build = after
+        .0
+        .iter()
+        .find(|s| s["name"] == "arcade_build_info")
+        .expect("arcade_build_info in /metrics");
+    assert_eq!(build["value"], 1.0);
+    assert_eq!(build["labels"]["version"], env!("CARGO_PKG_VERSION"));
+    let commit = build["labels"]["commit"].as_str().unwrap();
+    assert!(
+        commit == "unknown" || (commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "commit {commit:?}"
+    );
     // Snapshots every 100 entries: the tally's newest covers at least entry 100, and is fresh.
     let first = scrape_until(process.addr, "a first snapshot", |m| {
         m.get("arcade_snapshot_seq", tally)

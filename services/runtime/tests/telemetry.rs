@@ -1,6 +1,7 @@
 //! Telemetry: each handled message is a span `process <type>`, child of the incoming W3C
 //! `traceparent`, and the events its handling produces are published in producer spans, children
-//! of it, whose context they carry, so one trace follows a flow across services.
+//! of it, whose context they carry, so one trace follows a flow across services. A client's send
+//! is a producer span too, continuing the context the client gives, if valid.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,13 +9,17 @@ use std::time::Duration;
 use arcade_contracts::Message;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::testkit::{self, ItemEmitted, ItemTallied, Tally};
-use arcade_runtime::{Bus, Destination, Publication, Runtime, SubscriptionSpec, WireMessage};
+use arcade_runtime::{
+    Bus, Destination, Publication, Runtime, SendOptions, SubscriptionSpec, WireMessage,
+};
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
 use tracing_subscriber::layer::SubscriberExt;
 
 const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT_SPAN_ID: &str = "00f067aa0ba902b7";
+const CLIENT_TRACE_ID: &str = "0af7651916cd43dd8448eb211c80319c";
+const CLIENT_SPAN_ID: &str = "b7ad6b7169203331";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_handled_message_is_a_child_span_and_its_events_carry_the_trace() {
@@ -74,6 +79,41 @@ async fn a_handled_message_is_a_child_span_and_its_events_carry_the_trace() {
         .clone()
         .expect("the outgoing event carries a traceparent");
     delivery.ack().await.unwrap();
+
+    // A client's send: its producer span continues the context the client gave (a request's
+    // `traceparent` header), and the message carries the span's; an invalid one is dropped.
+    let client_parent = format!("00-{CLIENT_TRACE_ID}-{CLIENT_SPAN_ID}-01");
+    let sent = runtime
+        .send_with(
+            ItemEmitted::TYPE,
+            serde_json::json!({"producer": "p", "n": 2, "note": ""}),
+            "a-client",
+            SendOptions {
+                traceparent: Some(client_parent),
+                ..SendOptions::default()
+            },
+        )
+        .await
+        .unwrap();
+    let tallied = tokio::time::timeout(Duration::from_secs(30), out.next())
+        .await
+        .expect("the tally's second event within 30 s")
+        .unwrap();
+    let second = tallied.message.traceparent.clone().unwrap();
+    tallied.ack().await.unwrap();
+    assert_eq!(second.split('-').nth(1), Some(CLIENT_TRACE_ID), "{second}");
+    runtime
+        .send_with(
+            ItemEmitted::TYPE,
+            serde_json::json!({"producer": "p", "n": 3, "note": ""}),
+            "a-client",
+            SendOptions {
+                traceparent: Some("00-garbage".into()),
+                ..SendOptions::default()
+            },
+        )
+        .await
+        .unwrap();
     tally.stop(Duration::from_secs(5)).await.unwrap();
     provider.force_flush().unwrap();
 
@@ -109,5 +149,47 @@ async fn a_handled_message_is_a_child_span_and_its_events_carry_the_trace() {
         producer.parent_span_id,
         span.span_context.span_id(),
         "the producer span is the child of the process span"
+    );
+
+    let client: Vec<_> = spans
+        .iter()
+        .filter(|s| {
+            s.name == "publish arcade.events"
+                && s.attributes.iter().any(|kv| {
+                    kv.key.as_str() == "arcade.service" && kv.value.as_str() == "a-client"
+                })
+        })
+        .collect();
+    assert_eq!(client.len(), 2, "one producer span per client send");
+    let continued = client
+        .iter()
+        .find(|s| s.span_context.trace_id().to_string() == CLIENT_TRACE_ID)
+        .expect("the client's span continues the context it was given");
+    assert_eq!(continued.parent_span_id.to_string(), CLIENT_SPAN_ID);
+    assert_eq!(
+        continued.span_kind,
+        opentelemetry::trace::SpanKind::Producer
+    );
+    assert!(
+        continued
+            .attributes
+            .iter()
+            .any(|kv| kv.key.as_str() == "messaging.message.id"
+                && kv.value.as_str() == sent.message_id.as_str())
+    );
+    assert!(
+        spans
+            .iter()
+            .any(|s| s.name == name && s.parent_span_id == continued.span_context.span_id()),
+        "the tally handled the client's message in a child of the client's producer span"
+    );
+    let fresh = client
+        .iter()
+        .find(|s| s.span_context.trace_id().to_string() != CLIENT_TRACE_ID)
+        .unwrap();
+    assert_eq!(
+        fresh.parent_span_id,
+        opentelemetry::trace::SpanId::INVALID,
+        "an invalid traceparent is dropped: the send is a trace's root"
     );
 }

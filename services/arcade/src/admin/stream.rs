@@ -17,9 +17,14 @@ use crate::json_error::error;
 /// A stream's line and the bytes of its budget it holds.
 type Line = (axum::body::Bytes, tokio::sync::OwnedSemaphorePermit);
 
-/// A delivery as a stream line: its envelope as JSON and a newline.
+/// A delivery as a stream line: its envelope as JSON, with the W3C `traceparent` it came with
+/// when it has one (a client answering it continues that trace), and a newline.
 fn stream_line(message: &arcade_runtime::WireMessage) -> axum::body::Bytes {
-    let mut line = serde_json::to_vec(&lossy_envelope(message)).unwrap_or_default();
+    let mut envelope = serde_json::to_value(lossy_envelope(message)).unwrap_or_default();
+    if let (Some(object), Some(traceparent)) = (envelope.as_object_mut(), &message.traceparent) {
+        object.insert("traceparent".into(), traceparent.clone().into());
+    }
+    let mut line = serde_json::to_vec(&envelope).unwrap_or_default();
     line.push(b'\n');
     line.into()
 }

@@ -11,6 +11,7 @@
 //! Over RabbitMQ (`--amqp`) it consumes the team's queue `race.team.<team>` itself; over the
 //! embedded transport it reaches `arcade run` through the admin endpoint: the team's queue as
 //! a stream (`GET /race/teams/{team}/stream`) and `POST /messages/{type}` to register and answer.
+//! Every answer is published in a producer span, child of the question's trace context.
 
 use std::process::ExitCode;
 
@@ -26,6 +27,8 @@ use serde_json::Value;
 
 use super::duel_ai::HttpDuelAi;
 use crate::connection::{Connection, successful, tool_bus};
+use crate::traced::Outgoing;
+use tracing::Instrument;
 
 /// `arcade car`.
 #[derive(Debug, clap::Args)]
@@ -152,15 +155,22 @@ pub(crate) async fn via_admin(
     let refused = |status| format!("{admin}: the team's stream: {status}");
     let mut stream = args.connection.answer(request, refused, "refused").await?;
     eprintln!("car program of team {team} through the admin endpoint at {admin}");
-    let post = |message_type: &'static str, payload: Value| {
+    // Each message in its producer span, child of the question's context when it answers one.
+    let post = |message_type: &'static str, payload: Value, parent: Option<String>| {
         let client = client.clone();
-        let team = team.clone();
+        let producer = format!("car.{team}");
         async move {
-            let response = client
+            let id = uuid::Uuid::now_v7().to_string();
+            let outgoing = Outgoing::new(message_type, &payload, &id, &producer, parent.as_deref());
+            let request = client
                 .post(format!("http://{admin}/messages/{message_type}"))
-                .query(&[("producer", format!("car.{team}"))])
-                .json(&payload)
+                .query(&[("producer", &producer)])
+                .header("Idempotency-Key", &id)
+                .json(&payload);
+            let response = outgoing
+                .carried(request)
                 .send()
+                .instrument(outgoing.span.clone())
                 .await
                 .map_err(|e| anyhow::anyhow!("{admin}: sending {message_type}: {e}"))?;
             let refused = |_| format!("{message_type} refused");
@@ -172,6 +182,7 @@ pub(crate) async fn via_admin(
     post(
         StateQuery::TYPE,
         serde_json::to_value(program.state_query())?,
+        None,
     )
     .await?;
     let mut pending = Vec::new();
@@ -185,6 +196,7 @@ pub(crate) async fn via_admin(
             let envelope: Value = serde_json::from_slice(&line)
                 .map_err(|e| anyhow::anyhow!("{admin}: a line of the stream is not JSON: {e}"))?;
             let message_type = envelope["type"].as_str().unwrap_or_default();
+            let context = envelope["traceparent"].as_str().map(str::to_string);
             let heard = match program.hear(message_type, &envelope["payload"]) {
                 Ok(heard) => heard,
                 Err(e) => {
@@ -195,12 +207,18 @@ pub(crate) async fn via_admin(
             print_story(&team, &heard);
             for (request, answer) in heard.answers() {
                 let answer = advised(advisor, request, answer).await;
-                post(DecisionMade::TYPE, serde_json::to_value(&answer)?).await?;
+                post(
+                    DecisionMade::TYPE,
+                    serde_json::to_value(&answer)?,
+                    context.clone(),
+                )
+                .await?;
             }
             match heard {
                 Heard::Synced { .. } => {
                     for registration in program.missing_registrations(args.cars as usize) {
-                        post(CarRegister::TYPE, serde_json::to_value(&registration)?).await?;
+                        let payload = serde_json::to_value(&registration)?;
+                        post(CarRegister::TYPE, payload, context.clone()).await?;
                     }
                 }
                 Heard::Finished(finished) => return Ok(finished),

@@ -256,6 +256,7 @@ async fn simulate(args: SimulateArgs) -> anyhow::Result<ExitCode> {
                     let options = arcade_runtime::SendOptions {
                         message_id: Some(id),
                         sender: None,
+                        traceparent: None,
                     };
                     runtime
                         .send_with(args.contract.message_type(), payload, SIMULATOR, options)

@@ -56,6 +56,7 @@ async fn a_team_can_neither_register_nor_answer_for_another() {
         let options = SendOptions {
             message_id: None,
             sender: Some(sender.into()),
+            traceparent: None,
         };
         w.runtime
             .send_with(CarRegister::TYPE, register("blue", car), producer, options)

@@ -299,6 +299,7 @@ pub async fn send(
     let options = SendOptions {
         message_id: None,
         sender: Some(principal),
+        traceparent: None,
     };
     match web
         .runtime

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use arcade_contracts::table::{self, TableGameFinished, TableGameStart};
 use arcade_contracts::{Catalog, Message};
 use arcade_referee::settings::{self, TableSettings};
-use arcade_runtime::app::args::{BrokerArgs, HostArgs, ObserveArgs};
+use arcade_runtime::app::args::{BrokerArgs, HostArgs, LogArgs, ObserveArgs};
 use arcade_runtime::app::{App, Ending, prepare_data_dir};
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::{Runtime, Storage, SubscriptionSpec};
@@ -55,6 +55,9 @@ struct Cli {
     /// Deduplication and snapshots of the referee's log.
     #[command(flatten)]
     host: HostArgs,
+    /// Text or JSON log lines (JSON needs the log-json feature).
+    #[command(flatten)]
+    logs: LogArgs,
 }
 
 fn main() -> ExitCode {
@@ -68,7 +71,10 @@ fn main() -> ExitCode {
 async fn run(cli: Cli) -> Result<ExitCode, String> {
     // Listening from the start: a SIGTERM while the referee starts stops it cleanly too.
     let stop_signal = arcade_runtime::shutdown::signal();
-    let _telemetry = arcade_runtime::telemetry::init("referee").map_err(|e| e.to_string())?;
+    let config = arcade_runtime::telemetry::TelemetryConfig::from_env("referee")
+        .map_err(|e| e.to_string())?;
+    let _telemetry =
+        arcade_runtime::telemetry::init_with(cli.logs.apply(config)).map_err(|e| e.to_string())?;
     prepare_data_dir(&cli.data.dir).map_err(|e| e.to_string())?;
     let rules = match &cli.play {
         Some(path) => Some(settings::read_rules("--play", path)?),

@@ -5,7 +5,8 @@
 //! - [`BrokerArgs`]: `--amqp`, `--amqp-ca`, `--queue-type` — which [`Transport`];
 //! - [`HostArgs`]: `--dedupe-window`, `--snapshot-every`, `--snapshot-interval` — how hosted
 //!   services keep their logs;
-//! - [`ObserveArgs`] (feature `http` too): `--metrics-addr`, `--ready-max-backlog`.
+//! - [`ObserveArgs`] (feature `http` too): `--metrics-addr`, `--ready-max-backlog`;
+//! - [`LogArgs`]: `--log-format` — text or JSON lines on stderr.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,6 +31,33 @@ pub struct DataArgs {
         value_name = "DIR"
     )]
     pub dir: PathBuf,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::Args)]
+pub struct LogArgs {
+    /// Log lines on stderr as `text`, or `json`: one JSON object a line, for log shippers. A
+    /// line written while a traced span is current carries its `trace_id` and `span_id`.
+    #[arg(
+        long = "log-format",
+        env = "ARCADE_LOG_FORMAT",
+        global = true,
+        value_name = "text|json"
+    )]
+    pub format: Option<crate::telemetry::LogFormat>,
+}
+
+impl LogArgs {
+    /// `config` with the format asked for, if one was.
+    pub fn apply(
+        &self,
+        config: crate::telemetry::TelemetryConfig,
+    ) -> crate::telemetry::TelemetryConfig {
+        match self.format {
+            Some(format) => config.with_log_format(format),
+            None => config,
+        }
+    }
 }
 
 /// Where RabbitMQ is, if the process uses it.

@@ -198,10 +198,11 @@ pub trait Bus: Send + Sync + 'static {
         Ok(false)
     }
 
-    /// The exchange commands to a queue go through (span attributes): the default exchange
-    /// unless the transport has one of its own.
+    /// The exchange commands to a queue go through, with the queue as routing key (span
+    /// attributes): `arcade.commands` unless the transport has one of its own. The embedded
+    /// bus routes a command straight to its queue, as that exchange does.
     fn commands_exchange(&self) -> &str {
-        crate::telemetry::spans::DEFAULT_EXCHANGE
+        COMMANDS_EXCHANGE
     }
 
     /// A short name of the transport, for logs.

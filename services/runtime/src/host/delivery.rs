@@ -20,7 +20,7 @@ use crate::telemetry;
 
 impl<S: Service> Host<S> {
     /// The consumer span of a message: the exchange and routing key it came by follow from its
-    /// type's route (topic, or a queue through the default exchange).
+    /// type's route (topic, or a queue through the commands exchange).
     fn process_span(&self, inbound: &Inbound, queue: &str) -> tracing::Span {
         let envelope = &inbound.envelope;
         let addressed = tracing::enabled!(tracing::Level::INFO)
@@ -30,7 +30,7 @@ impl<S: Service> Host<S> {
                 .and_then(|entry| entry.route(&envelope.payload).ok())
                 .is_some_and(|route| matches!(route, Route::Queue(_)));
         let (destination, routing_key) = if addressed {
-            (telemetry::spans::DEFAULT_EXCHANGE, queue)
+            (self.messaging.commands.as_str(), queue)
         } else {
             (
                 self.messaging.exchange.as_str(),

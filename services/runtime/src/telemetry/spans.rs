@@ -1,12 +1,15 @@
 //! The spans of messaging, after the OpenTelemetry messaging semantic conventions (RabbitMQ
-//! flavour): a producer span `publish <exchange>` for each message the relay publishes, lasting
-//! until the broker confirms it, whose context travels in the message's `traceparent`; a
-//! consumer span `process <type>` for each message a service handles, child of that
-//! `traceparent`. Both carry `messaging.system` (`rabbitmq` or `arcade.embedded`),
-//! `messaging.destination.name` (the exchange; `amq.default` for a message sent to a queue),
+//! flavour): a producer span `publish <exchange>` for each message sent — by the relay (lasting
+//! until the broker confirms it) and by every client ([`crate::Runtime::send_with`], the CLI) —
+//! whose context travels in the message's `traceparent`; a consumer span `process <type>` for
+//! each message a service handles, child of that `traceparent`. Both carry `messaging.system`
+//! (`rabbitmq` or `arcade.embedded`; absent where the sender does not know the transport),
+//! `messaging.destination.name` (the exchange as on the wire: `arcade.events` for events,
+//! `arcade.commands` for commands, whose routing key is the target queue),
 //! `messaging.rabbitmq.destination.routing_key`, `messaging.operation.type` and `.name`,
 //! `messaging.message.id`, `messaging.message.conversation_id` (the correlation id) and
 //! `arcade.service`; the consumer span also `messaging.consumer.group.name` (the queue).
+//! No payload, token or secret is recorded.
 //!
 //! Attributes are only computed when a subscriber records the span.
 
@@ -18,14 +21,10 @@ use tracing::Span;
 use tracing::field::Empty;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
-/// The exchange name semantic conventions give RabbitMQ's default exchange (a message sent
-/// straight to a queue).
-pub const DEFAULT_EXCHANGE: &str = "amq.default";
-
 /// What every messaging span records of a message, published or handled.
 #[derive(Debug, Clone, Copy)]
 pub struct Message<'a> {
-    /// `rabbitmq` or `arcade.embedded`.
+    /// `rabbitmq` or `arcade.embedded`; empty when the sender does not know (not recorded).
     pub system: &'a str,
     /// The exchange it was (or is) published to.
     pub destination: &'a str,
@@ -77,7 +76,9 @@ macro_rules! messaging_span {
 /// Records on `span` the attributes every messaging span has.
 fn record_message(span: &Span, message: &Message<'_>) {
     set_parent(span, message.parent);
-    span.record("messaging.system", message.system);
+    if !message.system.is_empty() {
+        span.record("messaging.system", message.system);
+    }
     span.record("messaging.destination.name", message.destination);
     span.record(
         "messaging.rabbitmq.destination.routing_key",
@@ -127,6 +128,20 @@ fn set_parent(span: &Span, traceparent: Option<&str>) {
     }
 }
 
+/// `value` when it is a valid W3C `traceparent` (what a client's request header may carry;
+/// anything else is dropped, never forwarded).
+pub fn valid_traceparent(value: &str) -> Option<String> {
+    use opentelemetry::trace::TraceContextExt as _;
+    let mut carrier = HashMap::with_capacity(1);
+    carrier.insert("traceparent".to_string(), value.trim().to_string());
+    let context = TraceContextPropagator::new().extract(&carrier);
+    context
+        .span()
+        .span_context()
+        .is_valid()
+        .then(|| value.trim().to_string())
+}
+
 /// The W3C `traceparent` of `span`, if it is being traced.
 pub fn traceparent_of(span: &Span) -> Option<String> {
     let context = span.context();
@@ -145,5 +160,25 @@ pub fn messaging_system(bus: &str) -> &'static str {
     match bus {
         "rabbitmq" => "rabbitmq",
         _ => "arcade.embedded",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::valid_traceparent;
+
+    #[test]
+    fn only_a_valid_traceparent_is_kept() {
+        let good = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        assert_eq!(valid_traceparent(good).as_deref(), Some(good));
+        for bad in [
+            "",
+            "00-00000000000000000000000000000000-b7ad6b7169203331-01",
+            "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",
+            "not a traceparent",
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331",
+        ] {
+            assert_eq!(valid_traceparent(bad), None, "{bad:?}");
+        }
     }
 }

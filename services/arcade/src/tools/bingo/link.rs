@@ -12,6 +12,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::connection::{json_answer, successful};
+use crate::traced::Outgoing;
+use tracing::Instrument;
 
 /// How long a tool waits for the service's answer to one request.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -86,15 +88,23 @@ impl Admin {
         })?))
     }
 
-    /// Publishes a request; the endpoint validates it against its schema first.
+    /// Publishes a request, in its producer span; the endpoint validates it against its schema
+    /// first.
     pub async fn send(&self, message_type: &str, payload: &Value) -> anyhow::Result<()> {
+        const PRODUCER: &str = "arcade-bingo-tool";
         let url = format!("http://{}/messages/{message_type}", self.addr);
-        let response = self
+        let id = uuid::Uuid::now_v7().to_string();
+        let outgoing = Outgoing::new(message_type, payload, &id, PRODUCER, None);
+        let request = self
             .http
             .post(&url)
-            .query(&[("producer", "arcade-bingo-tool")])
-            .json(payload)
+            .query(&[("producer", PRODUCER)])
+            .header("Idempotency-Key", &id)
+            .json(payload);
+        let response = outgoing
+            .carried(request)
             .send()
+            .instrument(outgoing.span.clone())
             .await
             .map_err(|e| self.unreachable(&e))?;
         if response.status() == reqwest::StatusCode::NOT_FOUND {
