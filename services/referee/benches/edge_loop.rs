@@ -163,8 +163,15 @@ async fn run(options: &Options) -> Result<Vec<(Duration, usize, usize)>, String>
         balls: balls_rx,
         sensed: sensed.clone(),
     };
-    let referee =
-        service::start(&runtime, TABLE, locks, sensors, options.poll).map_err(|e| e.to_string())?;
+    let referee = service::start(
+        &runtime,
+        TABLE,
+        locks,
+        sensors,
+        options.poll,
+        arcade_referee::display::DisplayPlan::none(),
+    )
+    .map_err(|e| e.to_string())?;
     let counters = runtime
         .metrics()
         .service(&arcade_contracts::table::referee_queue(TABLE));

@@ -177,6 +177,26 @@ const ENVIRONMENT_ONLY: &[(&str, &str, &str)] = &[
         "every command",
         "Set to anything: logs are not coloured (they are only on a terminal anyway)",
     ),
+    (
+        "ARCADE_LOG_FORMAT",
+        "every command",
+        "`text` (default) or `json`: one JSON object a log line (`--log-format` wins over it)",
+    ),
+    (
+        "OTEL_SDK_DISABLED",
+        "every command",
+        "`true`: no trace is exported (contexts are still made and carried)",
+    ),
+    (
+        "OTEL_TRACES_EXPORTER",
+        "every command",
+        "`otlp` (default) or `none`: no trace is exported",
+    ),
+    (
+        "ARCADE_BUILD_COMMIT",
+        "the build (`cargo build`)",
+        "The commit `arcade_build_info` names; absent: `git`'s, else `unknown`",
+    ),
 ];
 
 /// One setting read from the environment.
