@@ -52,11 +52,17 @@ pub fn files() -> Vec<(&'static str, String)> {
 /// The command with no environment value shown and every subcommand built, so that the text
 /// depends on the code only.
 fn deterministic(command: clap::Command) -> clap::Command {
-    let mut command = command
-        .mut_args(|arg| arg.hide_env_values(true))
-        .mut_subcommands(deterministic);
+    // Built once, from the root: a subcommand built before its parent would miss the parent's
+    // global arguments (`--log-format`) in a usable state.
+    let mut command = hide_env_values(command);
     command.build();
     command
+}
+
+fn hide_env_values(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|arg| arg.hide_env_values(true))
+        .mut_subcommands(hide_env_values)
 }
 
 /// Every command of the tree, depth first, with its path (`["arcade", "referee", "start"]`).
@@ -176,11 +182,6 @@ const ENVIRONMENT_ONLY: &[(&str, &str, &str)] = &[
         "NO_COLOR",
         "every command",
         "Set to anything: logs are not coloured (they are only on a terminal anyway)",
-    ),
-    (
-        "ARCADE_LOG_FORMAT",
-        "every command",
-        "`text` (default) or `json`: one JSON object a log line (`--log-format` wins over it)",
     ),
     (
         "OTEL_SDK_DISABLED",
