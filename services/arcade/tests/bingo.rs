@@ -217,7 +217,7 @@ fn open_print_verify_and_show_a_called_game_through_the_service() {
             "line",
         ],
     );
-    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
     assert_eq!(
         text(&again.stderr),
         "error: a game \"quiz\" already exists: choose another id\n"

@@ -1,12 +1,14 @@
 //! `arcade-referee --check-hardware`: every part of the table read or driven once, for the
 //! person wiring it. Each goal sensor is read once (its line or pin, active or not); each
-//! ball lock is locked then released once; the display's check plugs in at
-//! [`check_display`]. Prints one line per part and returns what failed.
+//! ball lock is locked then released once; every pixel of the display is lit once. Prints one line per part and returns what failed.
 
 use std::io::Write;
 
+use arcade_scoreboard::Frame;
+
+use crate::display_settings::{DisplayKind, TERMINAL_COLUMNS};
 use crate::settings::{Hardware, LaunchError, SensorKind, TableSettings, open_sensors};
-use crate::table::GoalSensors;
+use crate::table::{GoalSensors, MODULE_COLUMNS, ScoreDisplay};
 
 /// Checks the hardware `settings` describe, writing what it sees to `out`; returns one line
 /// per part that failed (empty: everything works).
@@ -111,12 +113,73 @@ fn check_i2c_locks(
     failed.push(format!("ball locks: {reason}"));
 }
 
-/// The display's part of the check: lights every pixel once. The score display is not part of
-/// this build yet; its settings and driver plug in here.
+/// The display's part of the check: lights every pixel of the display once, then darkens it.
 pub fn check_display(
-    _settings: &TableSettings,
+    settings: &TableSettings,
     say: &mut dyn FnMut(String),
-    _failed: &mut Vec<String>,
+    failed: &mut Vec<String>,
 ) {
-    say("display: none in this build".into());
+    let display = &settings.display;
+    let columns = match display.addresses() {
+        Ok(addresses) => addresses.map(|a| a.len() * MODULE_COLUMNS),
+        Err(e) => {
+            say(format!("display: FAILED: {e}"));
+            failed.push(format!("display: {e}"));
+            return;
+        }
+    };
+    match display.kind {
+        DisplayKind::None => say("display: none".into()),
+        DisplayKind::Terminal => {
+            let lit = every_pixel(columns.unwrap_or(TERMINAL_COLUMNS));
+            say(format!(
+                "display (terminal): every pixel lit once\n{}",
+                lit.to_text()
+            ));
+        }
+        DisplayKind::Ht16k33 => match light_ht16k33(settings) {
+            Ok(width) => say(format!(
+                "display (HT16K33, {width} columns): every pixel lit once, then dark"
+            )),
+            Err(reason) => {
+                say(format!("display: FAILED: {reason}"));
+                failed.push(format!("display: {reason}"));
+            }
+        },
+    }
+}
+
+/// A frame `width` columns wide with all 8 rows lit.
+fn every_pixel(width: usize) -> Frame {
+    Frame::from_columns(vec![0xff; width])
+}
+
+/// Shows every pixel lit, then a dark frame, on `display` (`width` columns).
+pub fn light_every_pixel<D: ScoreDisplay>(display: &mut D, width: usize) -> Result<(), D::Error> {
+    display.show("", &every_pixel(width))?;
+    display.show("", &Frame::dark(width))
+}
+
+/// Opens the HT16K33 modules the settings name and lights every pixel once; their width.
+#[cfg(feature = "i2c")]
+fn light_ht16k33(settings: &TableSettings) -> Result<usize, String> {
+    let addresses = settings
+        .display
+        .addresses()
+        .map_err(|e| e.to_string())?
+        .ok_or("--display ht16k33 needs --display-addresses / ARCADE_DISPLAY_ADDRESSES")?;
+    let mut modules = crate::table::Ht16k33Display::open(
+        &settings.i2c_device,
+        addresses,
+        settings.display.brightness,
+    )
+    .map_err(|e| e.to_string())?;
+    let width = modules.columns();
+    light_every_pixel(&mut modules, width).map_err(|e| e.to_string())?;
+    Ok(width)
+}
+
+#[cfg(not(feature = "i2c"))]
+fn light_ht16k33(_settings: &TableSettings) -> Result<usize, String> {
+    Err("--display ht16k33: this build has no I2C support (build with `--features i2c`)".into())
 }

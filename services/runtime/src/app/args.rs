@@ -38,7 +38,10 @@ pub struct DataArgs {
 pub struct LogArgs {
     /// Log lines on stderr as `text`, or `json`: one JSON object a line, for log shippers. A
     /// line written while a traced span is current carries its `trace_id` and `span_id`.
+    // Its own id: a global argument named `format` would collide with a subcommand's own
+    // `--format` (`arcade bingo print --format html`).
     #[arg(
+        id = "log_format",
         long = "log-format",
         env = "ARCADE_LOG_FORMAT",
         global = true,
