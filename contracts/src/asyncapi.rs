@@ -104,12 +104,18 @@ channels:
     for t in types {
         let k = key(t.name);
         let _ = writeln!(w, "  {k}:");
-        // The AMQP binding: the addressed queue of a command, else the topic exchange.
+        let kind_name = |kind| match kind {
+            MessageKind::Event => "Event",
+            MessageKind::Command => "Command",
+        };
+        // The AMQP binding: the addressed queue of a command (or of a fact told to one team),
+        // else the topic exchange.
         let (address, description, is, binding) = match (t.kind, t.route(&t.example())) {
-            (MessageKind::Command, Ok(Route::Queue(queue))) => (
+            (kind, Ok(Route::Queue(queue))) => (
                 quoted(&queue),
                 format!(
-                    "Command {} to the addressed instance's queue (here the example's).",
+                    "{} {} to the addressed instance's queue (here the example's).",
+                    kind_name(kind),
                     t.name
                 ),
                 "queue",
@@ -126,10 +132,7 @@ channels:
                 quoted(t.name),
                 format!(
                     "{} {} on arcade.events, routing key = its type.",
-                    match kind {
-                        MessageKind::Event => "Event",
-                        MessageKind::Command => "Command",
-                    },
+                    kind_name(kind),
                     t.name
                 ),
                 "routingKey",
