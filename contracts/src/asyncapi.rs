@@ -105,14 +105,20 @@ channels:
     for t in types {
         let k = key(t.name);
         let _ = writeln!(w, "  {k}:");
-        // The AMQP binding: a command goes to the commands exchange under the addressed
-        // queue's name, any other message to the events exchange under its type.
+        let kind_name = |kind| match kind {
+            MessageKind::Event => "Event",
+            MessageKind::Command => "Command",
+        };
+        // The AMQP binding: a message addressed to a queue (a command, or a fact told to one
+        // team) goes to the commands exchange under that queue's name, any other message to the
+        // events exchange under its type.
         let (address, description, is, binding) = match (t.kind, t.route(&t.example())) {
-            (MessageKind::Command, Ok(Route::Queue(queue))) => (
+            (kind, Ok(Route::Queue(queue))) => (
                 quoted(&queue),
                 format!(
-                    "Command {} on arcade.commands, routing key = the addressed instance's \
+                    "{} {} on arcade.commands, routing key = the addressed instance's \
                      queue (here the example's), bound there under its own name.",
+                    kind_name(kind),
                     t.name
                 ),
                 "routingKey",
@@ -127,10 +133,7 @@ channels:
                 quoted(t.name),
                 format!(
                     "{} {} on arcade.events, routing key = its type.",
-                    match kind {
-                        MessageKind::Event => "Event",
-                        MessageKind::Command => "Command",
-                    },
+                    kind_name(kind),
                     t.name
                 ),
                 "routingKey",

@@ -10,7 +10,10 @@
 //! `race.team.<team>` ([`team_queue`]) because a duel question carries the player's cards, which
 //! the opponent must not read; the car *answers* with [`DecisionMade`]
 //! (`race.decision.made.v1`) on the master's queue [`RACE_MASTER_QUEUE`], before the deadline in
-//! the request. Every other fact is public.
+//! the request. A team's own account (`race.state.reported.v1`, `race.budget.reported.v1`)
+//! goes to its queue too. Every other fact is published on the topic; a team's queue is bound
+//! only to [`TEAM_FACTS`], not to the facts that tell a team's money or points
+//! ([`TEAM_SECRETS`]), which its rivals see in `race.finished.v1`'s standings.
 //!
 //! Layout: [`commands`] (what operators and teams send the master), [`lifecycle`] (start,
 //! registration, turns), [`cars`] (moves, modules, stops, penalties, random events),
@@ -65,6 +68,43 @@ pub const RACE_MASTER_QUEUE: &str = "race-master";
 pub fn team_queue(team: &str) -> String {
     format!("race.team.{team}")
 }
+
+/// The topic facts a team's queue `race.team.<team>` is bound to: what a team sees of the
+/// race as it runs (the cars on the track, events, combats, duels, hints, the end with every
+/// team's standing). Listed one by one so that a new fact reaches the teams only when added
+/// here.
+pub const TEAM_FACTS: [&str; 20] = [
+    "race.started.v1",
+    "race.distribution.changed.v1",
+    "race.registration.rejected.v1",
+    "race.command.rejected.v1",
+    "race.turn.started.v1",
+    "race.phase.started.v1",
+    "race.car.moved.v1",
+    "race.car.stopped.v1",
+    "race.module.changed.v1",
+    "race.penalty.given.v1",
+    "race.event.drawn.v1",
+    "race.event.resolved.v1",
+    "race.combat.paired.v1",
+    "race.combat.resolved.v1",
+    "race.duel.started.v1",
+    "race.duel.played.v1",
+    "race.duel.resolved.v1",
+    "race.decision.closed.v1",
+    "race.hint.published.v1",
+    "race.finished.v1",
+];
+
+/// The topic facts no team's queue is bound to: they tell a team's money (budget left, price
+/// and reward together) or points, which the rule book lets only the team itself know while
+/// the race runs. The operator and the console see them on the topic.
+pub const TEAM_SECRETS: [&str; 4] = [
+    "race.car.registered.v1",
+    "race.achievement.awarded.v1",
+    "race.budget.granted.v1",
+    "race.standings.updated.v1",
+];
 
 /// The pattern every team and car name follows: it becomes part of a queue name.
 pub const NAME_PATTERN: &str = "^[a-z0-9][a-z0-9-]{0,31}$";

@@ -10,7 +10,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Achievement, Modules, RACE_MASTER_QUEUE, StopReason};
+use super::{Achievement, Modules, RACE_MASTER_QUEUE, StopReason, team_queue};
 use crate::Route;
 
 /// `race.state.query.v1`: a team asks for the true state of its cars (a restarted car program
@@ -49,8 +49,10 @@ pub struct CarStatus {
     pub stopped: Option<StopReason>,
 }
 
-/// `race.state.reported.v1`: a team's true state, answering `race.state.query.v1`. A team that
-/// never registered gets an empty report with the initial budget.
+/// `race.state.reported.v1`: a team's true state, answering `race.state.query.v1`, and told
+/// after each of its registrations and grants. A team that never registered gets an empty
+/// report with the initial budget. Sent to the team's queue `race.team.<team>` only (it shows
+/// the team's money and points, which its rivals do not see before the finish).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(description = "A team's true state, as asked.")]
@@ -133,7 +135,8 @@ messages! {
         to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => StateQuery {
         team: "red-baron".into(),
     };
-    Event StateReported: "race.state.reported.v1" => StateReported {
+    Event StateReported: "race.state.reported.v1"
+        to |m| Route::Queue(team_queue(&m.team)) => StateReported {
         team: "red-baron".into(),
         turn: 4,
         budget: 82,

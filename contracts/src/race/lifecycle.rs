@@ -4,7 +4,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{CarRegister, EventDistribution, Modules};
+use super::{CarRegister, EventDistribution, Modules, team_queue};
+use crate::Route;
 
 /// `race.started.v1`: the race started; turn 1 follows at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -110,8 +111,9 @@ pub struct CommandRejected {
     pub reason: String,
 }
 
-/// `race.budget.reported.v1`: a team's account, answering `race.budget.query.v1`. Published
-/// like every fact: a team's money follows from public facts anyway (prices paid, rewards).
+/// `race.budget.reported.v1`: a team's account, answering `race.budget.query.v1`. Sent to the
+/// team's queue `race.team.<team>` only: its rivals do not see its money and points before
+/// the finish.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(description = "A team's budget, as asked.")]
@@ -201,7 +203,8 @@ messages! {
         decision_id: Some(41),
         reason: "decision 41 closed at 1767225605000: its deadline passed".into(),
     };
-    Event BudgetReported: "race.budget.reported.v1" => BudgetReported {
+    Event BudgetReported: "race.budget.reported.v1"
+        to |m| Route::Queue(team_queue(&m.team)) => BudgetReported {
         team: "red-baron".into(),
         budget: 82,
         points: 3,

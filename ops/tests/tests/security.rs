@@ -210,8 +210,9 @@ async fn each_service_reads_only_its_own_queue() {
             "race.team.blue",
         );
         let race_master = &services[2].2;
-        // The race master declares a team's queue and binds it to every race fact before the
-        // team's first registration goes out; nothing wider.
+        // The race master declares a team's queue and binds it to the race facts a team may
+        // see, one type at a time, before the team's first registration goes out; nothing
+        // wider (`race.#` would give a team its rivals' money).
         let green = "race.team.green";
         let verdict = race_master.declare_queue(green, Some(DEAD)).await.unwrap();
         assert_eq!(
@@ -219,11 +220,20 @@ async fn each_service_reads_only_its_own_queue() {
             Verdict::Allowed(()),
             "the race master declaring {green}"
         );
-        let verdict = race_master.bind(green, EVENTS, "race.#").await.unwrap();
+        let verdict = race_master
+            .bind(green, EVENTS, "race.finished.v1")
+            .await
+            .unwrap();
         assert_eq!(
             verdict,
             Verdict::Allowed(()),
             "the race master binding {green}"
+        );
+        let verdict = race_master.bind(green, EVENTS, "race.#").await.unwrap();
+        assert_refused(
+            &verdict,
+            "the race master binding a team queue to race.#",
+            "race.#",
         );
         let verdict = race_master.bind(green, EVENTS, "#").await.unwrap();
         assert_refused(&verdict, "the race master binding a team queue to #", "#");

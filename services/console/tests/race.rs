@@ -1,9 +1,13 @@
 //! The race's projection, given the race master's public facts: the ring and standings, a
 //! turn's story, a duel replayed with both hands, a team's log with its questions (taken from
 //! the public facts: the requests go to the team's queue only), answers and penalties, the seed
-//! only once the race is over, a new race after the end, and its bounds.
+//! only once the race is over, no team's points or money on the public pages before the
+//! finish (the operator's view has them), a new race after the end, and its bounds.
 
-use arcade_console::games::race::pages::{duel_view, race_view, team_view, turn_view};
+use arcade_console::games::race::audience::Audience;
+use arcade_console::games::race::pages::{
+    duel_view, race_view, race_view_for, team_view, turn_view, turn_view_for,
+};
 use arcade_console::games::race::projection::{MAX_CARS, MAX_LINES, Race};
 use arcade_console::games::race::teams::MAX_LOG;
 use arcade_console::observed::Observed;
@@ -451,4 +455,68 @@ fn what_a_producer_could_grow_is_capped() {
         payload: json!({"car": 5}),
     });
     assert_eq!(g.race(), &before);
+}
+
+#[test]
+fn the_public_sees_no_teams_points_or_money_until_the_finish_the_operator_does() {
+    let mut g = one_turn();
+    end_of_turn(&mut g);
+    g.event(
+        "race.achievement.awarded.v1",
+        json!({"team": "red", "car": "red-1", "achievement": "asDuVolant",
+        "title": "As du volant", "money": 0, "points": 1, "budgetLeft": 77}),
+    );
+    g.event(
+        "race.turn.started.v1",
+        json!({"turn": 2, "atMs": 5_000, "joining": []}),
+    );
+    g.event(
+        "race.achievement.awarded.v1",
+        json!({"team": "blue", "car": "blue-1", "achievement": "madMax",
+        "title": "Mad Max", "money": 1, "points": 1, "budgetLeft": 66}),
+    );
+    let public = race_view_for(g.race(), Audience::Public);
+    assert_eq!(public["status"], "running");
+    assert_eq!(public["standings"], json!([]));
+    assert_eq!(public["achievements"], json!([]));
+    assert_eq!(public["accountsHidden"], true);
+    assert_eq!(public["turns"][1]["leader"], Value::Null);
+    let text = public.to_string();
+    for secret in ["\"points\"", "\"budget\"", "budgetLeft", "+$", "point(s)"] {
+        assert!(!text.contains(secret), "{secret} on the public /race");
+    }
+    assert_eq!(
+        public["cars"].as_array().unwrap().len(),
+        2,
+        "the track stays public"
+    );
+    let turn = turn_view_for(g.race(), 1, Audience::Public).to_string();
+    assert!(
+        !turn.contains("\"points\"") && !turn.contains("As du volant"),
+        "{turn}"
+    );
+
+    let operator = race_view_for(g.race(), Audience::Operator);
+    assert_eq!(operator["standings"][0]["budget"], 90);
+    assert_eq!(operator["achievements"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        turn_view_for(g.race(), 1, Audience::Operator)["story"]["standings"][0]["team"],
+        "red"
+    );
+
+    g.event(
+        "race.finished.v1",
+        json!({"turn": 2, "atMs": 9_000, "reason": "turns",
+        "bonuses": [], "standings": [standing(1, "red", 4, 4), standing(2, "blue", 1, 4)],
+        "seed": SEED}),
+    );
+    let public = race_view_for(g.race(), Audience::Public);
+    assert_eq!(
+        public["standings"][0]["points"], 4,
+        "the standings, once over"
+    );
+    assert_eq!(public["standings"][1]["budget"], 90);
+    assert_eq!(public["achievements"].as_array().unwrap().len(), 2);
+    assert_eq!(public["turns"][1]["leader"]["team"], "red");
+    assert_eq!(public.get("accountsHidden"), None);
 }

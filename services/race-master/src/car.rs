@@ -1,7 +1,8 @@
 //! A team's car program on the bus: a built-in [`CarBot`] that plays the team's cars through
-//! messages only. It consumes the team's queue `race.team.<team>` — bound to every `race.*`
-//! fact on the topic, so the facts and the questions addressed to the team arrive there in the
-//! order the master published them — keeps its own state from the facts, answers each question
+//! messages only. It consumes the team's queue `race.team.<team>` — bound to the `race.*` facts
+//! a team may see ([`TEAM_FACTS`]: not its rivals' money and points), and where the master
+//! sends the questions and the account addressed to the team, all in the order the master
+//! published them — keeps its own state from the facts, answers each question
 //! with `race.decision.made.v1` on the master's queue, and stops at `race.finished.v1`.
 //!
 //! At start the program asks the master for its cars' true state (`race.state.query.v1`) and
@@ -15,7 +16,7 @@
 use arcade_contracts::Message;
 use arcade_contracts::race::{
     Answer, CarRegister, DecisionMade, DecisionRequested, Question, RaceFinished, StateQuery,
-    StateReported, team_queue,
+    StateReported, TEAM_FACTS, team_queue,
 };
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::mapping::write;
@@ -28,13 +29,14 @@ use crate::bots::CarBot;
 use crate::duel_ai::DuelAdvisor;
 use crate::mapping::RaceMessage;
 
-/// The binding of a team's queue: every fact of the race.
-pub const TEAM_BINDING: &str = "race.#";
-
 /// The subscription of a team's car program: its durable queue `race.team.<team>`, bound to
-/// every race fact.
+/// the race facts a team may see ([`TEAM_FACTS`]); the master sends the team's questions and
+/// its own account (`race.state.reported.v1`, `race.budget.reported.v1`) to the queue itself.
 pub fn team_subscription(team: &str) -> SubscriptionSpec {
-    SubscriptionSpec::durable(team_queue(team), vec![TEAM_BINDING.to_string()])
+    SubscriptionSpec::durable(
+        team_queue(team),
+        TEAM_FACTS.iter().map(|t| t.to_string()).collect(),
+    )
 }
 
 /// What a car program made of one message.

@@ -2,10 +2,11 @@
 //! hosts. It consumes the commands on its queue `race-master` (`race.start.v1`,
 //! `race.distribution.set.v1`, `race.car.register.v1`, `race.budget.query.v1`,
 //! `race.state.query.v1`, `race.budget.grant.v1`, `race.hint.publish.v1`,
-//! `race.decision.made.v1`), publishes every fact on the topic and each question to its team's
-//! queue `race.team.<team>`, and is woken by the runtime's clock at [`RaceMaster::next_deadline`]
+//! `race.decision.made.v1`), publishes every fact on the topic and each question and a team's
+//! own account (`race.state.reported.v1`, `race.budget.reported.v1`) to its team's queue
+//! `race.team.<team>`, and is woken by the runtime's clock at [`RaceMaster::next_deadline`]
 //! (answer deadlines, turn starts, the race's end). Its state is a fold of its own log. A
-//! team's queue is declared before the team's first registration is published.
+//! team's queue is declared before the team's first registration or account is published.
 //!
 //! Who may command it: a registration, an answer, a budget or state query for team T only
 //! from the sender `race-team-T` or an operator principal; starting the race, setting the
@@ -14,7 +15,7 @@
 //! (the admin endpoint's bearer token, RabbitMQ's `user_id`), never a payload field.
 
 use arcade_contracts::principal::{Operators, race_team};
-use arcade_contracts::race::{CarRegistered, RACE_MASTER_QUEUE};
+use arcade_contracts::race::{BudgetReported, CarRegistered, RACE_MASTER_QUEUE, StateReported};
 use arcade_contracts::{Envelope, Message};
 use arcade_runtime::{
     Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec,
@@ -155,11 +156,16 @@ impl Service for RaceService {
         )?)
     }
 
-    /// A team's queue `race.team.<team>` (bound to every race fact) is declared before the
-    /// team's registration goes out, so the team's facts wait there from its first
-    /// registration on, whenever its car program subscribes.
+    /// A team's queue `race.team.<team>` (bound to the facts a team may see) is declared
+    /// before the team's registration or its account goes out, so the team's facts wait there
+    /// from then on, whenever its car program subscribes.
     fn queue_before(&self, envelope: &Envelope) -> Option<SubscriptionSpec> {
-        if envelope.message_type != CarRegistered::TYPE {
+        let told = [
+            CarRegistered::TYPE,
+            StateReported::TYPE,
+            BudgetReported::TYPE,
+        ];
+        if !told.contains(&envelope.message_type.as_str()) {
             return None;
         }
         let team = envelope.payload.get("team")?.as_str()?;

@@ -192,6 +192,11 @@ async fn a_restart_from_the_same_data_keeps_the_race() {
         .with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
     let mut facts = tap(&runtime).await;
+    let mut team = runtime
+        .bus()
+        .subscribe(&team_subscription("blue"))
+        .await
+        .unwrap();
     send(
         &runtime,
         &BudgetQuery {
@@ -199,7 +204,8 @@ async fn a_restart_from_the_same_data_keeps_the_race() {
         },
     )
     .await;
-    let budget: c::BudgetReported = within("the budget", next_of(&mut facts, |_| true)).await;
+    // The answer goes to the team's queue only.
+    let budget: c::BudgetReported = within("the budget", next_of(&mut team, |_| true)).await;
     assert_eq!(budget.budget, 100 - (2 + 8 + 8) - (1 + 4 + 4));
     assert_eq!(
         budget.cars,
@@ -229,7 +235,12 @@ fn wire(message_type: &str, id: &str, body: Vec<u8>) -> Publication {
 async fn a_duplicate_delivery_changes_nothing() {
     let w = world();
     let service = w.runtime.start(RaceService::new(SEED)).unwrap();
-    let mut facts = tap(&w.runtime).await;
+    let mut team = w
+        .runtime
+        .bus()
+        .subscribe(&team_subscription("gold"))
+        .await
+        .unwrap();
     let body = serde_json::to_vec(&register("gold", "gold-1", 1, 5, 4)).unwrap();
     let once = wire(CarRegister::TYPE, "register-gold-1", body);
     w.bus.publish(&[once.clone(), once.clone()]).await.unwrap();
@@ -241,11 +252,11 @@ async fn a_duplicate_delivery_changes_nothing() {
         },
     )
     .await;
-    let budget: c::BudgetReported = within("the budget", next_of(&mut facts, |_| true)).await;
+    let budget: c::BudgetReported = within("the budget", next_of(&mut team, |_| true)).await;
     assert_eq!(budget.cars, vec!["gold-1".to_string()]);
     assert_eq!(budget.budget, 100 - (1 + 10 + 8), "paid once");
-    // One registration and one budget report: nothing else in the log.
-    assert_eq!(service.store().end() - 1, 2);
+    // One registration, the team's account after it and one budget report: nothing else.
+    assert_eq!(service.store().end() - 1, 3);
     assert_eq!(
         w.runtime.metrics().snapshot()["race-master"].deduplicated,
         2
@@ -629,8 +640,13 @@ async fn three_teams_racing_over_the_bus_end_soundly() {
         .with_data_dir(w.dir.path())
         .with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
-    let mut facts = tap(&runtime).await;
     for standing in &finished.standings {
+        // The answer goes to the team's own queue only.
+        let mut facts = runtime
+            .bus()
+            .subscribe(&team_subscription(&standing.team))
+            .await
+            .unwrap();
         send(
             &runtime,
             &BudgetQuery {

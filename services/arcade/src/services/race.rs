@@ -1,9 +1,10 @@
 //! Wiring of the race master into the `arcade` binary: its settings, how it starts, and the
 //! admin route through which car programs reach their team's queue on the embedded transport.
 //!
-//! - `GET /race/teams/{team}/stream` → the team's queue `race.team.<team>` (bound to every
-//!   `race.*` fact), one JSON envelope per line: the facts of the race and the decision
-//!   requests addressed to the team, in the order the master published them. Each line is
+//! - `GET /race/teams/{team}/stream` → the team's queue `race.team.<team>` (bound to the
+//!   `race.*` facts a team may see, `TEAM_FACTS`: none that tells a rival's money or points),
+//!   one JSON envelope per line: those facts, and the decision requests and the team's own
+//!   account addressed to the team, in the order the master published them. Each line is
 //!   acknowledged once written to the response; the queue is durable, so what a car program
 //!   has not received yet waits for it. Answers go back through `POST /messages/race.decision.made.v1`.
 //!   Only the operator or the team's own principal (`race-team-<team>`, whose secret

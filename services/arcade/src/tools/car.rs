@@ -99,9 +99,15 @@ fn story(team: &str, heard: &Heard) -> Option<String> {
             question_name(&request.question),
             serde_json::to_string(&answer.answer).unwrap_or_default()
         )),
-        Heard::Fact(RaceMessage::CarRegistered(m)) if m.team == team => Some(format!(
-            "{} registered: {} pilot(s), {} engine(s), {} weapon(s); ${} left",
-            m.car, m.modules.pilots, m.modules.engines, m.modules.weapons, m.budget_left
+        Heard::Fact(RaceMessage::StateReported(m)) if m.team == team => Some(format!(
+            "team {team}: {} car(s), ${} left, {} point(s)",
+            m.cars.len(),
+            m.budget,
+            m.points
+        )),
+        Heard::Fact(RaceMessage::BudgetReported(m)) if m.team == team => Some(format!(
+            "team {team}: ${} left, {} point(s)",
+            m.budget, m.points
         )),
         Heard::Fact(RaceMessage::RegistrationRejected(m)) if m.team == team => {
             Some(format!("{} refused: {}", m.car, m.reason))

@@ -93,7 +93,7 @@ fn granted_money_above_300_is_picsou_once() {
         reason: None,
     });
     assert_eq!(
-        granted,
+        granted[..2],
         [
             Event::BudgetGranted {
                 team: "red".into(),
@@ -111,13 +111,18 @@ fn granted_money_above_300_is_picsou_once() {
             }
         ]
     );
+    // Then the team's own account, to its queue only.
+    assert!(
+        matches!(&granted[2..], [Event::StateReported { budget: 301, .. }]),
+        "{granted:?}"
+    );
     assert_eq!(race.state().team("red").unwrap().budget, 301);
     let again = race.run(Input::Grant {
         team: "red".into(),
         amount: 1,
         reason: None,
     });
-    assert_eq!(again.len(), 1, "Picsou once per team: {again:?}");
+    assert_eq!(again.len(), 2, "Picsou once per team: {again:?}");
     assert!(matches!(
         race.try_run(Input::Grant {
             team: "nobody".into(),

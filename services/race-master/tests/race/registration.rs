@@ -32,15 +32,21 @@ fn a_car_is_registered_and_paid_for() {
     let mut race = new_race(1);
     let events = race.register("red", "red-1", (2, 4, 4));
     assert_eq!(
-        events,
-        [Event::CarRegistered {
+        events[0],
+        Event::CarRegistered {
             team: "red".into(),
             car: "red-1".into(),
             modules: Modules::new(2, 4, 4),
             price: 18,
             budget_left: 82,
             starts_turn: 1,
-        }]
+        }
+    );
+    // Then the team's own account (to its queue only): its cars and its money.
+    assert!(
+        matches!(&events[1..], [Event::StateReported { team, budget: 82, cars, .. }]
+        if &**team == "red" && cars.len() == 1 && &*cars[0].car == "red-1"),
+        "{events:?}"
     );
     assert_eq!(race.state().team("red").unwrap().budget, 82);
 }
@@ -78,7 +84,7 @@ fn a_car_over_the_team_budget_is_refused_and_nothing_is_paid() {
     assert_eq!(problem, RegistrationProblem::OverBudget);
     assert!(
         matches!(&refusal[..], [Event::RegistrationRejected { reason, .. }]
-        if reason == "car red-6 costs $7 and team red has $5 left")
+        if reason == "car red-6 costs $7, more than team red's money left")
     );
     assert_eq!(race.state().team("red").unwrap().budget, 5);
     // Exactly the budget is fine.
@@ -116,7 +122,10 @@ fn a_car_registered_during_a_turn_starts_on_the_next_one() {
     let events = race.register("blue", "blue-1", (1, 5, 1));
     assert!(matches!(
         &events[..],
-        [Event::CarRegistered { starts_turn: 2, .. }]
+        [
+            Event::CarRegistered { starts_turn: 2, .. },
+            Event::StateReported { .. }
+        ]
     ));
     // then it does not race in turn 1,
     assert_eq!(race.state().car("blue-1").unwrap().square, 0);

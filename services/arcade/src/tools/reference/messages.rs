@@ -32,6 +32,13 @@ fn producer(t: &MessageType) -> String {
 }
 
 fn consumers(t: &MessageType) -> String {
+    // What the race master tells one team (its questions, its own account) goes to the team's
+    // queue, which the team's car program reads.
+    if let Ok(Route::Queue(queue)) = t.route(&t.example())
+        && queue.starts_with("race.team.")
+    {
+        return "the team's car program (queue `race.team.<team>`)".to_string();
+    }
     if t.kind == MessageKind::Command {
         return match t.route(&t.example()) {
             Ok(Route::Queue(queue)) => {

@@ -3,11 +3,14 @@
 //! - [`projection`]: the read model ([`projection::Race`]): settings, cars on the ring,
 //!   standings (their types in `state.rs`), each turn's story ([`lines`]), duels ([`duels`]),
 //!   team logs ([`teams`], answers in words in `answers.rs`).
+//! - [`audience`]: what the public sees before the finish (no team's points or money) and
+//!   what the operator sees (everything).
 //! - [`pages`]: `/race`, `/race/turns/{turn}`, `/race/duels/{duelId}`, `/race/teams/{team}`
 //!   (behind the team's token) and the organiser's actions (start the race, set the odds,
 //!   publish a hint).
 
 mod answers;
+pub mod audience;
 pub mod duels;
 pub mod lines;
 pub mod pages;

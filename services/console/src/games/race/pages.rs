@@ -3,7 +3,10 @@
 //! - `GET /race`: the ring of 300 squares with every car on it, the standings, the turn in
 //!   progress told line by line, the past turns (each with its leader), the duels, hints,
 //!   achievements; once over, the bonuses and the seed (never before `race.finished.v1`).
-//! - `GET /race/turns/{turn}`: one kept turn's story and the standings after it.
+//!   Before the finish the public sees no standings, leaders or achievements (a team's points
+//!   and money: [`super::audience`]); the operator's token sees them.
+//! - `GET /race/turns/{turn}`: one kept turn's story and the standings after it (the
+//!   standings and achievements, as on `/race`, for the operator only before the finish).
 //! - `GET /race/duels/{duelId}`: a duel replayed step by step (hands, moves, attacks, parries,
 //!   draws; the hands once the transcript is public).
 //! - `GET /race/teams/{team}`: the team's own log. The HTML page needs no token and holds no
@@ -27,6 +30,7 @@ use axum::response::Response;
 use axum::routing::{MethodRouter, get, post};
 use serde_json::{Map, Value, json};
 
+use super::audience::{Audience, hide_accounts, hide_in_turn};
 use super::duels;
 use super::projection::Race;
 use crate::web::actions::{self, Refusal, body_object, refuse};
@@ -63,7 +67,7 @@ pub const ACHIEVEMENTS: [(&str, &str); 13] = [
 pub fn routes() -> Router<Web> {
     Router::new()
         .route("/race", get(race))
-        .route("/race/turns/{turn}", page_of(turn))
+        .route("/race/turns/{turn}", get(turn))
         .route("/race/duels/{duel_id}", page_of(duel))
         .route("/race/teams/{team}", get(team))
         .route("/race/start", command(RaceStart::TYPE, check_distribution))
@@ -118,9 +122,29 @@ pub fn race_view(race: &Race) -> Value {
     })
 }
 
+/// The view of `/race` for `audience`: [`race_view`], without the teams' accounts for the
+/// public before the finish.
+pub fn race_view_for(race: &Race, audience: Audience) -> Value {
+    let mut view = race_view(race);
+    if !audience.sees_accounts(race.status) {
+        hide_accounts(&mut view);
+    }
+    view
+}
+
 /// The view of `/race/turns/{turn}` (`story` null when the turn is not kept).
 pub fn turn_view(race: &Race, turn: u32) -> Value {
     json!({ "turn": turn, "story": race.turn(turn), "latest": race.turn })
+}
+
+/// The view of `/race/turns/{turn}` for `audience`: [`turn_view`], without the standings and
+/// achievements for the public before the finish.
+pub fn turn_view_for(race: &Race, turn: u32, audience: Audience) -> Value {
+    let mut view = turn_view(race, turn);
+    if !audience.sees_accounts(race.status) {
+        hide_in_turn(&mut view["story"]);
+    }
+    view
 }
 
 /// The view of `/race/duels/{duelId}`, if the console saw the duel.
@@ -158,9 +182,12 @@ fn race_page(
 }
 
 async fn race(State(web): State<Web>, headers: HeaderMap) -> Response {
-    race_page("Race", RACE_SCRIPT, "race", |r| Some(race_view(r)))
-        .serve(&web, &headers)
-        .await
+    let audience = Audience::of(&web, &headers);
+    race_page("Race", RACE_SCRIPT, "race", move |r| {
+        Some(race_view_for(r, audience))
+    })
+    .serve(&web, &headers)
+    .await
 }
 
 /// A number from a path (a turn, a duel id); 404 naming `what` it should be otherwise.
@@ -173,12 +200,18 @@ fn path_number(text: &str, what: &str) -> Result<u32, Refusal> {
     })
 }
 
-fn turn(turn: String) -> Result<Page, Refusal> {
+async fn turn(
+    State(web): State<Web>,
+    Path(turn): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
     let turn = path_number(&turn, "a turn")?;
+    let audience = Audience::of(&web, &headers);
     let title = format!("Race · turn {turn}");
-    Ok(race_page(title, TURN_SCRIPT, "race", move |r| {
-        Some(turn_view(r, turn))
-    }))
+    let page = race_page(title, TURN_SCRIPT, "race", move |r| {
+        Some(turn_view_for(r, turn, audience))
+    });
+    Ok(page.serve(&web, &headers).await)
 }
 
 fn duel(duel_id: String) -> Result<Page, Refusal> {

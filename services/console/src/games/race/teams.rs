@@ -1,7 +1,8 @@
 //! Every team's own log: its registrations (and refusals), each question the master asked its
 //! cars with the answer and how it was closed, its penalties with their reasons, its refused
 //! commands, the answers to its budget and state queries, its achievements, grants, modules
-//! and stops.
+//! and stops. (The master sends the answers to the team's queue only; a console reading the
+//! topic keeps the entries of those it is given.)
 //!
 //! **What the console sees of the questions.** The master sends `race.decision.requested.v1`
 //! to the team's own queue `race.team.<team>` only (a duel question shows the player's cards,

@@ -99,6 +99,8 @@ impl Work<'_> {
             budget_left: t.budget.saturating_add(amount),
         });
         self.picsou(index);
+        // The team's own account, to its queue only (the grant's fact is not for its rivals).
+        self.report_state(team);
         Ok(())
     }
 

@@ -136,7 +136,7 @@ impl Work<'_> {
         if price > u64::from(budget) {
             return refuse(
                 RegistrationProblem::OverBudget,
-                format!("car {car} costs ${price} and team {team} has ${budget} left"),
+                format!("car {car} costs ${price}, more than team {team}'s money left"),
             );
         }
         let price = price as u32;
@@ -153,6 +153,8 @@ impl Work<'_> {
             budget_left: budget - price,
             starts_turn,
         });
+        // The team's own account, to its queue only: its cars and money from now on.
+        self.report_state(team);
         Ok(())
     }
 
