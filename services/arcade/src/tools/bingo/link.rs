@@ -1,7 +1,8 @@
-//! How the bingo tools reach the process hosting bingo: its admin endpoint. Reads are
-//! `GET /bingo/…`; requests are published with `POST /messages/{type}` (on whatever bus that
-//! process uses, embedded or RabbitMQ), and their answers are read from `GET /stream`, opened
-//! before the request is sent, by the request's `requestId`.
+//! How `arcade bingo show` and `print` reach the process hosting bingo: its admin endpoint.
+//! Reads are `GET /bingo/…`; `print`'s batches are published with `POST /messages/{type}` (on
+//! whatever bus that process uses, embedded or RabbitMQ), and their answers are read from
+//! `GET /stream`, opened before the request is sent, by the request's `requestId`. The other
+//! requests wait for their answers as every organiser command does (`crate::reply::ask`).
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -19,11 +20,6 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 /// Prints `error: message` and returns the exit code of a refusal by the service (1).
 pub fn refused(message: impl std::fmt::Display) -> ExitCode {
     crate::exit::print(crate::exit::REFUSED, message)
-}
-
-/// Prints `error: message` and returns the exit code of bad input (2).
-pub fn invalid(message: impl std::fmt::Display) -> ExitCode {
-    crate::exit::print(crate::exit::INVALID, message)
 }
 
 /// The admin endpoint of the process hosting bingo.

@@ -24,9 +24,9 @@ use arcade_contracts::bingo::{CardsPrinted, PrintCards, PrintedCard, RequestReje
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::AdminArg;
 use super::link::{Admin, refused};
 use crate::client::segment;
+use crate::connection::AdminArg;
 
 /// How the cards are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
