@@ -221,9 +221,8 @@ fn open_print_verify_and_show_a_called_game_through_the_service() {
     let refused = text(&again.stderr);
     assert!(
         refused.starts_with("error: the bingo service refused bingo.game.open.v1 ")
-            && refused.ends_with(
-                " (game-exists): a game \"quiz\" already exists: choose another id\n"
-            ),
+            && refused
+                .ends_with(" (game-exists): a game \"quiz\" already exists: choose another id\n"),
         "{refused}"
     );
 

@@ -1,7 +1,8 @@
 //! An organiser's bingo night from the command line alone, against a real `arcade run bingo`
 //! on the embedded transport: `arcade bingo open`, `deal` to three players, `call` until a
 //! claim wins (the claims before it refused, exit 1), `print` and `verify` a printed card by
-//! its label, `close`; each exits 0 and prints the service's answer. And a game ticked by
+//! its label, `close`; each exits 0 and prints the service's answer; a refusal exits 1, no
+//! answer in time or an unreachable broker 3 (the cause said once). And a game ticked by
 //! another service's events opened with `--tick-from`.
 
 use std::io::{BufRead, BufReader};
@@ -275,6 +276,25 @@ fn an_organisers_bingo_night_from_the_command_line() {
     // Alice's card won first (the printed card may have won when verified).
     assert_eq!(closed["winners"][0], alice["serial"], "{closed}");
     assert_eq!(closed["cards"], 4);
+    // The same close again, under the same id: applied once, so no new answer comes.
+    let repeated = bingo(
+        &admin,
+        &[
+            "close",
+            "--game",
+            "night",
+            "--id",
+            "close-night",
+            "--timeout",
+            "1",
+        ],
+    );
+    assert_eq!(repeated.status.code(), Some(3), "{repeated:?}");
+    assert!(
+        text(&repeated.stderr).contains("no answer to close-night within 1s"),
+        "{}",
+        text(&repeated.stderr)
+    );
     let late = bingo(&admin, &["deal", "--game", "night", "--player", "dave"]);
     assert_eq!(late.status.code(), Some(1), "{late:?}");
     assert!(
@@ -368,4 +388,30 @@ fn a_game_ticked_by_another_services_events_opens_from_the_command_line() {
     own[1] = "bingo.card.won.v1";
     let refused = open("g5", &own);
     assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+}
+
+#[test]
+fn an_unreachable_broker_exits_3_saying_why_once() {
+    let port = free_port();
+    let output = bingo(
+        &format!("127.0.0.1:{}", free_port()),
+        &[
+            "deal",
+            "--game",
+            "night",
+            "--player",
+            "alice",
+            "--amqp",
+            &format!("amqp://127.0.0.1:{port}"),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let error = text(&output.stderr);
+    assert!(
+        error.starts_with(&format!(
+            "error: --amqp / ARCADE_AMQP_URL: broker unavailable: amqp://127.0.0.1:{port}: "
+        )),
+        "{error}"
+    );
+    assert_eq!(error.matches("broker unavailable").count(), 1, "{error}");
 }
