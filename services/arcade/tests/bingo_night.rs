@@ -361,6 +361,77 @@ fn a_game_ticked_by_another_services_events_opens_from_the_command_line() {
     let game: Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert_eq!(game["tickMode"], "activity");
 
+    // alice's card holds every square (8 squares, 8 cells): her goal at table t3 ticks it,
+    // an own goal does not.
+    let dealt = answered(
+        &bingo(&admin, &["deal", "--game", "goals", "--player", "alice"]),
+        "bingo.card.dealt.v1",
+    );
+    let serial = dealt["serial"].as_u64().unwrap().to_string();
+    let send = |payload: Value| {
+        let mut child = arcade()
+            .args(["send", "table.goal.scored.v1", "-", "--admin", &admin])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        assert!(child.wait().unwrap().success());
+    };
+    let goal = |table: &str, own: bool| {
+        let mut payload = serde_json::json!({
+            "ball": 1, "clockMs": 1000, "counted": true, "gameId": "g1", "kind": "goal",
+            "phase": "default", "player": "alice", "score": {"hinge": 1, "lock": 0},
+            "side": "hinge", "tableId": table,
+        });
+        if own {
+            payload["ownGoal"] = Value::Bool(true);
+        }
+        payload
+    };
+    send(goal("t5", true));
+    send(goal("t3", false));
+    // The square of table 3 (id 3) ticks; table 5's own goal, sent first, ticked nothing. The
+    // card is read until it shows a tick (each read a process of its own).
+    let card = |serial: &str| {
+        let shown = bingo(
+            &admin,
+            &["show", "--game", "goals", "--serial", serial, "--json"],
+        );
+        let card: Value = serde_json::from_slice(&shown.stdout).unwrap();
+        card
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let ticked = loop {
+        let card = card(&serial);
+        let ticked: Vec<u64> = card["tickedCells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        if ticked.len() > 1 || std::time::Instant::now() > deadline {
+            break (card, ticked);
+        }
+        std::thread::yield_now();
+    };
+    let (card, ticked) = ticked;
+    assert_eq!(
+        ticked.len(),
+        2,
+        "the free centre and table 3's square: {card}"
+    );
+    let cells = dealt["cells"].as_array().unwrap();
+    let ticked_squares: Vec<&Value> = ticked.iter().map(|i| &cells[*i as usize]).collect();
+    assert!(ticked_squares.contains(&&Value::from(3)), "{card}");
+    assert!(!ticked_squares.contains(&&Value::from(5)), "{card}");
+
     // Bad usage: exit 2, with what is wrong.
     let no_source = open("g2", &["--verb", "table.goal"]);
     assert_eq!(no_source.status.code(), Some(2), "{no_source:?}");
