@@ -218,9 +218,12 @@ fn open_print_verify_and_show_a_called_game_through_the_service() {
         ],
     );
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
-    assert_eq!(
-        text(&again.stderr),
-        "error: a game \"quiz\" already exists: choose another id\n"
+    let refused = text(&again.stderr);
+    assert!(
+        refused.starts_with("error: the bingo service refused bingo.game.open.v1 ")
+            && refused
+                .ends_with(" (game-exists): a game \"quiz\" already exists: choose another id\n"),
+        "{refused}"
     );
 
     // 8 squares make 40,320 distinct 3×3 cards, of which the game prints 39,690.

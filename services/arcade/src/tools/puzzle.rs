@@ -40,7 +40,8 @@ pub enum PuzzleCommand {
     Tool(arcade_puzzle_telemetry::cli::Command),
     /// Print the telemetry's per-stage statistics as a table.
     Stats(super::puzzle_stats::StatsArgs),
-    /// Play sessions with the bot and publish one game.session.completed.v1 each.
+    /// Play sessions with the bot and publish one game.session.completed.v2 each (v1 with
+    /// --contract v1).
     Simulate(SimulateArgs),
 }
 

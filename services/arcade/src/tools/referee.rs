@@ -20,9 +20,9 @@ use arcade_contracts::table::{
 use arcade_referee::settings::read_rules;
 use serde_json::{Value, json};
 
-use crate::connection::{Connection, tool_bus};
+use crate::connection::Connection;
 use crate::exit::Failure;
-use crate::reply::Replies;
+use crate::reply::{self, AnswerArgs, Question};
 
 /// `arcade referee …`.
 #[derive(Debug, clap::Subcommand)]
@@ -130,18 +130,6 @@ pub struct GoalArgs {
     pub connection: Connection,
 }
 
-/// The message id of a command, and how long to wait for the referee's answer.
-#[derive(Debug, Clone, clap::Args)]
-pub struct AnswerArgs {
-    /// The message id (an idempotency key): a command sent again with the same id is applied
-    /// once. Absent: a fresh one, printed in the error when no answer comes.
-    #[arg(long = "id", value_name = "ID")]
-    pub id: Option<String>,
-    /// Seconds to wait for the referee's answer; none in time exits 3 (it may still apply).
-    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
-    pub timeout: f64,
-}
-
 const PRODUCER: &str = "arcade-referee-cli";
 
 pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
@@ -222,26 +210,14 @@ async fn ask(
     payload: Value,
     answers: &[&str],
 ) -> anyhow::Result<ExitCode> {
-    let timeout = std::time::Duration::try_from_secs_f64(answer.timeout)
-        .map_err(|e| Failure::invalid(format_args!("--timeout {}: {e}", answer.timeout)))?;
-    let id = answer
-        .id
-        .clone()
-        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
-    let bus = tool_bus(&connection.broker, "arcade referee").await?;
-    let mut replies = Replies::open(connection, bus.as_ref(), "table.#").await?;
-    crate::client::deliver(
-        connection,
-        bus.as_ref(),
+    let question = Question {
         message_type,
         payload,
-        PRODUCER,
-        Some(id.clone()),
-    )
-    .await?;
-    let reply = replies
-        .answer(&id, |t| answers.contains(&t), timeout)
-        .await?;
+        pattern: "table.#",
+        answers,
+        producer: PRODUCER,
+    };
+    let (id, reply) = reply::ask(connection, answer, question).await?;
     if reply.message_type.ends_with(".rejected.v1") {
         let reason = reply.payload["error"].as_str().unwrap_or("no reason given");
         return Err(Failure::refused(format_args!(

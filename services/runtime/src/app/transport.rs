@@ -37,11 +37,13 @@ pub enum Transport {
     },
 }
 
-/// Why a transport could not be opened.
+/// Why a transport could not be opened. Each says where; its cause is its
+/// [`source`](std::error::Error::source), said once when the chain is printed (`{:#}` of an
+/// `anyhow::Error`).
 #[derive(Debug, thiserror::Error)]
 pub enum TransportError {
     /// The embedded bus in the data directory did not open.
-    #[error("{}: cannot open the embedded bus: {source}", data_dir.display())]
+    #[error("{}: cannot open the embedded bus", data_dir.display())]
     Embedded {
         /// The data directory.
         data_dir: PathBuf,
@@ -49,11 +51,11 @@ pub enum TransportError {
         source: BusError,
     },
     /// The broker's URL is not one the transport can use.
-    #[error("{AMQP_SETTING}: {0}")]
+    #[error("{AMQP_SETTING}")]
     Url(#[from] InvalidUrl),
     /// The broker did not answer, and the process cannot do without it.
-    #[error("{AMQP_SETTING}: {0}")]
-    Unreachable(BusError),
+    #[error("{AMQP_SETTING}")]
+    Unreachable(#[source] BusError),
 }
 
 impl Transport {
@@ -230,4 +232,52 @@ pub enum DataDirError {
         /// Why.
         source: std::io::Error,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chain of `error` as `{:#}` prints it, after checking that no error repeats its
+    /// cause in its own text.
+    fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+        let mut said = vec![error.to_string()];
+        let mut current = error;
+        while let Some(cause) = current.source() {
+            assert!(
+                !current.to_string().contains(&cause.to_string()),
+                "{current} repeats its cause {cause}"
+            );
+            said.push(cause.to_string());
+            current = cause;
+        }
+        said.join(": ")
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_broker_or_a_bad_url_says_its_cause_once() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let url = format!("amqp://guest:secret@127.0.0.1:{port}/%2f");
+        let error = connect_amqp(AmqpConfig::new(url), true).await.unwrap_err();
+        assert!(matches!(error, TransportError::Unreachable(_)), "{error:?}");
+        let text = chain(&error);
+        assert!(
+            text.starts_with(&format!(
+                "{AMQP_SETTING}: broker unavailable: amqp://guest:***@127.0.0.1:{port}"
+            )),
+            "{text}"
+        );
+        assert_eq!(text.matches("broker unavailable").count(), 1, "{text}");
+
+        let error = connect_amqp(AmqpConfig::new("http://broker"), true)
+            .await
+            .unwrap_err();
+        let text = chain(&error);
+        assert!(text.starts_with(&format!("{AMQP_SETTING}: ")), "{text}");
+        assert_eq!(text.matches(AMQP_SETTING).count(), 1, "{text}");
+    }
 }

@@ -1,31 +1,17 @@
-//! How the bingo tools reach the process hosting bingo: its admin endpoint. Reads are
-//! `GET /bingo/…`; requests are published with `POST /messages/{type}` (on whatever bus that
-//! process uses, embedded or RabbitMQ), and their answers are read from `GET /stream`, opened
-//! before the request is sent, by the request's `requestId`.
+//! How `arcade bingo show` and `print` read what the service holds: `GET /bingo/…` on the admin
+//! endpoint of the process hosting bingo. Requests wait for their answers as every organiser
+//! command does (`crate::reply::ask`).
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::time::Duration;
 
-use arcade_contracts::Envelope;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-use crate::connection::{json_answer, successful};
-use crate::traced::Outgoing;
-use tracing::Instrument;
-
-/// How long a tool waits for the service's answer to one request.
-pub const PATIENCE: Duration = Duration::from_secs(30);
+use crate::connection::json_answer;
 
 /// Prints `error: message` and returns the exit code of a refusal by the service (1).
 pub fn refused(message: impl std::fmt::Display) -> ExitCode {
     crate::exit::print(crate::exit::REFUSED, message)
-}
-
-/// Prints `error: message` and returns the exit code of bad input (2).
-pub fn invalid(message: impl std::fmt::Display) -> ExitCode {
-    crate::exit::print(crate::exit::INVALID, message)
 }
 
 /// The admin endpoint of the process hosting bingo.
@@ -86,98 +72,5 @@ impl Admin {
         Ok(Ok(serde_json::from_value(body).map_err(|e| {
             anyhow::anyhow!("{url}: unexpected answer: {e}")
         })?))
-    }
-
-    /// Publishes a request, in its producer span; the endpoint validates it against its schema
-    /// first.
-    pub async fn send(&self, message_type: &str, payload: &Value) -> anyhow::Result<()> {
-        const PRODUCER: &str = "arcade-bingo-tool";
-        let url = format!("http://{}/messages/{message_type}", self.addr);
-        let id = uuid::Uuid::now_v7().to_string();
-        let outgoing = Outgoing::new(message_type, payload, &id, PRODUCER, None);
-        let request = self
-            .http
-            .post(&url)
-            .query(&[("producer", PRODUCER)])
-            .header("Idempotency-Key", &id)
-            .json(payload);
-        let response = outgoing
-            .carried(request)
-            .send()
-            .instrument(outgoing.span.clone())
-            .await
-            .map_err(|e| self.unreachable(&e))?;
-        if response.status() == reqwest::StatusCode::NOT_FOUND {
-            // No queue takes it: not delivered.
-            let (_, body) = json_answer(response, &url).await?;
-            let why = body["error"].as_str().unwrap_or("nobody consumes it");
-            return Err(crate::exit::Failure::undelivered(format_args!(
-                "{message_type} was not sent: {why}"
-            )));
-        }
-        successful(
-            response,
-            |_| format!("{message_type} was not sent"),
-            "refused",
-        )
-        .await?;
-        Ok(())
-    }
-
-    /// Starts reading the bingo service's facts; requests sent after this returns have their
-    /// answers in it.
-    pub async fn answers(&self) -> anyhow::Result<Answers> {
-        let url = format!("http://{}/stream", self.addr);
-        let response = self
-            .http
-            .get(&url)
-            .query(&[("pattern", "bingo.#")])
-            .send()
-            .await
-            .map_err(|e| self.unreachable(&e))?
-            .error_for_status()?;
-        Ok(Answers {
-            response,
-            pending: Vec::new(),
-        })
-    }
-}
-
-/// The stream of the bingo service's facts.
-#[derive(Debug)]
-pub struct Answers {
-    response: reqwest::Response,
-    pending: Vec<u8>,
-}
-
-impl Answers {
-    async fn next(&mut self) -> anyhow::Result<Envelope> {
-        loop {
-            if let Some(end) = self.pending.iter().position(|b| *b == b'\n') {
-                let line: Vec<u8> = self.pending.drain(..=end).collect();
-                return Ok(serde_json::from_slice(&line)?);
-            }
-            match self.response.chunk().await? {
-                Some(chunk) => self.pending.extend_from_slice(&chunk),
-                None => anyhow::bail!("the admin endpoint closed the stream of answers"),
-            }
-        }
-    }
-
-    /// The service's answer to the request `request_id`: the first fact that echoes it.
-    pub async fn answer(&mut self, request_id: &str) -> anyhow::Result<Envelope> {
-        let wait = async {
-            loop {
-                let envelope = self.next().await?;
-                if envelope.payload["requestId"] == request_id {
-                    return Ok(envelope);
-                }
-            }
-        };
-        tokio::time::timeout(PATIENCE, wait).await.map_err(|_| {
-            crate::exit::Failure::undelivered(format_args!(
-                "the bingo service did not answer within {PATIENCE:?}"
-            ))
-        })?
     }
 }

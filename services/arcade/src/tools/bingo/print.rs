@@ -24,9 +24,11 @@ use arcade_contracts::bingo::{CardsPrinted, PrintCards, PrintedCard, RequestReje
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::AdminArg;
 use super::link::{Admin, refused};
+use super::requests::ask;
 use crate::client::segment;
+use crate::connection::Connection;
+use crate::reply::AnswerArgs;
 
 /// How the cards are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -49,9 +51,12 @@ pub struct PrintArgs {
     /// How the cards are written on standard output.
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
-    /// The admin endpoint.
+    /// Seconds to wait for the service's answer to each batch; none in time exits 3.
+    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
+    pub timeout: f64,
+    /// Broker and admin endpoint.
     #[command(flatten)]
-    pub admin: AdminArg,
+    pub connection: Connection,
 }
 
 /// Why a game cannot print `count` cards, if it cannot.
@@ -119,7 +124,7 @@ fn render(format: Format, game: &GameRead, cards: &[PrintedCard]) -> String {
 
 /// Runs `arcade bingo print`.
 pub async fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
-    let admin = Admin::new(args.admin.admin);
+    let admin = Admin::new(args.connection.admin());
     let path = format!("/bingo/games/{}", segment(&args.game));
     let game = match admin.get::<GameRead>(&path).await? {
         Ok(game) => game,
@@ -136,32 +141,42 @@ pub async fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
     if let Some(problem) = infeasible(&game, args.count) {
         return Ok(refused(problem));
     }
-    let mut answers = admin.answers().await?;
+    // A fresh message id per batch.
+    let answer = AnswerArgs {
+        id: None,
+        timeout: args.timeout,
+    };
     let bar = progress_on_stderr(u64::from(args.count));
-    let run = uuid::Uuid::now_v7().simple().to_string();
     let mut cards: Vec<PrintedCard> = Vec::with_capacity(args.count as usize);
     let mut failure = None;
-    let mut batch_number = 0;
     while cards.len() < args.count as usize {
         // At most 100,000 cards.
         let count = (args.count - cards.len() as u32).min(MAX_PRINT_BATCH);
-        batch_number += 1;
-        let request_id = format!("print-{run}-{batch_number}");
         let request = PrintCards {
-            request_id: Some(request_id.clone()),
+            request_id: None,
             game_id: args.game.clone(),
             count,
         };
-        admin
-            .send(PrintCards::TYPE, &serde_json::to_value(&request)?)
-            .await?;
-        let answer = answers.answer(&request_id).await?;
-        if answer.message_type == RequestRejected::TYPE {
-            let rejection: RequestRejected = serde_json::from_value(answer.payload)?;
-            failure = Some(rejection.reason);
-            break;
-        }
-        let printed: CardsPrinted = serde_json::from_value(answer.payload)?;
+        let payload = serde_json::to_value(&request)?;
+        let answers = [CardsPrinted::TYPE, RequestRejected::TYPE];
+        let reply = match ask(
+            &args.connection,
+            &answer,
+            PrintCards::TYPE,
+            payload,
+            &answers,
+        )
+        .await
+        {
+            Ok(reply) => reply,
+            // Refused: the cards printed so far are written, and the error says how many.
+            Err(e) if crate::exit::code_of(&e) == crate::exit::REFUSED && !cards.is_empty() => {
+                failure = Some(format!("{e:#}"));
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        let printed: CardsPrinted = serde_json::from_value(reply.payload)?;
         bar.inc(printed.cards.len() as u64);
         cards.extend(printed.cards);
     }
@@ -170,7 +185,7 @@ pub async fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
     match failure {
         None => Ok(written),
         Some(reason) => Ok(refused(format!(
-            "the service printed {} of the {} cards asked (written above), then refused: {reason}",
+            "the service printed {} of the {} cards asked (written above), then: {reason}",
             cards.len(),
             args.count
         ))),

@@ -193,6 +193,9 @@ impl AmqpBus {
                         .store(i, std::sync::atomic::Ordering::Relaxed);
                     return Ok(connection);
                 }
+                // Each node's own cause, said once: the error made of them says the broker is
+                // unavailable.
+                Err(BusError::Unavailable(cause)) => errors.push(cause),
                 Err(error) => errors.push(error.to_string()),
             }
         }
@@ -301,6 +304,37 @@ mod tests {
         assert!(text.contains("http://guest:***@localhost"), "{text}");
         assert!(!text.contains("secret"), "{text}");
         assert!(AmqpBus::new(AmqpConfig::new("amqp://127.0.0.1:5672/%2f")).is_ok());
+    }
+
+    /// A port nothing listens on (bound, then released).
+    fn closed_port() -> u16 {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_broker_is_said_unavailable_once_with_each_nodes_cause() {
+        let (a, b) = (closed_port(), closed_port());
+        let config = AmqpConfig::new(format!(
+            "amqp://guest:secret@127.0.0.1:{a}/%2f,amqp://guest:secret@127.0.0.1:{b}/%2f"
+        ));
+        let error = AmqpBus::new(config)
+            .unwrap()
+            .connect_now()
+            .await
+            .unwrap_err();
+        let text = error.to_string();
+        assert_eq!(text.matches("broker unavailable").count(), 1, "{text}");
+        assert!(
+            text.starts_with("broker unavailable: amqp://guest:***@127.0.0.1:"),
+            "{text}"
+        );
+        assert!(text.contains(&format!("127.0.0.1:{a}")), "{text}");
+        assert!(
+            text.contains(&format!("; amqp://guest:***@127.0.0.1:{b}")),
+            "{text}"
+        );
+        assert!(!text.contains("secret"), "{text}");
     }
 
     #[test]
