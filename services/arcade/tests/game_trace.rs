@@ -197,7 +197,9 @@ async fn a_game_started_from_the_cli_is_one_trace_and_json_logs_name_it() {
         .await
         .unwrap(),
     );
-    let start_id = start["message_id"].as_str().unwrap().to_string();
+    // `referee start` prints the referee's answer: the event its command caused.
+    assert_eq!(start["type"], "table.game.started.v1", "{start}");
+    let start_id = start["causation_id"].as_str().unwrap().to_string();
     let correlation = start["correlation_id"].as_str().unwrap().to_string();
 
     let spans = receiver
@@ -276,12 +278,19 @@ async fn a_game_started_from_the_cli_is_one_trace_and_json_logs_name_it() {
 
     // A command the referee refuses is logged in its handling's span: the JSON line names the
     // command's trace and that span.
-    let abort = succeeded(
-        cli(&["referee", "abort", "--table", table, "--game", "g0"])
-            .await
-            .unwrap(),
+    // The referee refuses it: the command says so with exit 1.
+    let abort_id = uuid::Uuid::now_v7().to_string();
+    let abort = cli(&[
+        "referee", "abort", "--table", table, "--game", "g0", "--id", &abort_id,
+    ])
+    .await
+    .unwrap();
+    assert_eq!(
+        abort.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&abort.stderr)
     );
-    let abort_id = abort["message_id"].as_str().unwrap().to_string();
     let spans = receiver
         .spans
         .wait_until(Duration::from_secs(60), |spans| {
