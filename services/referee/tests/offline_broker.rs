@@ -1,18 +1,24 @@
-//! A whole game refereed from the table's own sensors with no broker, then delivered in order
-//! to a RabbitMQ that appears later: the referee's broker address leads nowhere while the
-//! game is played (connection refused), then a forwarder to the real broker starts listening
-//! there. Reads `ARCADE_AMQP_URL`; skipped without it unless `ARCADE_REQUIRE_BROKER=1`.
+//! A whole game refereed from the table's own sensors with the terminal display on and no
+//! broker, then delivered in order to a RabbitMQ that appears later: the referee's broker
+//! address leads nowhere while the game is played (connection refused), then a forwarder to the
+//! real broker starts listening there. Every score and the winner appear on the display, the
+//! locks follow the rules. Reads `ARCADE_AMQP_URL`; skipped without it unless
+//! `ARCADE_REQUIRE_BROKER=1`.
 //!
-//! [`OfflineTable`] holds what a check may look at after the game (the simulated table, the
-//! referee, its runtime): a new part of the table (a display) adds its checks beside the locks'.
+//! [`OfflineTable`] holds what a check may look at after the game (the simulated table's locks,
+//! the display's screen, the referee, its runtime).
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arcade_contracts::Envelope;
+use arcade_referee::display::{DisplayOptions, DisplayPlan, DisplayStats};
 use arcade_referee::service::{self, RefereeService, TableInput};
 use arcade_referee::settings::parse_balls;
-use arcade_referee::table::{SharedTable, SimulatedTable};
+use arcade_referee::table::{Ball, GoalSensors, SharedTable, SimulatedTable, TerminalDisplay};
 use arcade_referee::{IbrLock, Side};
 use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::bus::{Bus, Consumer, SubscriptionSpec};
@@ -27,6 +33,73 @@ const PATIENCE: Duration = Duration::from_secs(60);
 const BAR_GAME: &str = "hinge,lock,hinge,lock,hinge,lock,hinge,lock:inout,hinge,hinge";
 /// started, 5 lock changes, 10 goals, 1 phase change, finished.
 const GAME_EVENTS: u64 = 18;
+/// What the display shows after each ball of [`BAR_GAME`], in order.
+const SHOWN: [&str; 10] = [
+    "1-0",
+    "1-1",
+    "2-1",
+    "2-2",
+    "3-2",
+    "3-3",
+    "4-3",
+    "4-4",
+    "TIE-BREAK 5-4",
+    "HINGE WINS 6-4",
+];
+
+/// The terminal display's output, shared with the test.
+#[derive(Clone, Default)]
+struct Screen(Arc<Mutex<String>>);
+
+impl Screen {
+    /// The texts shown so far, in order (the `scoreboard: "TEXT"` lines).
+    fn texts(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap()
+            .lines()
+            .filter_map(|line| line.strip_prefix("scoreboard: \""))
+            .filter_map(|rest| rest.split_once('"').map(|(text, _)| text.to_string()))
+            .collect()
+    }
+}
+
+impl Write for Screen {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap()
+            .push_str(&String::from_utf8_lossy(bytes));
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The table's goal sensors, as a player drops balls: each ball once the display shows the
+/// score before it (a display redrawn only for the newest score would skip one otherwise).
+struct Sensors {
+    balls: VecDeque<Ball>,
+    screen: Screen,
+    /// What the display shows before each ball.
+    before: VecDeque<&'static str>,
+}
+
+impl GoalSensors for Sensors {
+    type Error = Infallible;
+    fn poll_ball(&mut self) -> Result<Option<Ball>, Infallible> {
+        let ready = self
+            .before
+            .front()
+            .is_some_and(|text| self.screen.texts().last().map(String::as_str) == Some(*text));
+        if !ready {
+            return Ok(None);
+        }
+        self.before.pop_front();
+        Ok(self.balls.pop_front())
+    }
+}
 
 fn broker_url() -> Option<String> {
     match std::env::var("ARCADE_AMQP_URL") {
@@ -81,6 +154,7 @@ type Table = SharedTable<SimulatedTable>;
 struct OfflineTable {
     table_id: String,
     table: Table,
+    screen: Screen,
     runtime: Runtime,
     referee: HostHandle<RefereeService<Table>>,
 }
@@ -94,17 +168,27 @@ impl OfflineTable {
             .unwrap()
             .as_nanos();
         let table_id = format!("offline-{nanos:x}");
-        let table = SharedTable::new(SimulatedTable::scripted(parse_balls(balls).unwrap()));
+        let table = SharedTable::new(SimulatedTable::scripted([]));
+        let screen = Screen::default();
+        let mut before: VecDeque<&'static str> = SHOWN.into_iter().collect();
+        before.push_front("0-0");
+        let sensors = Sensors {
+            balls: parse_balls(balls).unwrap().into(),
+            screen: screen.clone(),
+            before,
+        };
+        let display = DisplayPlan::new(
+            TerminalDisplay::new(screen.clone(), 32),
+            DisplayOptions {
+                scroll: Duration::from_millis(70),
+                idle: Some("READY".into()),
+                hold: Duration::from_secs(30),
+            },
+            DisplayStats::default(),
+        );
         let runtime = Runtime::new(bus).with_data_dir(dir);
-        let referee = service::start(
-            &runtime,
-            &table_id,
-            table.clone(),
-            table.clone(),
-            POLL,
-            arcade_referee::display::DisplayPlan::none(),
-        )
-        .unwrap();
+        let referee =
+            service::start(&runtime, &table_id, table.clone(), sensors, POLL, display).unwrap();
         let rules: serde_json::Value =
             serde_json::from_str(include_str!("../examples/bar.rules.json")).unwrap();
         let start = serde_json::from_value(json!({
@@ -120,6 +204,7 @@ impl OfflineTable {
         OfflineTable {
             table_id,
             table,
+            screen,
             runtime,
             referee,
         }
@@ -187,6 +272,15 @@ async fn a_game_from_the_tables_own_sensors_with_no_broker_reaches_a_rabbitmq_st
     assert_eq!(finished.message_type, "table.game.finished.v1");
     assert_eq!(finished.payload["winner"], "hinge");
     assert_eq!(finished.payload["score"], json!({"hinge": 6, "lock": 4}));
+    // The display showed the idle text, then every score and the winner, in order.
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while game.screen.texts().last().map(String::as_str) != Some("HINGE WINS 6-4") {
+        assert!(tokio::time::Instant::now() < deadline, "the winner shown");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let mut expected = vec!["READY", "0-0"];
+    expected.extend(SHOWN);
+    assert_eq!(game.screen.texts(), expected);
     // The locks follow the rules: every decision written, in order, once it was durable.
     let decided = game.decided_locks();
     let deadline = tokio::time::Instant::now() + PATIENCE;
