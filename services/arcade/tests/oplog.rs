@@ -308,7 +308,23 @@ fn follow_prints_what_a_later_run_appended_and_ends_on_sigterm() {
     simulate(&admin, 4, 9);
     wait_consumed(&admin, 4);
     terminate(&mut child);
-    let after = lines(&log(data.path(), &[]));
+    // The follower opens the store now and then: a read that meets it there is told the data
+    // dir is in use, and reads again.
+    let after = {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let read = log(data.path(), &[]);
+            if read.status.success() {
+                break lines(&read);
+            }
+            let error = String::from_utf8_lossy(&read.stderr).into_owned();
+            assert!(
+                error.contains("in use") && Instant::now() < deadline,
+                "arcade log: {error}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
     assert!(after.len() >= before + 4, "{} then {}", before, after.len());
     while seen.len() < after.len() {
         seen.push(
