@@ -1,5 +1,5 @@
 //! The console as everyone uses it, in a real headless Chromium: axe-core on every page at
-//! 320, 390 and 1920 px (no serious or critical violation), nothing wider than a 320 px phone,
+//! 320 px (light theme), 390 and 1920 px (dark theme): no serious or critical violation, nothing wider than a 320 px phone,
 //! the bingo card's numbers readable, the duel's controls named in text, the charts' labels
 //! apart, the print page's word when nothing is printed yet; a puzzle move and a goal played
 //! with the keyboard alone; focus and scroll position kept across ten live updates.
@@ -120,7 +120,7 @@ fn layout(browser: &Browser, name: &str, width: u32) -> Vec<String> {
                 "return document.querySelectorAll('.message.error').length",
                 json!([]),
             ) != 0
-                || !page.contains("No batch printed yet")
+                || !page.contains("No printed batch yet")
             {
                 wrong.push(format!("the page without a batch reads {page:?}"));
             }
@@ -142,8 +142,14 @@ fn every_console_page_passes_axe_and_fits_phones_and_tvs() {
     let source = axe_source();
     let evening = Evening::new(data.path());
     let mut wrong = Vec::new();
-    for (width, height) in [(320, 640), (390, 844), (1920, 1080)] {
+    // Both themes: the light one (a device that prefers it) on the narrowest phone, the dark
+    // one (the default, the TV's) at 390 and 1920 px.
+    for (width, height, light) in [(320, 640, true), (390, 844, false), (1920, 1080, false)] {
         let browser = Browser::start(width, height).expect("the browser started above");
+        let theme = if light { "light" } else { "dark" };
+        if light {
+            browser.prefer_light();
+        }
         // The operator's token in the tab: the pages show their actions too.
         open(&browser, &evening.console, "/");
         browser.eval(
@@ -151,7 +157,7 @@ fn every_console_page_passes_axe_and_fits_phones_and_tvs() {
             json!([TOKEN]),
         );
         for (name, path) in &evening.pages {
-            eprintln!("{path} at {width} px");
+            eprintln!("{path} at {width} px, {theme}");
             open(&browser, &evening.console, path);
             if name == "race-team" {
                 browser.type_into("#team-token", &evening.team.1);
@@ -174,7 +180,7 @@ fn every_console_page_passes_axe_and_fits_phones_and_tvs() {
                 .into_iter()
                 .chain(layout(&browser, name, width))
             {
-                wrong.push(format!("{path} at {width} px: {problem}"));
+                wrong.push(format!("{path} at {width} px, {theme}: {problem}"));
             }
         }
     }
@@ -299,6 +305,10 @@ fn focus_and_scroll_survive_ten_live_updates() {
     );
     browser.type_keys("Zo");
     let scrolled = browser.eval("return window.scrollY", json!([]));
+    let field_top = browser.eval(
+        "return Math.round(document.getElementById('goal-player').getBoundingClientRect().top)",
+        json!([]),
+    );
     assert!(
         scrolled.as_f64().unwrap_or(0.0) > 0.0,
         "the page scrolls at 390 × 600"
@@ -335,7 +345,16 @@ fn focus_and_scroll_survive_ten_live_updates() {
         ),
         "Zo"
     );
-    assert_eq!(browser.eval("return window.scrollY", json!([])), scrolled);
+    // The page keeps its place: the field stays where it was on the screen (the goals listed
+    // above it grew, and the scroll position followed them).
+    assert_eq!(
+        browser.eval(
+            "return Math.round(document.getElementById('goal-player').getBoundingClientRect().top)",
+            json!([])
+        ),
+        field_top
+    );
+    assert!(browser.eval("return window.scrollY", json!([])).as_f64() >= scrolled.as_f64());
     assert_eq!(browser.text("[data-score=hinge]"), "5");
 
     // A board followed live: the focused cell keeps the focus while pulses come in.

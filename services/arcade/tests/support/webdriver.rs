@@ -325,6 +325,17 @@ impl Browser {
         );
     }
 
+    /// Makes the pages see `prefers-color-scheme: light` (their light theme).
+    pub fn prefer_light(&self) {
+        self.call(
+            reqwest::Method::POST,
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Emulation.setEmulatedMedia", "params": {
+                "features": [{ "name": "prefers-color-scheme", "value": "light" }]
+            }})),
+        );
+    }
+
     /// A PNG of the whole page (its full height, at the window's width).
     pub fn screenshot(&self) -> Vec<u8> {
         let metrics = self.eval(

@@ -67,6 +67,8 @@
     var i, a, tag = old.nodeName, before = old.getAttribute("value");
     for (i = old.attributes.length - 1; i >= 0; i--) {
       a = old.attributes[i].name;
+      // A <details> the visitor opened stays open.
+      if (a === "open" && tag === "DETAILS") continue;
       if (!next.hasAttribute(a)) old.removeAttribute(a);
     }
     for (i = 0; i < next.attributes.length; i++) {
