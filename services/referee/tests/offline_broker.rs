@@ -96,15 +96,15 @@ impl OfflineTable {
         let table_id = format!("offline-{nanos:x}");
         let table = SharedTable::new(SimulatedTable::scripted(parse_balls(balls).unwrap()));
         let runtime = Runtime::new(bus).with_data_dir(dir);
-        let referee = service::start(
-            &runtime,
-            &table_id,
-            table.clone(),
-            table.clone(),
-            POLL,
-            arcade_referee::display::DisplayPlan::none(),
-        )
-        .unwrap();
+        let referee =
+            service::start(
+                &runtime,
+                &table_id,
+                table.clone(),
+                table.clone(),
+                POLL,
+                arcade_referee::display::DisplayPlan::none(),
+            ).unwrap();
         let rules: serde_json::Value =
             serde_json::from_str(include_str!("../examples/bar.rules.json")).unwrap();
         let start = serde_json::from_value(json!({

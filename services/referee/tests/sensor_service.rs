@@ -129,8 +129,7 @@ async fn sensed_balls_are_scored_beside_reported_goals_and_a_dead_sensor_is_repo
         sensors,
         POLL,
         arcade_referee::display::DisplayPlan::none(),
-    )
-    .unwrap();
+    ).unwrap();
     let mut tap = bus
         .subscribe(&SubscriptionSpec::temporary(
             "tap.sensors",
