@@ -65,8 +65,8 @@ fn axe(browser: &Browser, source: &str) -> Vec<String> {
         .collect()
 }
 
-/// What a page at `width` shows wrong beyond axe: overflow, and each page's own promise.
-fn layout(browser: &Browser, name: &str, width: u32) -> Vec<String> {
+/// What a page shows wrong beyond axe: overflow, and each page's own promise.
+fn layout(browser: &Browser, name: &str) -> Vec<String> {
     let mut wrong = Vec::new();
     let wide = browser.eval(
         "return [document.documentElement.scrollWidth, window.innerWidth]",
@@ -127,7 +127,6 @@ fn layout(browser: &Browser, name: &str, width: u32) -> Vec<String> {
         }
         _ => {}
     }
-    let _ = width;
     wrong
 }
 
@@ -178,7 +177,7 @@ fn every_console_page_passes_axe_and_fits_phones_and_tvs() {
             }
             for problem in axe(&browser, &source)
                 .into_iter()
-                .chain(layout(&browser, name, width))
+                .chain(layout(&browser, name))
             {
                 wrong.push(format!("{path} at {width} px, {theme}: {problem}"));
             }
