@@ -150,10 +150,10 @@ fn a_strata_relay_board_played_to_a_win_by_clicking_shows_in_the_statistics() {
         "document.getElementById('published').dataset.published === '1'",
         "the session sent",
     );
-    // A pulse on the finished board: every cell is disabled, and the server says why.
+    // A pulse on the finished board: every cell is disabled (aria-disabled), and the server says why.
     assert_eq!(
         browser.eval(
-            "return document.querySelectorAll('.strata-cell:not([disabled])').length",
+            "return document.querySelectorAll('.strata-cell:not([aria-disabled=true])').length",
             json!([])
         ),
         json!(0)

@@ -175,6 +175,59 @@ impl Browser {
         )
     }
 
+    /// Runs `script` (a function body whose last argument is the callback to call with the
+    /// result; `arguments` before it are `args`) and returns what it called back with.
+    pub fn eval_async(&self, script: &str, args: Value) -> Value {
+        self.call(
+            reqwest::Method::POST,
+            "/execute/async",
+            Some(json!({ "script": script, "args": args })),
+        )
+    }
+
+    /// Presses and releases `key` on the keyboard (a character, or one of [`keys`]), sent to
+    /// whatever has the focus, as a user without a mouse would.
+    pub fn press(&self, key: &str) {
+        self.call(
+            reqwest::Method::POST,
+            "/actions",
+            Some(
+                json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": [
+                    { "type": "keyDown", "value": key }, { "type": "keyUp", "value": key }
+                ]}]}),
+            ),
+        );
+    }
+
+    /// Types `text` key by key into whatever has the focus.
+    pub fn type_keys(&self, text: &str) {
+        let actions: Vec<Value> = text
+            .chars()
+            .flat_map(|c| {
+                [
+                    json!({ "type": "keyDown", "value": c.to_string() }),
+                    json!({ "type": "keyUp", "value": c.to_string() }),
+                ]
+            })
+            .collect();
+        self.call(
+            reqwest::Method::POST,
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }]})),
+        );
+    }
+
+    /// The `id` of the focused element (`""` for `<body>` or one without an id).
+    pub fn focused(&self) -> String {
+        self.eval(
+            "const e = document.activeElement; return e && e !== document.body ? (e.id || e.tagName) : ''",
+            json!([]),
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+    }
+
     /// The element matching `css` (panics when there is none).
     pub fn element(&self, css: &str) -> String {
         let found = self.call(
@@ -272,6 +325,17 @@ impl Browser {
         );
     }
 
+    /// Makes the pages see `prefers-color-scheme: light` (their light theme).
+    pub fn prefer_light(&self) {
+        self.call(
+            reqwest::Method::POST,
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Emulation.setEmulatedMedia", "params": {
+                "features": [{ "name": "prefers-color-scheme", "value": "light" }]
+            }})),
+        );
+    }
+
     /// A PNG of the whole page (its full height, at the window's width).
     pub fn screenshot(&self) -> Vec<u8> {
         let metrics = self.eval(
@@ -290,6 +354,24 @@ impl Browser {
         let shot = self.call(reqwest::Method::GET, "/screenshot", None);
         base64_decode(shot.as_str().unwrap_or_default())
     }
+}
+
+/// WebDriver's codes of the keys that are not characters.
+pub mod keys {
+    /// Tab.
+    pub const TAB: &str = "\u{E004}";
+    /// Enter.
+    pub const ENTER: &str = "\u{E007}";
+    /// The space bar.
+    pub const SPACE: &str = " ";
+    /// The arrow keys.
+    pub const LEFT: &str = "\u{E012}";
+    /// Up.
+    pub const UP: &str = "\u{E013}";
+    /// Right.
+    pub const RIGHT: &str = "\u{E014}";
+    /// Down.
+    pub const DOWN: &str = "\u{E015}";
 }
 
 /// Standard base64 (the screenshot's encoding).

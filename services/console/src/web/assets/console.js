@@ -14,7 +14,7 @@
     Object.keys(attrs || {}).forEach(function (key) {
       var value = attrs[key];
       if (value === undefined || value === null || value === false) return;
-      if (key.slice(0, 2) === "on") el.addEventListener(key.slice(2), value);
+      if (key.slice(0, 2) === "on") listen(el, key.slice(2), value);
       else if (key === "text") el.textContent = value;
       else el.setAttribute(key, value === true ? "" : value);
     });
@@ -27,11 +27,70 @@
     el.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
   }
 
-  // Replaces the children of `el` (an element or an id).
+  // An element's handlers sit in `el._on` behind one listener per event type, so a redraw
+  // can hand an element kept on the page the new handlers (and the data they close over).
+  function listen(el, type, fn) {
+    if (!el._on) el._on = {};
+    if (!el._on[type]) el.addEventListener(type, function (e) { return el._on[type](e); });
+    el._on[type] = fn;
+  }
+
+  // Makes the children of `el` those of `fresh` (built by the page's render), touching only
+  // what differs: an element of the same tag and id stays on the page (its attributes, text
+  // and handlers updated), so focus, a field being typed in, the caret and the scroll position
+  // survive a live update, and a screen reader hears only the `aria-live` text that changed.
+  function morph(el, fresh) {
+    var old = el.firstChild, next = fresh.firstChild;
+    while (next) {
+      var following = next.nextSibling;
+      if (old && same(old, next)) {
+        update(old, next);
+        old = old.nextSibling;
+      } else {
+        el.insertBefore(next, old);
+      }
+      next = following;
+    }
+    while (old) { var gone = old.nextSibling; el.removeChild(old); old = gone; }
+  }
+  function same(a, b) {
+    if (a.nodeType !== b.nodeType) return false;
+    if (a.nodeType !== 1) return true;
+    return a.nodeName === b.nodeName && (a.id || "") === (b.id || "") &&
+      (a.getAttribute("type") || "") === (b.getAttribute("type") || "");
+  }
+  function update(old, next) {
+    if (old.nodeType !== 1) {
+      if (old.nodeValue !== next.nodeValue) old.nodeValue = next.nodeValue;
+      return;
+    }
+    var i, a, tag = old.nodeName, before = old.getAttribute("value");
+    for (i = old.attributes.length - 1; i >= 0; i--) {
+      a = old.attributes[i].name;
+      // A <details> the visitor opened stays open.
+      if (a === "open" && tag === "DETAILS") continue;
+      if (!next.hasAttribute(a)) old.removeAttribute(a);
+    }
+    for (i = 0; i < next.attributes.length; i++) {
+      a = next.attributes[i];
+      if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+    }
+    if (next._on) Object.keys(next._on).forEach(function (type) { listen(old, type, next._on[type]); });
+    // What a visitor types is theirs: a field's value moves only when the page's value did.
+    if (tag === "INPUT" && next.hasAttribute("value") && next.getAttribute("value") !== before &&
+        old !== document.activeElement) {
+      old.value = next.getAttribute("value");
+    }
+    if (tag === "TEXTAREA") return;
+    morph(old, next);
+  }
+
+  // Replaces the children of `el` (an element or an id), keeping what is unchanged ([morph]).
   C.fill = function (el) {
     if (typeof el === "string") el = document.getElementById(el);
-    while (el.firstChild) el.removeChild(el.firstChild);
-    for (var i = 1; i < arguments.length; i++) append(el, arguments[i]);
+    var fresh = document.createElement(el.nodeName === "svg" ? "div" : el.nodeName);
+    for (var i = 1; i < arguments.length; i++) append(fresh, arguments[i]);
+    morph(el, fresh);
     return el;
   };
 

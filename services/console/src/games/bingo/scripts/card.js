@@ -59,13 +59,13 @@ function render(view) {
       h("span", { class: "muted" }, " · card " + c.serial + " · " + gameId)),
     B.grid(g.size, c.cells),
     h("div", { class: "facts" },
-      h("span", { id: "ticked-count", "data-ticked": c.ticked }, c.ticked + " of " + c.cells.length + " ticked"),
+      h("span", { id: "ticked-count", "data-ticked": c.ticked, "aria-live": "polite" }, c.ticked + " of " + c.cells.length + " ticked"),
       h("span", null, "wins: " + g.patterns.join(", ")),
       g.closedAt ? h("span", { class: "pill closed" }, "game closed") : null));
   var calls = g.recentCalls;
   Console.fill("state",
-    c.win ? h("div", { class: "win", id: "win" }, "BINGO! ", c.win.pattern + " · place " + c.win.place) : null,
-    g.tickMode === "called" ? h("div", null,
+    c.win ? h("div", { class: "win", id: "win", role: "alert" }, "BINGO! ", c.win.pattern + " · place " + c.win.place) : null,
+    g.tickMode === "called" ? h("div", { id: "calls", "aria-live": "polite" },
       h("h2", null, "Called (" + g.calledCount + ")"),
       calls.length ? h("ol", { class: "recent-calls", reversed: true, start: g.calledCount }, calls.map(function (k) { return h("li", null, k.label); }))
         : h("p", { class: "muted" }, "Nothing called yet.")) : h("p", { class: "muted" }, "Your gestures tick your squares."));

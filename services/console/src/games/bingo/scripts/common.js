@@ -18,9 +18,11 @@ var B = {
   grid: function (size, cells) {
     return h("div", { class: "bingo-grid", style: "--size:" + size, id: "grid" },
       cells.map(function (c) {
-        var cls = "cell" + (c.free ? " free" : "") + (c.ticked ? " ticked" : "") + (c.winning ? " winning" : "");
+        var text = c.free ? "FREE" : (c.label || "#" + c.squareId);
+        // A number (or a label as short) fills its cell; a phrase gets the size that fits it.
+        var cls = "cell" + (text.length <= 3 ? " short" : "") + (c.free ? " free" : "") + (c.ticked ? " ticked" : "") + (c.winning ? " winning" : "");
         return h("div", { class: cls, "data-cell": c.cell, "data-square": c.squareId === null ? "" : c.squareId },
-          h("span", null, c.free ? "FREE" : (c.label || "#" + c.squareId)));
+          h("span", null, text));
       }));
   },
   // A refusal as a line: the request, its code and why.

@@ -115,7 +115,7 @@ function render(view) {
       h("span", { id: "card-count" }, g.cards + " cards (" + g.dealt + " dealt, " + g.printed + " printed)"),
       h("span", null, "opened " + B.when(g.openedAt)),
       g.closedAt ? h("span", null, "closed " + B.when(g.closedAt)) : null),
-    g.tickMode === "called" ? h("div", { class: "last-call", id: "last-call" },
+    g.tickMode === "called" ? h("div", { class: "last-call", id: "last-call", "aria-live": "polite", "aria-atomic": "true" },
       last ? [h("span", { class: "muted" }, "#" + last.callNumber + " "), last.label] : h("span", { class: "muted" }, "no square called yet")) : null);
   var operator = document.body.classList.contains("operator");
   var callable = g.tickMode === "called" && !g.closedAt;

@@ -23,7 +23,7 @@ function load() {
         return h("section", { class: "sheet-card", "data-serial": card.serial },
           h("h2", null, h("span", null, data.gameId), h("span", null, "card " + card.serial)),
           h("div", { class: "bingo-grid", style: "--size:" + data.size },
-            card.cells.map(function (label) { return h("div", { class: "cell" + (label === null ? " free" : "") }, h("span", null, label === null ? "FREE" : label)); })),
+            card.cells.map(function (label) { return h("div", { class: "cell" + (label === null ? " free" : "") + (label !== null && label.length <= 3 ? " short" : "") }, h("span", null, label === null ? "FREE" : label)); })),
           h("p", { class: "print-label" }, card.label));
       }));
       document.getElementById("print-now").disabled = false;
@@ -31,8 +31,11 @@ function load() {
   }).catch(function (e) { loaded = null; Console.say("sheet-message", false, "network: " + e); });
 }
 
+var printed = false; // whether the game has a batch (before one, there is no sheet to ask for)
+
 function render(view) {
   var g = view && view.game;
+  printed = !!(g && g.batches.length);
   Console.fill("batches", g && g.batches.length
     ? ["Batches: ", g.batches.map(function (b) {
       return h("a", { href: "?batch=" + b.batch, class: String(b.batch) === String(loaded) ? "current" : "" },
@@ -50,4 +53,4 @@ Console.fill("page",
     h("button", { type: "button", class: "primary", id: "print-now", disabled: true, onclick: function () { window.print(); } }, "Print"),
     h("div", { id: "sheet-message", class: "message" })),
   h("div", { id: "sheet" }));
-Console.every(function () { if (!loaded) load(); });
+Console.every(function () { if (!loaded && printed) load(); });

@@ -37,8 +37,12 @@ function trend(buckets, id, label, fmt) {
   if (!buckets.length) return g;
   var first = buckets[0].startMs, last = buckets[buckets.length - 1].startMs, span = Math.max(last - first, 1);
   function xOf(t) { return buckets.length === 1 ? (left + w - right) / 2 : left + (t - first) / span * (w - left - right); }
-  [buckets[0], buckets[buckets.length - 1]].forEach(function (b, i) {
-    var t = svg("text", { x: xOf(b.startMs), y: hgt - 8, "text-anchor": i ? "end" : "start" }); t.textContent = fmt(b.startMs); g.appendChild(t);
+  // The first and the last bucket's time at the ends of the axis; one bucket: once, centred.
+  var ticks = buckets.length === 1 ? [[buckets[0], "middle"]] :
+    [[buckets[0], "start"], [buckets[buckets.length - 1], "end"]];
+  ticks.forEach(function (tick) {
+    var t = svg("text", { x: xOf(tick[0].startMs), y: hgt - 8, "text-anchor": tick[1], class: "axis" });
+    t.textContent = fmt(tick[0].startMs); g.appendChild(t);
   });
   for (var s = 0; s < 5; s++) {
     var pts = [];

@@ -33,7 +33,10 @@ var R = {
       carFarthest: "car that went farthest", teamFarthest: "team that went farthest" }[kind] || kind;
   },
   teamLink: function (team) {
-    return h("a", { href: "/race/teams/" + encodeURIComponent(team), class: "team", style: "color:" + R.color(team) }, team);
+    // The team's colour as a dot beside its name (the name itself in the theme's link colour,
+    // readable in both themes whatever the colour).
+    return h("a", { href: "/race/teams/" + encodeURIComponent(team), class: "team" },
+      h("span", { class: "swatch", "aria-hidden": "true", style: "background:" + R.color(team) }), team);
   },
   duelLink: function (id, text) {
     return h("a", { href: "/race/duels/" + id, "data-duel": id }, text || ("duel " + id));

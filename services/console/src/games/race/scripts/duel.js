@@ -22,26 +22,29 @@ function fighter(view, frame, i) {
       h("span", { id: "hand-" + i, hidden: true }, hand ? hand.join(",") : "")));
 }
 
-function draw(view) {
+// The shown step's content (the children of #frame).
+function step(view) {
   var frame = frames[index];
   var over = index === frames.length - 1 && view.over;
-  Console.fill("frame",
+  return [
     h("div", { class: "steps" },
-      h("button", { type: "button", id: "first", onclick: function () { go(0); }, disabled: index === 0 }, "⏮"),
-      h("button", { type: "button", id: "prev", onclick: function () { go(index - 1); }, disabled: index === 0 }, "◀ previous"),
+      h("button", { type: "button", id: "first", onclick: function () { go(0); }, disabled: index === 0 }, "« first"),
+      h("button", { type: "button", id: "prev", onclick: function () { go(index - 1); }, disabled: index === 0 }, "‹ previous"),
       h("b", { id: "step-label" }, index === 0 ? "the deal" : "step " + index + " of " + (frames.length - 1)),
-      h("button", { type: "button", id: "next", onclick: function () { go(index + 1); }, disabled: index >= frames.length - 1 }, "next ▶"),
-      h("button", { type: "button", id: "last", onclick: function () { go(frames.length - 1); }, disabled: index >= frames.length - 1 }, "⏭"),
+      h("button", { type: "button", id: "next", onclick: function () { go(index + 1); }, disabled: index >= frames.length - 1 }, "next ›"),
+      h("button", { type: "button", id: "last", onclick: function () { go(frames.length - 1); }, disabled: index >= frames.length - 1 }, "last »"),
       h("input", { type: "range", id: "scrub", min: 0, max: frames.length - 1, value: index, "aria-label": "step",
         oninput: function (e) { go(Number(e.target.value)); } })),
-    h("p", { class: "step-text", id: "step-text" }, frame.text),
+    h("p", { class: "step-text", id: "step-text", "aria-live": "polite" }, frame.text),
     frame.cards && frame.cards.length ? h("p", null, "played ", R.cards(frame.cards), frame.drawn && frame.drawn.length ? [" · drew ", R.cards(frame.drawn)] : null) : null,
     piste(frame.squares),
     h("p", { class: "muted" }, "distance " + (frame.squares[1] - frame.squares[0]) + (frame.deckLeft !== null && frame.deckLeft !== undefined ? " · " + frame.deckLeft + " card(s) left in the deck" : "")),
     h("div", { class: "fighters" }, fighter(view, frame, 0), fighter(view, frame, 1)),
     over ? h("p", { class: "winner", id: "winner" }, view.winner === null || view.winner === undefined
-      ? "A draw: " + view.reasonText : view.fighters[view.winner].name + " wins: " + view.reasonText) : null);
+      ? "A draw: " + view.reasonText : view.fighters[view.winner].name + " wins: " + view.reasonText) : null];
 }
+
+function draw(view) { Console.fill("frame", step(view)); }
 
 function go(i) {
   index = Math.max(0, Math.min(frames.length - 1, i));
@@ -64,7 +67,6 @@ function render(view) {
     h("p", null, h("a", { href: "/race" }, "◂ the race"), " · turn " + view.turn,
       view.combatId ? " · combat " + view.combatId : " · against pirates", " · ",
       h("span", { id: "duel-state" }, view.over ? "over" : "in progress")),
-    h("section", { class: "card", id: "frame" }),
+    h("section", { class: "card", id: "frame" }, step(view)),
     view.deck ? h("p", { class: "muted" }, "The deck, top first: ", R.cards(view.deck, "small")) : null);
-  draw(view);
 }

@@ -61,7 +61,7 @@ function headline(view) {
     parts.push(h("span", { id: "odds" }, "odds " + d.nothing + "/" + d.pirates + "/" + d.garage + "/" + d.wreck + "/" + d.mineField));
   }
   if (s) parts.push(h("span", { class: "seed" }, "seed SHA-256 " + s.seedSha256.slice(0, 16) + "…"));
-  return h("div", { class: "race-top" }, parts);
+  return h("div", { class: "race-top", id: "race-top", "aria-live": "polite" }, parts);
 }
 
 function finishedCard(f) {

@@ -27,7 +27,7 @@ var T = {
   },
   score: function (game) {
     var s = game ? game.score : { hinge: 0, lock: 0 };
-    return h("div", { class: "score" },
+    return h("div", { class: "score", id: "score", "aria-live": "polite", "aria-atomic": "true" },
       h("span", { class: "side hinge", "data-score": "hinge" }, s.hinge),
       h("span", { class: "muted" }, "–"),
       h("span", { class: "side lock", "data-score": "lock" }, s.lock));
@@ -38,7 +38,8 @@ var T = {
       h("span", { "data-phase": g.phase || "" }, "phase ", T.phase(g.phase || "default")),
       h("span", null, "clock ", T.clock(game)),
       game ? [T.lock("hinge", g.ibr.hinge), T.lock("lock", g.ibr.lock)] : null,
-      h("span", { "data-status": "" }, T.status(game)));
+      h("span", { "data-status": "", role: game && game.finished ? "alert" : null,
+        "aria-live": game && game.finished ? "assertive" : "polite" }, T.status(game)));
   }
 };
 Console.every(function () {

@@ -16,7 +16,7 @@ function render(view) {
   var s = g ? g.score : { hinge: 0, lock: 0 };
   var ibr = g ? g.ibr : { hinge: "released", lock: "released" };
   var board = Console.fill("page",
-    h("div", { class: "board", id: "board" },
+    h("div", { class: "board", id: "board", "aria-live": "polite", "aria-atomic": "true" },
       h("div", null, h("div", { class: "digits hinge", id: "score-hinge" }, s.hinge), h("div", { class: "label" }, "hinge")),
       h("div", { class: "dash" }, "–"),
       h("div", null, h("div", { class: "digits lock", id: "score-lock" }, s.lock), h("div", { class: "label" }, "lock"))),
@@ -25,7 +25,8 @@ function render(view) {
       T.clock(g, "clock"),
       h("span", { class: ibr.hinge, "data-lock": ibr.hinge }, "hinge " + (ibr.hinge === "locked" ? "locked" : "free")),
       h("span", { class: ibr.lock, "data-lock": ibr.lock }, "lock " + (ibr.lock === "locked" ? "locked" : "free")),
-      h("span", { id: "status" }, T.status(g))),
+      h("span", { id: "status", role: g && g.finished ? "alert" : null,
+        "aria-live": g && g.finished ? "assertive" : "polite" }, T.status(g))),
     led(view && view.display));
   var ball = g && g.goals.length ? g.gameId + "/" + g.goals[0].ball : null;
   if (ball && lastBall !== null && ball !== lastBall) {
