@@ -66,7 +66,16 @@ pub enum Command {
     #[command(subcommand)]
     Schemas(crate::tools::schemas::SchemasCommand),
     /// Write the reference (the command line, the settings, the message types) as Markdown.
-    Docs(crate::tools::reference::DocsArgs),
+    Docs(DocsArgs),
+}
+
+/// `arcade docs`.
+#[derive(Debug, Args)]
+pub struct DocsArgs {
+    /// The directory to write `cli.md`, `settings.md` and `messages.md` into (created if
+    /// missing; those three files are replaced).
+    #[arg(long, value_name = "DIR", default_value = "docs/reference")]
+    pub dir: std::path::PathBuf,
 }
 
 /// `arcade race …`.

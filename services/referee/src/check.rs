@@ -6,8 +6,9 @@ use std::io::Write;
 
 use arcade_scoreboard::Frame;
 
-use crate::display_settings::{DisplayKind, TERMINAL_COLUMNS};
-use crate::settings::{Hardware, LaunchError, SensorKind, TableSettings, open_sensors};
+use crate::settings::{
+    DisplayKind, Hardware, LaunchError, SensorKind, TERMINAL_COLUMNS, TableSettings, open_sensors,
+};
 use crate::table::{GoalSensors, MODULE_COLUMNS, ScoreDisplay};
 
 /// Checks the hardware `settings` describe, writing what it sees to `out`; returns one line

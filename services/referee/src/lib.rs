@@ -13,12 +13,11 @@
 //! - [`service`]: the referee of one table on the Arcade runtime (queue `referee.<tableId>`,
 //!   sensor polling, timer, ball locks set once their decision is durable).
 //! - [`settings`]: its flags and environment settings, and the choice of table hardware.
-//! - [`display`]: what the score display shows, and its task; [`display_settings`]: its flags.
+//! - [`display`]: what the score display shows, and its task; its flags are in [`settings`].
 
 pub mod check;
 pub mod cli;
 pub mod display;
-pub mod display_settings;
 pub mod domain;
 pub mod mapping;
 pub mod service;

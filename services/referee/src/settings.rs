@@ -9,13 +9,14 @@ use std::time::Duration;
 use arcade_runtime::{HostError, Running, Runtime};
 
 use crate::display::{DisplayPlan, DisplayStats};
-use crate::display_settings::DisplaySettings;
 use crate::domain::{BallKind, Side};
 use crate::service::{self, DEFAULT_POLL};
 use crate::table::{Ball, SharedTable, SimulatedTable};
 
+mod display;
 mod sensors;
 
+pub use display::{DisplayKind, DisplaySettings, TERMINAL_COLUMNS};
 pub(crate) use sensors::open as open_sensors;
 pub use sensors::{Lines, SensorKind, SensorSettings};
 

@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arcade_referee::display::{DisplayOptions, DisplayPlan, DisplayStats, spawn_display};
-use arcade_referee::display_settings::{DisplayKind, DisplaySettings};
 use arcade_referee::service::{self, TableInput};
 use arcade_referee::settings::TableSettings;
+use arcade_referee::settings::{DisplayKind, DisplaySettings};
 use arcade_referee::table::{
     DisplayError, Ht16k33Display, ScoreDisplay, SharedTable, SimulatedTable, TerminalDisplay,
     module_ram,

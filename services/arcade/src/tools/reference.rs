@@ -7,25 +7,15 @@ mod messages;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use clap::{Args, CommandFactory};
+use clap::CommandFactory;
 
-use crate::cli::Cli;
+use crate::cli::{Cli, DocsArgs};
 
 /// How to regenerate the reference (named in the files it writes).
 pub const REGENERATE: &str = "cargo run -p arcade -- docs --dir docs/reference";
-
-/// `arcade docs`.
-#[derive(Debug, Args)]
-pub struct DocsArgs {
-    /// The directory to write `cli.md`, `settings.md` and `messages.md` into (created if
-    /// missing; those three files are replaced).
-    #[arg(long, value_name = "DIR", default_value = "docs/reference")]
-    pub dir: PathBuf,
-}
 
 /// Writes every reference file into `args.dir`.
 pub fn run(args: &DocsArgs) -> anyhow::Result<ExitCode> {

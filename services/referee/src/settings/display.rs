@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
+use super::{LaunchError, parse_address};
 use crate::display::{DisplayOptions, DisplayPlan, DisplayStats, RESULT_HOLD};
-use crate::settings::{LaunchError, parse_address};
 use crate::table::{MODULE_COLUMNS, TerminalDisplay, check_addresses};
 
 /// Which display shows the score.
