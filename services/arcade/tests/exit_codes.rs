@@ -1,39 +1,19 @@
 //! One exit code per cause across the command line: 1 a refusal or a missing/wrong token, 2
 //! bad usage or input, 3 not delivered or no answer within `--timeout` — and `--help` says so.
 
+#[path = "support/process.rs"]
+mod process;
+
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
+
+use process::{Killed, free_port};
 
 const TOKEN: &str = "arcade-test-operator-token";
 
 fn arcade() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
-    command
-        .env("ARCADE_CONSOLE_ADDR", "127.0.0.1:0")
-        .env_remove("ARCADE_AMQP_URL")
-        .env_remove("RUST_LOG")
-        .env("ARCADE_ADMIN_TOKEN", TOKEN);
-    command
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A child killed when the test ends, however it ends.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+    process::arcade(TOKEN)
 }
 
 fn stderr(output: &Output) -> String {

@@ -2,14 +2,18 @@
 //! with this one: its log says what was played, every input it took sent again with the same
 //! message id applies nothing, and a new goal continues the game it left in progress.
 
+#[path = "support/process.rs"]
+mod process;
+
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::Value;
+
+use process::{Killed, free_port};
 
 const TOKEN: &str = "fixture-operator-token";
 
@@ -20,31 +24,7 @@ fn fixture(name: &str) -> std::path::PathBuf {
 }
 
 fn arcade() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
-    command
-        .env("ARCADE_CONSOLE_ADDR", "127.0.0.1:0")
-        .env_remove("ARCADE_AMQP_URL")
-        .env_remove("RUST_LOG")
-        .env("ARCADE_ADMIN_TOKEN", TOKEN);
-    command
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A child killed when the test ends, however it ends.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+    process::arcade(TOKEN)
 }
 
 /// The referee's log on a stopped data dir: its envelopes, in order.

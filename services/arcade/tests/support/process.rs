@@ -1,0 +1,37 @@
+//! The `arcade` binary as the command-line tests run it: no broker, no `RUST_LOG`, the console
+//! on a port of its own, the operator's token given; a free port; a child killed when the test
+//! ends however it ends.
+
+use std::net::TcpListener;
+use std::process::{Child, Command};
+
+/// `arcade` on the embedded transport, presenting `token` as the operator's.
+pub fn arcade(token: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
+    command
+        .env("ARCADE_CONSOLE_ADDR", "127.0.0.1:0")
+        .env_remove("ARCADE_AMQP_URL")
+        .env_remove("RUST_LOG")
+        .env("ARCADE_ADMIN_TOKEN", token);
+    command
+}
+
+/// A loopback port nothing listens on.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A child killed when the test ends, however it ends.
+#[derive(Debug)]
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
