@@ -176,7 +176,18 @@ fn build_peer() -> Result<std::path::PathBuf, String> {
     let target = std::env::var("ARCADE_PEER_TARGET")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| workspace_root().join("target/peers"));
-    let status = std::process::Command::new(env!("CARGO"))
+    // The toolchain this bench was built with: one of the peer's dependencies (`flagset`)
+    // ships a `rust-toolchain.toml` naming 1.65, which rustup obeys in that crate's directory
+    // unless `RUSTUP_TOOLCHAIN` is set (it is under `cargo bench`, not for the bench's binary
+    // run on its own).
+    let toolchain = std::env::var("RUSTUP_TOOLCHAIN")
+        .ok()
+        .or(option_env!("RUSTUP_TOOLCHAIN").map(str::to_string));
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    if let Some(toolchain) = toolchain {
+        cargo.env("RUSTUP_TOOLCHAIN", toolchain);
+    }
+    let status = cargo
         .args(["build", "--release", "--quiet", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")

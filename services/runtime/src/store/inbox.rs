@@ -163,9 +163,9 @@ impl Inbox {
         for item in log.scan_prefix(DIGESTS_PREFIX) {
             let (key, value) = item?;
             let number = chunk_number(&key)?;
-            let damaged = || StoreError::Corrupt {
-                seq: 0,
-                reason: format!("inbox chunk {number} is not a list of digests"),
+            let damaged = || StoreError::Damaged {
+                what: format!("inbox chunk {number}"),
+                reason: "it is not a list of digests".into(),
             };
             let (written_ms, entries): (u64, Vec<(u128, u64)>) = match value.split_first() {
                 Some((&FORMAT_DIGESTS, bytes)) if bytes.len() % 16 == 0 => (
@@ -324,9 +324,9 @@ fn chunk_number(key: &[u8]) -> Result<u64, StoreError> {
     key.get(DIGESTS_PREFIX.len()..)
         .and_then(|rest| rest.try_into().ok())
         .map(u64::from_be_bytes)
-        .ok_or_else(|| StoreError::Corrupt {
-            seq: 0,
-            reason: "an inbox chunk's key is not a chunk number".into(),
+        .ok_or_else(|| StoreError::Damaged {
+            what: format!("an inbox chunk's key of {} bytes", key.len()),
+            reason: "it is not a chunk number".into(),
         })
 }
 

@@ -24,8 +24,8 @@ pub struct Damage {
     /// `log` or `snapshot`.
     pub kind: &'static str,
     /// The log entry's sequence number (the first unreadable record of a chunk), or the entry
-    /// the snapshot covers.
-    pub seq: u64,
+    /// the snapshot covers; `None` when it is not known (a key that is not a sequence number).
+    pub seq: Option<u64>,
     /// What is wrong.
     pub reason: String,
 }
@@ -165,7 +165,7 @@ impl Inspect {
                     Err(_) => {
                         out.damage.push(Damage {
                             kind: "log",
-                            seq: expected.unwrap_or(0),
+                            seq: expected,
                             reason: format!(
                                 "a key of {} bytes is not a sequence number",
                                 key.len()
@@ -179,7 +179,7 @@ impl Inspect {
                 {
                     out.damage.push(Damage {
                         kind: "log",
-                        seq: expected.min(first),
+                        seq: Some(expected.min(first)),
                         reason: format!(
                             "the log jumps from entry {} to entry {first}",
                             expected - 1
@@ -196,7 +196,7 @@ impl Inspect {
                     Err(StoreError::Corrupt { seq, reason }) => {
                         out.damage.push(Damage {
                             kind: "log",
-                            seq,
+                            seq: Some(seq),
                             reason,
                         });
                         // The chunk's length is unknown: the next one is taken as it comes.
@@ -214,7 +214,7 @@ impl Inspect {
                 let Ok(seq) = seq_of(&key) else {
                     out.damage.push(Damage {
                         kind: "snapshot",
-                        seq: 0,
+                        seq: None,
                         reason: format!("a key of {} bytes is not a sequence number", key.len()),
                     });
                     continue;
@@ -222,13 +222,13 @@ impl Inspect {
                 match snapshot::parse(&snapshot::Stored { seq, bytes }, None) {
                     Ok(frame) if frame.seq >= end => out.damage.push(Damage {
                         kind: "snapshot",
-                        seq,
+                        seq: Some(seq),
                         reason: format!("it covers entry {seq}, beyond the log's end {end}"),
                     }),
                     Ok(_) => {}
                     Err(e) => out.damage.push(Damage {
                         kind: "snapshot",
-                        seq,
+                        seq: Some(seq),
                         reason: e.to_string(),
                     }),
                 }
@@ -381,11 +381,16 @@ mod tests {
         let at = bad.len() - 1;
         bad[at] ^= 1;
         snaps.insert(key, bad).unwrap();
+        snaps.insert(b"odd", b"x".to_vec()).unwrap();
         let damage = inspect.verify().unwrap().damage;
         assert_eq!(
             damage.iter().map(|d| (d.kind, d.seq)).collect::<Vec<_>>(),
-            vec![("log", 1), ("snapshot", 2)],
+            vec![("log", Some(1)), ("snapshot", Some(2)), ("snapshot", None)],
             "{damage:?}"
+        );
+        assert_eq!(
+            damage[2].reason, "a key of 3 bytes is not a sequence number",
+            "a damage whose entry is not known says no entry"
         );
     }
 }

@@ -87,6 +87,15 @@ pub enum StoreError {
         /// What is wrong.
         reason: String,
     },
+    /// A part of the store that is not a log entry (a key, an inbox chunk) could not be read
+    /// back.
+    #[error("event store: {what} is unreadable: {reason}")]
+    Damaged {
+        /// Which part, as far as it is known (`a log key of 3 bytes`, `inbox chunk 7`).
+        what: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// The result of committing inputs.
@@ -378,9 +387,9 @@ fn seq_of(bytes: &[u8]) -> Result<u64, StoreError> {
     bytes
         .try_into()
         .map(u64::from_be_bytes)
-        .map_err(|_| StoreError::Corrupt {
-            seq: 0,
-            reason: "a key is not a sequence number".into(),
+        .map_err(|_| StoreError::Damaged {
+            what: format!("a key of {} bytes", bytes.len()),
+            reason: "it is not a sequence number (8 bytes)".into(),
         })
 }
 
