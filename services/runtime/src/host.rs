@@ -85,6 +85,9 @@ pub struct HostConfig {
     /// When the state is snapshotted ([`SnapshotPolicy::DEFAULT`]: every 10,000 entries or
     /// 60 s).
     pub snapshots: SnapshotPolicy,
+    /// Dead-letter a message with no proven sender instead of deduplicating it in the
+    /// anonymous scope (`--require-proven-sender`).
+    pub require_proven_sender: bool,
 }
 
 impl Default for HostConfig {
@@ -94,6 +97,7 @@ impl Default for HostConfig {
             prefetch: 1024,
             relay_batch: 512,
             snapshots: SnapshotPolicy::DEFAULT,
+            require_proven_sender: false,
         }
     }
 }

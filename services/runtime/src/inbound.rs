@@ -39,9 +39,9 @@ pub struct Inbound {
     /// The digest of `dedupe_key` ([`crate::store::key_digest`]), what the inbox keeps,
     /// computed once.
     pub key_digest: u128,
-    /// The digest of the key the inbox knew it by before keys were scoped by sender: the bare
-    /// message id.
-    pub legacy_digest: u128,
+    /// The digests of the keys the inbox knew it by before: the bare message id, and for a
+    /// message with no proven sender, the producer-scoped key.
+    pub earlier: crate::store::Earlier,
     /// The digest of its body, to tell a redelivery from another message reusing its id.
     pub body_digest: u64,
     /// Whether the message id was derived rather than sent.
@@ -88,16 +88,23 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
             .unwrap_or_else(|| message_id.clone()),
         causation_id: wire.causation_id.clone(),
         producer: wire.app_id.clone().unwrap_or_else(|| "unknown".into()),
-        sender: wire.user_id.clone(),
+        sender: proven_sender(wire)?,
         message_type: message_type.to_string(),
         occurred_at,
         payload,
         message_id,
     };
     let dedupe_key = dedupe_key(&envelope);
+    let earlier = crate::store::Earlier {
+        unscoped: Some(crate::store::key_digest(envelope.message_id.as_bytes())),
+        producer_scoped: envelope
+            .sender
+            .is_none()
+            .then(|| crate::store::key_digest(&scoped(&envelope.producer, &envelope.message_id))),
+    };
     Ok(Inbound {
         key_digest: crate::store::key_digest(&dedupe_key),
-        legacy_digest: crate::store::key_digest(envelope.message_id.as_bytes()),
+        earlier,
         dedupe_key,
         body_digest: crate::store::body_digest(&wire.body),
         envelope,
@@ -106,17 +113,48 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
     })
 }
 
+/// The dead-letter reason of a message with no proven sender, when the host requires one.
+pub const NO_PROVEN_SENDER: &str =
+    "no proven sender (no user_id the broker validated) and --require-proven-sender is set";
+
 /// The dead-letter reason of a message whose id its sender used before for another body.
 pub const ID_REUSED: &str = "message id reused with a different body";
 
-/// The inbox key of a message: who vouches for it (the transport's `sender`, else the
-/// `producer` it names) and its id, so that one sender cannot take another's ids.
+/// The transport's `user_id`, the sender it vouches for: none when absent or empty; refused
+/// when it holds a NUL byte (which no broker user has), so that no proven sender's inbox key
+/// can begin like an anonymous one's.
+fn proven_sender(wire: &WireMessage) -> Result<Option<String>, String> {
+    match wire.user_id.as_deref() {
+        None | Some("") => Ok(None),
+        Some(user) if user.contains('\0') => Err("user_id holds a NUL byte".into()),
+        Some(user) => Ok(Some(user.to_string())),
+    }
+}
+
+/// The inbox key of a message: who vouches for it and its id, so that one sender cannot take
+/// another's ids. A proven sender (the transport's `sender`) scopes its own ids; a message
+/// with none is kept in the anonymous scope, under the `producer` it names — a scope no proven
+/// sender's key can fall in (those never begin with a NUL byte), so an anonymous message can
+/// cost no proven sender's message, whatever `producer` it claims.
 pub fn dedupe_key(envelope: &Envelope) -> Vec<u8> {
-    let scope = envelope.sender.as_deref().unwrap_or(&envelope.producer);
-    let mut key = Vec::with_capacity(scope.len() + 1 + envelope.message_id.len());
+    match envelope.sender.as_deref() {
+        Some(sender) => scoped(sender, &envelope.message_id),
+        None => {
+            let mut key = ANONYMOUS.to_vec();
+            key.extend_from_slice(&scoped(&envelope.producer, &envelope.message_id));
+            key
+        }
+    }
+}
+
+/// The prefix of an anonymous message's inbox key.
+const ANONYMOUS: &[u8] = b"\0anonymous\0";
+
+fn scoped(scope: &str, message_id: &str) -> Vec<u8> {
+    let mut key = Vec::with_capacity(scope.len() + 1 + message_id.len());
     key.extend_from_slice(scope.as_bytes());
     key.push(0);
-    key.extend_from_slice(envelope.message_id.as_bytes());
+    key.extend_from_slice(message_id.as_bytes());
     key
 }
 
@@ -214,7 +252,11 @@ mod tests {
         let alice = from(Some("alice"), "bingo", GOOD);
         let mallory = from(Some("mallory"), "bingo", GOOD);
         assert_ne!(alice.dedupe_key, mallory.dedupe_key);
-        assert_eq!(alice.legacy_digest, crate::store::key_digest(b"m-1"));
+        assert_eq!(
+            alice.earlier.unscoped,
+            Some(crate::store::key_digest(b"m-1"))
+        );
+        assert_eq!(alice.earlier.producer_scoped, None);
         assert_eq!(
             alice.dedupe_key,
             from(Some("alice"), "other", GOOD).dedupe_key
@@ -224,6 +266,24 @@ mod tests {
             from(None, "feed", GOOD).dedupe_key,
             "without a sender, the producer scopes it"
         );
+        let squatter = from(None, "alice", GOOD);
+        assert_ne!(
+            squatter.dedupe_key, alice.dedupe_key,
+            "an anonymous message claiming a proven sender's name is not in its scope"
+        );
+        assert_eq!(
+            squatter.earlier.producer_scoped,
+            Some(crate::store::key_digest(b"alice\0m-1")),
+            "the key it had before, looked up for the same body only"
+        );
+        assert_eq!(
+            from(Some(""), "alice", GOOD).dedupe_key,
+            squatter.dedupe_key,
+            "an empty user_id proves nothing"
+        );
+        let mut nul = wire(Some("game.session.completed.v1"), GOOD);
+        nul.user_id = Some("\0anonymous".into());
+        assert!(decode(&nul, &catalog, 0).unwrap_err().contains("NUL"));
         let other =
             br#"{"gameId":"h","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
         assert_ne!(

@@ -3,8 +3,10 @@
 //! with reason `type does not match routing key`; a message sent first under another message's
 //! id (the squatted id) no longer makes the genuine one vanish: the genuine one, same sender,
 //! other body, is dead-lettered with reason `message id reused with a different body`, and a
-//! different sender's id is its own. Arcade publishes with the connection's `user_id`, and the
-//! broker refuses a forged one. Reads `ARCADE_AMQP_URL`; skipped when unset unless
+//! different sender's id is its own; a message with no proven sender (no `user_id`) naming a
+//! proven sender's producer and id costs that sender nothing (its scope is the anonymous one),
+//! and `require_proven_sender` dead-letters it. Arcade publishes with the connection's
+//! `user_id`, and the broker refuses a forged one. Reads `ARCADE_AMQP_URL`; skipped when unset unless
 //! `ARCADE_REQUIRE_BROKER=1`.
 
 #[path = "support/broker.rs"]
@@ -247,6 +249,91 @@ async fn a_squatted_id_dead_letters_the_second_body_and_spares_other_senders() {
     assert_eq!(state.get(&("mallory".to_string(), 1)), Some(&1));
     assert_eq!(state.get(&("bingo".to_string(), 1)), Some(&1));
     assert_eq!(state.get(&("bingo".to_string(), 2)), None);
+    let _ = connection.close(200, "done".into()).await;
+    bus.close().await;
+}
+
+/// Publishes through Arcade's own publisher: the connection's user goes out as `user_id`.
+async fn publish_proven(bus: &AmqpBus, id: &str, app: &str, body: &[u8]) {
+    use arcade_runtime::Bus as _;
+    let message = arcade_runtime::WireMessage {
+        message_type: Some(ItemEmitted::TYPE.into()),
+        message_id: Some(id.into()),
+        app_id: Some(app.into()),
+        body: body.to_vec(),
+        ..Default::default()
+    };
+    bus.publish(&[arcade_runtime::Publication {
+        destination: arcade_runtime::Destination::Topic,
+        message,
+    }])
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anonymous_squatter_costs_no_proven_message_and_can_be_refused_outright() {
+    let Some(url) = broker::url() else { return };
+    let user = url
+        .parse::<lapin::uri::AMQPUri>()
+        .map(|uri| uri.authority.userinfo.username)
+        .unwrap();
+    let bus = AmqpBus::new(broker::config(&url)).unwrap();
+    bus.connect_now().await.unwrap();
+    let exchange = bus.config().events_exchange.clone();
+    let key = ItemEmitted::TYPE;
+    let (connection, channel) = channel(&url).await;
+    let mut dead = dead_letters(&connection, &bus).await;
+
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = runtime(&bus, dir.path());
+    let name = format!("tally.{}", broker::random());
+    let tally = runtime.start(Tally { name: name.clone() }).unwrap();
+    broker::wait_for_consumer(&url, &name).await;
+    // Mallory, with no broker user of her own (no user_id), names the operator's producer and
+    // takes the id of a message the operator is about to send.
+    let squat = br#"{"producer":"mallory","n":1}"#;
+    publish(&channel, &exchange, key, key, "op-7", &user, squat).await;
+    wait_applied(&tally, 1).await;
+    // The operator's message, its sender proven by the broker: applied, not a reused id.
+    let genuine = br#"{"producer":"operator","n":1}"#;
+    publish_proven(&bus, "op-7", &user, genuine).await;
+    wait_applied(&tally, 2).await;
+    let host = tally.stop(Duration::from_secs(5)).await.unwrap();
+    let state = &host.state().applied;
+    assert_eq!(state.get(&("mallory".to_string(), 1)), Some(&1));
+    assert_eq!(state.get(&("operator".to_string(), 1)), Some(&1));
+
+    // With --require-proven-sender, the anonymous message is a dead letter saying why, and
+    // the proven one is applied.
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = Runtime::new(Arc::new(bus.clone()))
+        .with_data_dir(dir.path())
+        .with_catalog(testkit::catalog())
+        .with_config(HostConfig {
+            require_proven_sender: true,
+            ..HostConfig::default()
+        });
+    let name = format!("tally.{}", broker::random());
+    let tally = runtime.start(Tally { name: name.clone() }).unwrap();
+    broker::wait_for_consumer(&url, &name).await;
+    let anonymous = br#"{"producer":"plain","n":2}"#;
+    publish(&channel, &exchange, key, key, "p-1", "plain", anonymous).await;
+    let (reason, id, body) = next_dead_letter(&mut dead).await;
+    assert_eq!(
+        reason.as_deref(),
+        Some(arcade_runtime::inbound::NO_PROVEN_SENDER)
+    );
+    assert_eq!(
+        (id.as_deref(), body.as_slice()),
+        (Some("p-1"), &anonymous[..])
+    );
+    publish_proven(&bus, "p-2", &user, br#"{"producer":"operator","n":2}"#).await;
+    wait_applied(&tally, 1).await;
+    let host = tally.stop(Duration::from_secs(5)).await.unwrap();
+    let state = &host.state().applied;
+    assert_eq!(state.get(&("plain".to_string(), 2)), None);
+    assert_eq!(state.get(&("operator".to_string(), 2)), Some(&1));
     let _ = connection.close(200, "done".into()).await;
     bus.close().await;
 }

@@ -26,6 +26,7 @@ fn config(snapshots: SnapshotPolicy) -> HostConfig {
         prefetch: 64,
         relay_batch: 32,
         snapshots,
+        ..HostConfig::default()
     }
 }
 

@@ -155,6 +155,12 @@ pub struct HostArgs {
         value_name = "DURATION"
     )]
     pub snapshot_interval: Duration,
+    /// Dead-letter every message that has no proven sender (on RabbitMQ, no `user_id` the
+    /// broker validated) instead of accepting it in the anonymous scope, where its id can
+    /// collide with no proven sender's. Plain producers without a broker user of their own
+    /// are refused then.
+    #[arg(long = "require-proven-sender", env = "ARCADE_REQUIRE_PROVEN_SENDER")]
+    pub require_proven_sender: bool,
 }
 
 impl HostArgs {
@@ -169,6 +175,7 @@ impl HostArgs {
             .with_dedupe_window(self.dedupe_window)
             .with_config(HostConfig {
                 snapshots: self.snapshots(),
+                require_proven_sender: self.require_proven_sender,
                 ..HostConfig::default()
             })
     }

@@ -75,6 +75,9 @@ impl<S: Service> Host<S> {
             Ok(inbound) => inbound,
             Err(reason) => return self.dead_letter(acker, &reason).await,
         };
+        if self.config.require_proven_sender && inbound.envelope.sender.is_none() {
+            return self.dead_letter(acker, inbound::NO_PROVEN_SENDER).await;
+        }
         let span = self.process_span(&inbound, &queue);
         let outcome = span.in_scope(|| self.on_inbound(&inbound, batch));
         match outcome {
@@ -137,11 +140,9 @@ impl<S: Service> Host<S> {
     /// What the batch and the inbox know of an input: new, a duplicate, or its id reused.
     fn seen(&self, inbound: &Inbound, batch: &Batch<S::Event>) -> Seen {
         match batch.pending.seen(inbound.key_digest, inbound.body_digest) {
-            Seen::New => self.store.seen(
-                inbound.key_digest,
-                Some(inbound.legacy_digest),
-                inbound.body_digest,
-            ),
+            Seen::New => self
+                .store
+                .seen(inbound.key_digest, inbound.earlier, inbound.body_digest),
             known => known,
         }
     }

@@ -78,16 +78,31 @@ pub enum Seen {
     Different,
 }
 
-/// Whether `key` with `body` is in `entries`; `legacy`, the unscoped key it would have had
-/// before keys were scoped, matches an entry recorded without a body.
-pub fn seen(entries: &Entries, key: u128, legacy: Option<u128>, body: u64) -> Seen {
+/// The keys an input had before the present scoping, looked up when its own key is not known.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Earlier {
+    /// The bare message id, before keys were scoped by sender: matches an entry recorded
+    /// without a body.
+    pub unscoped: Option<u128>,
+    /// For a message with no proven sender, the key it had when its producer's name scoped it
+    /// like a sender's: matches only with the same body (any other entry there may be a proven
+    /// sender's, and is not this message's to collide with).
+    pub producer_scoped: Option<u128>,
+}
+
+/// Whether `key` with `body` is in `entries`, or one of its `earlier` keys is.
+pub fn seen(entries: &Entries, key: u128, earlier: Earlier, body: u64) -> Seen {
     match entries.get(&key) {
         Some(&known) if known == ANY_BODY || known == body || body == ANY_BODY => Seen::Same,
         Some(_) => Seen::Different,
-        None => match legacy.and_then(|legacy| entries.get(&legacy)) {
-            Some(&ANY_BODY) => Seen::Same,
-            _ => Seen::New,
-        },
+        None => {
+            let was = |key: Option<u128>| key.and_then(|key| entries.get(&key)).copied();
+            match (was(earlier.unscoped), was(earlier.producer_scoped)) {
+                (Some(ANY_BODY), _) => Seen::Same,
+                (_, Some(known)) if known == body => Seen::Same,
+                _ => Seen::New,
+            }
+        }
     }
 }
 
@@ -227,8 +242,8 @@ impl Inbox {
     }
 
     /// What the inbox knows of an input (see [`seen`]).
-    pub fn seen(&self, key: u128, legacy: Option<u128>, body: u64) -> Seen {
-        seen(&self.entries, key, legacy, body)
+    pub fn seen(&self, key: u128, earlier: Earlier, body: u64) -> Seen {
+        seen(&self.entries, key, earlier, body)
     }
 
     /// Adds a group's digests to `batch` as one chunk, stamped with the clock's now;

@@ -40,8 +40,8 @@ use serde::{Deserialize, Serialize};
 pub use self::inbox::{
     DEFAULT_WINDOW as DEFAULT_DEDUPE_WINDOW, parse_window as parse_dedupe_window,
 };
+pub use self::inbox::{Earlier, Seen, body_digest, digest as key_digest};
 use self::inbox::{Entries, Inbox, LOG_END, digest};
-pub use self::inbox::{Seen, body_digest, digest as key_digest};
 use self::tail::Tail;
 
 /// One entry of the log: an event and where it is to be delivered.
@@ -187,10 +187,9 @@ impl Store {
     }
 
     /// What the inbox knows of an input: the digests ([`key_digest`]) of its deduplication
-    /// key and of the key it had before keys were scoped by sender (`legacy`), and the digest
-    /// of its body ([`body_digest`]).
-    pub fn seen(&self, key: u128, legacy: Option<u128>, body: u64) -> Seen {
-        self.inbox().seen(key, legacy, body)
+    /// key and of the keys it had `earlier`, and the digest of its body ([`body_digest`]).
+    pub fn seen(&self, key: u128, earlier: Earlier, body: u64) -> Seen {
+        self.inbox().seen(key, earlier, body)
     }
 
     fn inbox(&self) -> std::sync::MutexGuard<'_, Inbox> {

@@ -22,7 +22,7 @@ impl Pending {
     /// ([`key_digest`](super::key_digest)) and of its body ([`body_digest`](super::body_digest));
     /// see [`Store::seen`](super::Store::seen).
     pub fn seen(&self, key: u128, body: u64) -> Seen {
-        inbox::seen(&self.digests, key, None, body)
+        inbox::seen(&self.digests, key, inbox::Earlier::default(), body)
     }
 
     /// Adds an input's records, and its inbox key if it came from the bus (any body

@@ -136,25 +136,48 @@ fn a_key_seen_with_another_body_is_told_from_a_duplicate() {
 
     let inbox = Inbox::load(&log, None, Clock::system()).unwrap();
     let key = digest(b"alice\0m-1");
-    assert_eq!(inbox.seen(key, None, body_digest(b"genuine")), Seen::Same);
     assert_eq!(
-        inbox.seen(key, None, body_digest(b"forged")),
+        inbox.seen(key, Earlier::default(), body_digest(b"genuine")),
+        Seen::Same
+    );
+    assert_eq!(
+        inbox.seen(key, Earlier::default(), body_digest(b"forged")),
         Seen::Different
     );
     assert_eq!(
-        inbox.seen(
-            digest(b"mallory\0m-1"),
-            Some(digest(b"m-1")),
-            body_digest(b"x")
-        ),
+        inbox.seen(digest(b"mallory\0m-1"), unscoped(b"m-1"), body_digest(b"x")),
         Seen::New,
         "another sender's id is its own"
     );
     let scoped_old = digest(b"alice\0old-id");
     assert_eq!(
-        inbox.seen(scoped_old, Some(digest(b"old-id")), body_digest(b"any")),
+        inbox.seen(scoped_old, unscoped(b"old-id"), body_digest(b"any")),
         Seen::Same,
         "an input recorded before keys were scoped still deduplicates"
     );
+    // An anonymous message recorded when its producer's name scoped it: the same message
+    // again is a duplicate; a message of another body there (a proven sender's) is not its.
+    let anonymous = digest(b"\0anonymous\0alice\0m-1");
+    let producer_scoped = Earlier {
+        unscoped: None,
+        producer_scoped: Some(key),
+    };
+    assert_eq!(
+        inbox.seen(anonymous, producer_scoped, body_digest(b"genuine")),
+        Seen::Same,
+        "an anonymous message recorded under its producer's scope still deduplicates"
+    );
+    assert_eq!(
+        inbox.seen(anonymous, producer_scoped, body_digest(b"squat")),
+        Seen::New,
+        "an anonymous message never collides with what a proven sender recorded"
+    );
     assert_eq!(inbox.next_chunk, 2);
+}
+
+fn unscoped(id: &[u8]) -> Earlier {
+    Earlier {
+        unscoped: Some(digest(id)),
+        producer_scoped: None,
+    }
 }
