@@ -47,8 +47,8 @@ pub use decisions::{
     DuelQuestion, GaragePrices, Opponent, Question,
 };
 pub use fights::{
-    CombatOutcome, CombatPaired, CombatResolved, DuelAction, DuelFighter, DuelPlayed, DuelStarted,
-    IllegalAnswer, IllegalReason, ParryOutcome, Silence,
+    CombatOutcome, CombatPaired, CombatResolved, DuelAction, DuelAnswer, DuelFighter, DuelPlayed,
+    DuelStarted, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
 };
 pub use lifecycle::{
     BudgetReported, CarRegistered, CommandRejected, DistributionChanged, Phase, PhaseStarted,

@@ -168,68 +168,55 @@ pub enum ParryOutcome {
     Hit,
 }
 
-/// Declares a struct that tells one duel answer (`race.duel.played.v1`, a transcript's
-/// [`DuelStep`](super::DuelStep)): its own fields, then after `..answer` the fields both tell
-/// (who played, the cards, what they did, the squares after), then its own last fields.
-macro_rules! duel_answer {
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident {
-            $($(#[$first_meta:meta])* pub $first:ident: $first_ty:ty,)*
-            ..answer,
-            $($(#[$last_meta:meta])* pub $last:ident: $last_ty:ty,)*
-        }
-    ) => {
-        $(#[$meta])*
-        pub struct $name {
-            $($(#[$first_meta])* pub $first: $first_ty,)*
-            /// Who played: fighter 0 or 1.
-            #[schemars(range(max = 1))]
-            pub fighter: u8,
-            /// The answer's cards, in the order played (empty when silent).
-            pub cards: Vec<u8>,
-            /// Why there was no answer, if there was none.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub silence: Option<Silence>,
-            /// What the answer did.
-            pub action: DuelAction,
-            /// Why it was illegal, if it was.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub illegal: Option<IllegalAnswer>,
-            /// Squares moved.
-            pub moved: u32,
-            /// The attack cards' value, if it attacked.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub attack_value: Option<u8>,
-            /// How many cards attacked.
-            pub attack_cards: u32,
-            /// How the defender met the attack.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub parry: Option<ParryOutcome>,
-            /// Squares of fighter 0 and fighter 1 after the answer.
-            #[schemars(length(equal = 2))]
-            pub squares: Vec<u32>,
-            $($(#[$last_meta])* pub $last: $last_ty,)*
-        }
-    };
+/// One duel answer as `race.duel.played.v1` and a transcript's [`DuelStep`](super::DuelStep)
+/// both tell it: who played, the cards, what they did, the squares after. Each message has it
+/// flattened among its own fields, so on the wire they are one object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DuelAnswer {
+    /// Who played: fighter 0 or 1.
+    #[schemars(range(max = 1))]
+    pub fighter: u8,
+    /// The answer's cards, in the order played (empty when silent).
+    pub cards: Vec<u8>,
+    /// Why there was no answer, if there was none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub silence: Option<Silence>,
+    /// What the answer did.
+    pub action: DuelAction,
+    /// Why it was illegal, if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub illegal: Option<IllegalAnswer>,
+    /// Squares moved.
+    pub moved: u32,
+    /// The attack cards' value, if it attacked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_value: Option<u8>,
+    /// How many cards attacked.
+    pub attack_cards: u32,
+    /// How the defender met the attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parry: Option<ParryOutcome>,
+    /// Squares of fighter 0 and fighter 1 after the answer.
+    #[schemars(length(equal = 2))]
+    pub squares: Vec<u32>,
 }
-pub(super) use duel_answer;
 
-duel_answer! {
-    /// `race.duel.played.v1`: a fighter's answer and what it did. The cards drawn stay secret
-    /// until `race.duel.resolved.v1`; only their number is told.
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-    #[serde(rename_all = "camelCase")]
-    #[schemars(description = "A fighter played in a duel.")]
-    pub struct DuelPlayed {
-        /// The duel.
-        pub duel_id: u32,
-        /// Step number in the duel, from 0.
-        pub step: u32,
-        ..answer,
-        /// Cards the player drew at the end of its turn.
-        pub drew: u32,
-    }
+/// `race.duel.played.v1`: a fighter's answer and what it did. The cards drawn stay secret
+/// until `race.duel.resolved.v1`; only their number is told.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(description = "A fighter played in a duel.")]
+pub struct DuelPlayed {
+    /// The duel.
+    pub duel_id: u32,
+    /// Step number in the duel, from 0.
+    pub step: u32,
+    /// The answer.
+    #[serde(flatten)]
+    pub answer: DuelAnswer,
+    /// Cards the player drew at the end of its turn.
+    pub drew: u32,
 }
 
 messages! {
@@ -271,16 +258,18 @@ messages! {
     Event DuelPlayed: "race.duel.played.v1" => DuelPlayed {
         duel_id: 9,
         step: 0,
-        fighter: 1,
-        cards: vec![5],
-        silence: None,
-        action: DuelAction::Move,
-        illegal: None,
-        moved: 5,
-        attack_value: None,
-        attack_cards: 0,
-        parry: None,
-        squares: vec![1, 18],
+        answer: DuelAnswer {
+            fighter: 1,
+            cards: vec![5],
+            silence: None,
+            action: DuelAction::Move,
+            illegal: None,
+            moved: 5,
+            attack_value: None,
+            attack_cards: 0,
+            parry: None,
+            squares: vec![1, 18],
+        },
         drew: 1,
     };
 }

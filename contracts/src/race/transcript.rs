@@ -5,19 +5,18 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fights::{
-    DuelAction, DuelFighter, DuelStarted, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
-    duel_answer,
+    DuelAction, DuelAnswer, DuelFighter, DuelStarted, IllegalAnswer, IllegalReason,
 };
 
-duel_answer! {
-    /// One answer in a duel's transcript.
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-    #[serde(rename_all = "camelCase")]
-    pub struct DuelStep {
-        ..answer,
-        /// The cards the player drew at the end of its turn, in order.
-        pub drawn: Vec<u8>,
-    }
+/// One answer in a duel's transcript.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DuelStep {
+    /// The answer.
+    #[serde(flatten)]
+    pub answer: DuelAnswer,
+    /// The cards the player drew at the end of its turn, in order.
+    pub drawn: Vec<u8>,
 }
 
 /// Why a duel ended.
@@ -85,20 +84,22 @@ messages! {
             first_player: 1,
             hands: vec![vec![5, 5, 2, 2], vec![4, 5, 1, 3, 2]],
             steps: vec![DuelStep {
-                fighter: 1,
-                cards: vec![6],
-                silence: None,
-                action: DuelAction::Illegal,
-                illegal: Some(IllegalAnswer {
-                    reason: IllegalReason::NotACard,
-                    card: Some(6),
-                    distance: None,
-                }),
-                moved: 0,
-                attack_value: None,
-                attack_cards: 0,
-                parry: None,
-                squares: vec![1, 23],
+                answer: DuelAnswer {
+                    fighter: 1,
+                    cards: vec![6],
+                    silence: None,
+                    action: DuelAction::Illegal,
+                    illegal: Some(IllegalAnswer {
+                        reason: IllegalReason::NotACard,
+                        card: Some(6),
+                        distance: None,
+                    }),
+                    moved: 0,
+                    attack_value: None,
+                    attack_cards: 0,
+                    parry: None,
+                    squares: vec![1, 23],
+                },
                 drawn: vec![],
             }],
             winner: Some(0),

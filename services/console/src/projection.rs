@@ -10,6 +10,7 @@
 
 use std::any::Any;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::observed::Observed;
@@ -32,50 +33,57 @@ pub trait Projection: Any + Send + Sync + std::fmt::Debug {
     fn as_any(&self) -> &dyn Any;
 }
 
-/// Implements the boilerplate of [`Projection`] (`encode`, `decode`, `boxed_clone`, `as_any`)
-/// for a type that is `Clone` and serde-serializable, with its snapshot as JSON.
-#[macro_export]
-macro_rules! json_snapshot {
-    () => {
-        fn encode(&self) -> Result<Vec<u8>, String> {
-            serde_json::to_vec(self).map_err(|e| e.to_string())
-        }
-        fn decode(&self, bytes: &[u8]) -> Result<Box<dyn $crate::projection::Projection>, String> {
-            serde_json::from_slice::<Self>(bytes)
-                .map(|p| Box::new(p) as Box<dyn $crate::projection::Projection>)
-                .map_err(|e| e.to_string())
-        }
-        fn boxed_clone(&self) -> Box<dyn $crate::projection::Projection> {
-            Box::new(self.clone())
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
-        }
-    };
+/// A game's read model as the game writes it: its key, its format version and its fold. Every
+/// one is a [`Projection`], with its snapshot section as JSON.
+pub trait ReadModel:
+    Clone + Serialize + DeserializeOwned + Any + Send + Sync + std::fmt::Debug
+{
+    /// [`Projection::key`].
+    const KEY: &'static str;
+    /// [`Projection::version`].
+    const VERSION: u32;
+    /// [`Projection::apply`].
+    fn apply(&mut self, event: &Observed) -> bool;
 }
 
-/// Implements [`Projection`] for a game's read model that folds the events of one topic
-/// (`<topic>.…`, through its `fn fold(&mut self, &Observed) -> Option<()>`, `None` when the
-/// event changed nothing), with its snapshot as JSON ([`json_snapshot!`]).
-#[macro_export]
-macro_rules! topic_projection {
-    ($type:ty, key: $key:literal, topic: $topic:literal, version: $version:literal) => {
-        impl $crate::projection::Projection for $type {
-            fn key(&self) -> &'static str {
-                $key
-            }
+impl<T: ReadModel> Projection for T {
+    fn key(&self) -> &'static str {
+        T::KEY
+    }
 
-            fn version(&self) -> u32 {
-                $version
-            }
+    fn version(&self) -> u32 {
+        T::VERSION
+    }
 
-            fn apply(&mut self, event: &$crate::observed::Observed) -> bool {
-                event.message_type.starts_with(concat!($topic, ".")) && self.fold(event).is_some()
-            }
+    fn apply(&mut self, event: &Observed) -> bool {
+        ReadModel::apply(self, event)
+    }
 
-            $crate::json_snapshot!();
-        }
-    };
+    fn encode(&self) -> Result<Vec<u8>, String> {
+        serde_json::to_vec(self).map_err(|e| e.to_string())
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Projection>, String> {
+        serde_json::from_slice::<T>(bytes)
+            .map(|p| Box::new(p) as Box<dyn Projection>)
+            .map_err(|e| e.to_string())
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Projection> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Whether `event` is one of `topic`'s (`<topic>.…`): what a game's fold of one topic takes.
+pub fn of_topic(event: &Observed, topic: &str) -> bool {
+    event
+        .message_type
+        .strip_prefix(topic)
+        .is_some_and(|rest| rest.starts_with('.'))
 }
 
 /// Every registered game's projection: the console's state.

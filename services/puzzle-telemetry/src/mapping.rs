@@ -13,22 +13,6 @@ use arcade_runtime::MappingError;
 use crate::domain::strata::{Cell, Stage};
 use crate::domain::telemetry::{Event, Flag, Flagged, Input, MoveAt, Recorded, Session};
 
-/// The six fields of a reported session (`gameId`, `seed`, `stage`, `outcome`, `turns`,
-/// `durationMs`), copied from `$from` into a `$to`: every message about a session carries them
-/// as they were reported.
-macro_rules! reported_session {
-    ($to:ident from $from:expr) => {
-        $to {
-            game_id: $from.game_id.clone(),
-            seed: $from.seed,
-            stage: $from.stage,
-            outcome: $from.outcome,
-            turns: $from.turns,
-            duration_ms: $from.duration_ms,
-        }
-    };
-}
-
 arcade_runtime::mapping! {
     /// A message the telemetry consumes: a finished session, in either version (both read
     /// as one [`SessionCompletion`], v1's moves unknown).
@@ -121,7 +105,14 @@ impl TryFrom<SessionRecorded> for Event {
     fn try_from(m: SessionRecorded) -> Result<Event, StageError> {
         let stage = Stage::new(m.stage.into()).map_err(|_| StageError(m.stage))?;
         Ok(Event::Recorded(Recorded {
-            session: reported_session!(Session from m),
+            session: Session {
+                game_id: m.game_id.clone(),
+                seed: m.seed,
+                stage: m.stage,
+                outcome: m.outcome,
+                turns: m.turns,
+                duration_ms: m.duration_ms,
+            },
             stage,
             move_limit: m.move_limit,
             at_ms: m.recorded_at_ms,
@@ -145,7 +136,14 @@ impl From<SessionFlagged> for Event {
                     _ => None,
                 },
             },
-            session: reported_session!(Session from m),
+            session: Session {
+                game_id: m.game_id.clone(),
+                seed: m.seed,
+                stage: m.stage,
+                outcome: m.outcome,
+                turns: m.turns,
+                duration_ms: m.duration_ms,
+            },
             at_ms: m.flagged_at_ms,
             version: m.source_version,
         })

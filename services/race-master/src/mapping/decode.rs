@@ -5,19 +5,19 @@ use arcade_contracts::race as c;
 use arcade_runtime::MappingError;
 
 use super::facts::decode_plain;
-use super::steps::{answer_from, step_fields, step_from};
+use super::steps::{answer_from, duel_answer_from};
 use super::wire::Wire;
 use super::{RaceMessage, ValueError};
 use crate::domain::duel::Step;
 use crate::domain::event::{Closure, Event, Started, Transcript};
 
 fn step(s: &c::DuelStep) -> Result<Step, ValueError> {
-    let (play, outcome) = step_from(step_fields!(s))?;
+    let (fighter, play, outcome, squares) = duel_answer_from(&s.answer)?;
     Ok(Step {
-        fighter: Wire::from_wire(&s.fighter)?,
+        fighter,
         play,
         outcome,
-        squares: Wire::from_wire(&s.squares)?,
+        squares,
         drawn: s.drawn.clone(),
     })
 }
@@ -76,14 +76,14 @@ fn fact(message: &RaceMessage) -> Result<Event, ValueError> {
             pirates: m.pirates.as_ref().map(|p| p.modules.into()),
         },
         M::DuelPlayed(m) => {
-            let (play, outcome) = step_from(step_fields!(m))?;
+            let (fighter, play, outcome, squares) = duel_answer_from(&m.answer)?;
             Event::DuelPlayed {
                 duel_id: m.duel_id,
                 step: m.step,
-                fighter: Wire::from_wire(&m.fighter)?,
+                fighter,
                 play,
                 outcome,
-                squares: Wire::from_wire(&m.squares)?,
+                squares,
                 drew: m.drew,
             }
         }

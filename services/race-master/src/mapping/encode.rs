@@ -5,7 +5,7 @@ use arcade_contracts::race as c;
 use super::RaceMessage;
 use super::account;
 use super::facts::encode_plain;
-use super::steps::{answer_to, with_step};
+use super::steps::{answer_to, duel_answer_to};
 use super::wire::Wire;
 use crate::domain::event::{Closure, Event};
 use crate::domain::rules::PIRATES_NAME;
@@ -71,13 +71,12 @@ pub fn encode(event: &Event) -> RaceMessage {
             outcome,
             squares,
             drew,
-        } => M::DuelPlayed(with_step!(play, outcome => c::DuelPlayed {
+        } => M::DuelPlayed(c::DuelPlayed {
             duel_id: *duel_id,
             step: *step,
-            fighter: fighter.to_wire(),
-            squares: squares.to_wire(),
+            answer: duel_answer_to(*fighter, play, outcome, squares),
             drew: *drew,
-        })),
+        }),
         Event::DuelResolved(t) => M::DuelResolved(c::DuelResolved {
             duel_id: t.duel_id,
             combat_id: t.combat_id,
@@ -88,12 +87,9 @@ pub fn encode(event: &Event) -> RaceMessage {
             steps: t
                 .steps
                 .iter()
-                .map(|step| {
-                    with_step!(&step.play, &step.outcome => c::DuelStep {
-                        fighter: step.fighter.to_wire(),
-                        squares: step.squares.to_wire(),
-                        drawn: step.drawn.clone(),
-                    })
+                .map(|s| c::DuelStep {
+                    answer: duel_answer_to(s.fighter, &s.play, &s.outcome, &s.squares),
+                    drawn: s.drawn.clone(),
                 })
                 .collect(),
             winner: t.winner.to_wire(),

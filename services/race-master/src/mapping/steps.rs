@@ -9,58 +9,14 @@ use crate::domain::decision::{Answer, DuelView, HistoryEntry, Question};
 use crate::domain::duel::{Action, Play, StepOutcome};
 use crate::domain::rules::{Module, ModuleRules};
 
-/// The public fields of a step: (cards, silence, action, illegal, moved, attack value, attack
-/// cards, parry).
-pub struct StepFields {
-    pub cards: Vec<u8>,
-    pub silence: Option<c::Silence>,
-    pub action: c::DuelAction,
-    pub illegal: Option<c::IllegalAnswer>,
-    pub moved: u32,
-    pub attack_value: Option<u8>,
-    pub attack_cards: u32,
-    pub parry: Option<c::ParryOutcome>,
-}
-
-/// A contract step (`DuelPlayed` or `DuelStep`) of `play` and `outcome`: its own fields as
-/// given, then the public fields of the step ([`step_to`]).
-macro_rules! with_step {
-    ($play:expr, $outcome:expr => $ty:path { $($own:tt)* }) => {{
-        let f = $crate::mapping::steps::step_to($play, $outcome);
-        $ty {
-            $($own)*
-            cards: f.cards,
-            silence: f.silence,
-            action: f.action,
-            illegal: f.illegal,
-            moved: f.moved,
-            attack_value: f.attack_value,
-            attack_cards: f.attack_cards,
-            parry: f.parry,
-        }
-    }};
-}
-pub(super) use with_step;
-
-/// The public fields of a contract step (`DuelPlayed` or `DuelStep`), for [`step_from`].
-macro_rules! step_fields {
-    ($m:expr) => {
-        $crate::mapping::steps::StepFields {
-            cards: $m.cards.clone(),
-            silence: $m.silence,
-            action: $m.action,
-            illegal: $m.illegal,
-            moved: $m.moved,
-            attack_value: $m.attack_value,
-            attack_cards: $m.attack_cards,
-            parry: $m.parry,
-        }
-    };
-}
-pub(super) use step_fields;
-
-/// A step's play and outcome to the wire.
-pub fn step_to(play: &Play, outcome: &StepOutcome) -> StepFields {
+/// A duel step to the wire: `fighter` played `play`, which did `outcome`, leaving the fighters
+/// on `squares` (the part `race.duel.played.v1` and a transcript's step both tell).
+pub fn duel_answer_to(
+    fighter: usize,
+    play: &Play,
+    outcome: &StepOutcome,
+    squares: &[u32; 2],
+) -> c::DuelAnswer {
     let (cards, silence) = match play {
         Play::Cards(cards) => (cards.clone(), None),
         Play::Silent(s) => (Vec::new(), Some(*s)),
@@ -78,7 +34,8 @@ pub fn step_to(play: &Play, outcome: &StepOutcome) -> StepFields {
         }
     };
     let attack = played.and_then(|a| a.attack());
-    StepFields {
+    c::DuelAnswer {
+        fighter: fighter.to_wire(),
         cards,
         silence,
         action,
@@ -87,6 +44,7 @@ pub fn step_to(play: &Play, outcome: &StepOutcome) -> StepFields {
         attack_value: attack.map(|(v, _)| v),
         attack_cards: attack.map_or(0, |(_, n)| u32::from(n)),
         parry,
+        squares: squares.to_wire(),
     }
 }
 
@@ -94,11 +52,13 @@ fn small(value: u32, what: &str) -> Result<u8, ValueError> {
     u8::try_from(value).map_err(|_| ValueError(format!("{what} {value} is out of range")))
 }
 
-/// A step's play and outcome from the wire.
-pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), ValueError> {
+/// A duel step from the wire: who played, what, what it did, and the squares after.
+pub fn duel_answer_from(
+    f: &c::DuelAnswer,
+) -> Result<(usize, Play, StepOutcome, [u32; 2]), ValueError> {
     let play = match f.silence {
         Some(s) => Play::Silent(s),
-        None => Play::Cards(f.cards),
+        None => Play::Cards(f.cards.clone()),
     };
     let value = || {
         f.attack_value
@@ -133,7 +93,8 @@ pub fn step_from(f: StepFields) -> Result<(Play, StepOutcome), ValueError> {
             parry: f.parry,
         },
     };
-    Ok((play, outcome))
+    let fighter = Wire::from_wire(&f.fighter)?;
+    Ok((fighter, play, outcome, Wire::from_wire(&f.squares)?))
 }
 
 wire_struct!(HistoryEntry => c::DuelHistoryEntry { fighter, cards, action, parry });

@@ -51,49 +51,43 @@ macro_rules! wire_struct {
 }
 pub(super) use wire_struct;
 
-/// Types the domain and the contract share: they go as they are.
-macro_rules! same {
-    ($($ty:ty),+ $(,)?) => {
-        $(
-            impl Wire for $ty {
-                type Form = $ty;
+/// A type the domain and the contract share: it goes as it is.
+trait Same: Clone {}
 
-                fn to_wire(&self) -> $ty {
-                    self.clone()
-                }
+impl<T: Same> Wire for T {
+    type Form = T;
 
-                fn from_wire(form: &$ty) -> Result<$ty, ValueError> {
-                    Ok(form.clone())
-                }
-            }
-        )+
-    };
+    fn to_wire(&self) -> T {
+        self.clone()
+    }
+
+    fn from_wire(form: &T) -> Result<T, ValueError> {
+        Ok(form.clone())
+    }
 }
 
-same!(
-    u8,
-    u32,
-    u64,
-    bool,
-    String,
-    c::Achievement,
-    c::BonusKind,
-    c::CombatOutcome,
-    c::DuelAction,
-    c::DuelReason,
-    c::EventOutcome,
-    c::FinishReason,
-    c::ModuleKind,
-    c::ModuleReason,
-    c::MoveReason,
-    c::PenaltyReason,
-    c::ParryOutcome,
-    c::Phase,
-    c::RaceEventKind,
-    c::RegistrationProblem,
-    c::StopReason,
-    c::TeamStanding,
-);
+impl Same for u8 {}
+impl Same for u32 {}
+impl Same for u64 {}
+impl Same for bool {}
+impl Same for String {}
+impl Same for c::Achievement {}
+impl Same for c::BonusKind {}
+impl Same for c::CombatOutcome {}
+impl Same for c::DuelAction {}
+impl Same for c::DuelReason {}
+impl Same for c::EventOutcome {}
+impl Same for c::FinishReason {}
+impl Same for c::ModuleKind {}
+impl Same for c::ModuleReason {}
+impl Same for c::MoveReason {}
+impl Same for c::PenaltyReason {}
+impl Same for c::ParryOutcome {}
+impl Same for c::Phase {}
+impl Same for c::RaceEventKind {}
+impl Same for c::RegistrationProblem {}
+impl Same for c::StopReason {}
+impl Same for c::TeamStanding {}
 
 /// A fighter, 0 or 1: the domain's fighters are indexes (every `usize` that goes to the
 /// wire is one), the wire's are `u8`.

@@ -2,16 +2,17 @@
 //! field, and the small enums' codes. The order of every struct's fields and of every enum's
 //! variants is the format (postcard writes fields in order and a variant as its index):
 //! changing either means a new `VERSION` in `super`. The domain's types never go to disk; the
-//! conversions of the small enums are here, exhaustive both ways, so a new domain variant does
-//! not compile until the format says how it is written.
+//! small enums' mirrors and their conversions are in `codes`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::decision::Asked;
 use crate::domain::duel::{Play, Silence};
-use crate::domain::event::{Started, StopReason};
-use crate::domain::rules::{Distribution, EventKind, Modules};
-use crate::domain::state::{Choice, Stage, Status};
+use crate::domain::event::Started;
+use crate::domain::rules::{Distribution, Modules};
+
+mod codes;
+
+pub(super) use codes::{AskedV1, ChoiceV1, EventKindV1, StageV1, StatusV1, StopV1};
 
 /// The whole race.
 #[derive(Debug, Serialize, Deserialize)]
@@ -129,88 +130,46 @@ pub(super) enum AboutV1 {
     StateCheck,
 }
 
-/// A mirror of a domain enum without data: the variants in this order are the format.
-macro_rules! mirror {
-    ($(#[$doc:meta])* $mirror:ident <=> $domain:ident { $($variant:ident),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-        pub(super) enum $mirror {
-            $($variant),+
-        }
-
-        impl From<$domain> for $mirror {
-            fn from(value: $domain) -> Self {
-                match value {
-                    $($domain::$variant => $mirror::$variant),+
-                }
-            }
-        }
-
-        impl From<$mirror> for $domain {
-            fn from(value: $mirror) -> Self {
-                match value {
-                    $($mirror::$variant => $domain::$variant),+
-                }
-            }
-        }
-    };
+/// The settings of `race.started.v1`. The seed is not here, only its SHA-256, which that
+/// event already publishes.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct StartedV1 {
+    pub at_ms: u64,
+    pub turns: Option<u32>,
+    pub duration_ms: u64,
+    pub turn_interval_ms: u64,
+    pub decision_timeout_ms: u64,
+    pub distribution: OddsV1,
+    pub seed_sha256: [u8; 32],
 }
 
-/// A mirror of a domain struct whose fields all convert with `Into` (field by field, in this
-/// order, which is the format).
-macro_rules! mirror_struct {
-    ($(#[$doc:meta])* $mirror:ident <=> $domain:ident { $($field:ident: $ty:ty),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Serialize, Deserialize)]
-        pub(super) struct $mirror {
-            $(pub $field: $ty),+
+impl From<&Started> for StartedV1 {
+    fn from(s: &Started) -> Self {
+        StartedV1 {
+            at_ms: s.at_ms,
+            turns: s.turns,
+            duration_ms: s.duration_ms,
+            turn_interval_ms: s.turn_interval_ms,
+            decision_timeout_ms: s.decision_timeout_ms,
+            distribution: s.distribution.into(),
+            seed_sha256: s.seed_sha256,
         }
-
-        impl From<&$domain> for $mirror {
-            fn from(value: &$domain) -> Self {
-                $mirror {
-                    $($field: value.$field.into()),+
-                }
-            }
-        }
-
-        impl From<$mirror> for $domain {
-            fn from(value: $mirror) -> Self {
-                $domain {
-                    $($field: value.$field.into()),+
-                }
-            }
-        }
-    };
-}
-
-mirror_struct!(
-    /// The settings of `race.started.v1`. The seed is not here, only its SHA-256, which that
-    /// event already publishes.
-    StartedV1 <=> Started {
-        at_ms: u64,
-        turns: Option<u32>,
-        duration_ms: u64,
-        turn_interval_ms: u64,
-        decision_timeout_ms: u64,
-        distribution: OddsV1,
-        seed_sha256: [u8; 32],
     }
-);
+}
 
-mirror!(StatusV1 <=> Status { Registration, Running, Finished });
-mirror!(StageV1 <=> Stage { BetweenTurns, OnTrack, Events, Combats, StateChecks });
-mirror!(StopV1 <=> StopReason { NoEngine, NoPilot, Destroyed });
-mirror!(EventKindV1 <=> EventKind { Nothing, Pirates, Garage, Wreck, MineField });
-mirror!(ChoiceV1 <=> Choice { Fight, Refuse, Silent });
-mirror!(AskedV1 <=> Asked {
-    ShouldFight,
-    CrossMineField,
-    ExploreWreck,
-    BuyAtGarage,
-    DuelAnswer,
-    ReportState,
-});
+impl From<StartedV1> for Started {
+    fn from(s: StartedV1) -> Self {
+        Started {
+            at_ms: s.at_ms,
+            turns: s.turns,
+            duration_ms: s.duration_ms,
+            turn_interval_ms: s.turn_interval_ms,
+            decision_timeout_ms: s.decision_timeout_ms,
+            distribution: s.distribution.into(),
+            seed_sha256: s.seed_sha256,
+        }
+    }
+}
 
 impl From<Distribution> for OddsV1 {
     fn from(d: Distribution) -> Self {

@@ -7,7 +7,7 @@ use arcade_race_master::domain::event::{Event, StopReason};
 use arcade_race_master::domain::rules::{Achievement, AchievementRules, EventKind};
 
 use crate::events::{fight_out, one_car, seed_where};
-use crate::having;
+use crate::support::having;
 use crate::support::{RaceSteps, new_race, only};
 
 fn earned(events: &[Event]) -> Vec<(String, Achievement, u32, u32)> {
@@ -63,7 +63,7 @@ fn moving_with_eight_engines_is_rapide_comme_l_eclair_once_per_team() {
         [("red-1".to_string(), Achievement::RapideCommeLEclair, 5, 2)]
     );
     assert!(matches!(
-        having!(events, Event::AchievementAwarded { .. })[..],
+        having(&events, |e| matches!(e, Event::AchievementAwarded { .. }))[..],
         [Event::AchievementAwarded {
             budget_left: 67,
             ..

@@ -5,7 +5,7 @@ use arcade_race_master::domain::event::{Event, MoveReason, RegistrationProblem};
 use arcade_race_master::domain::rules::{EventKind, Modules};
 use arcade_race_master::domain::{Input, Rejection};
 
-use crate::having;
+use crate::support::having;
 use crate::support::{Race, RaceSteps, new_race, only};
 
 fn refused(
@@ -135,13 +135,15 @@ fn a_car_registered_during_a_turn_starts_on_the_next_one() {
     assert!(
         matches!(&events[0], Event::TurnStarted { turn: 2, joining, .. } if joining.len() == 1 && &*joining[0] == "blue-1")
     );
-    let moved = having!(
-        events,
-        Event::CarMoved {
-            reason: MoveReason::OnTrack,
-            ..
-        }
-    );
+    let moved = having(&events, |e| {
+        matches!(
+            e,
+            Event::CarMoved {
+                reason: MoveReason::OnTrack,
+                ..
+            }
+        )
+    });
     assert!(
         moved.iter().any(
             |e| matches!(e, Event::CarMoved { car, from: 0, to: 5, .. } if &**car == "blue-1")

@@ -162,13 +162,7 @@ impl RaceSteps for Race {
     }
 }
 
-/// The facts of one kind, by a pattern.
-#[macro_export]
-macro_rules! having {
-    ($events:expr, $pattern:pat) => {
-        $events
-            .iter()
-            .filter(|e| matches!(e, $pattern))
-            .collect::<Vec<_>>()
-    };
+/// The facts `keep` keeps (`|e| matches!(e, Event::CarMoved { .. })`), in order.
+pub fn having(events: &[Event], keep: impl Fn(&Event) -> bool) -> Vec<&Event> {
+    events.iter().filter(|e| keep(e)).collect()
 }

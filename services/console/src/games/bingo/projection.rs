@@ -26,6 +26,7 @@ pub use super::state::{
 };
 use super::state::{MAX_CELLS, MAX_POOL};
 use crate::observed::Observed;
+use crate::projection::{ReadModel, of_topic};
 
 /// Every bingo game seen.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -273,4 +274,11 @@ fn push_bounded<T>(list: &mut Vec<T>, item: T, max: usize) {
     }
 }
 
-crate::topic_projection!(Bingo, key: "bingo", topic: "bingo", version: 1);
+impl ReadModel for Bingo {
+    const KEY: &'static str = "bingo";
+    const VERSION: u32 = 1;
+
+    fn apply(&mut self, event: &Observed) -> bool {
+        of_topic(event, "bingo") && self.fold(event).is_some()
+    }
+}

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::observed::Observed;
-use crate::projection::Projection;
+use crate::projection::ReadModel;
 
 /// Producers kept (service instances: a referee per table and four services); beyond, new
 /// ones are not shown.
@@ -44,14 +44,9 @@ impl Services {
     }
 }
 
-impl Projection for Services {
-    fn key(&self) -> &'static str {
-        "services"
-    }
-
-    fn version(&self) -> u32 {
-        1
-    }
+impl ReadModel for Services {
+    const KEY: &'static str = "services";
+    const VERSION: u32 = 1;
 
     fn apply(&mut self, event: &Observed) -> bool {
         if !self.producers.contains_key(&event.producer) && self.producers.len() >= MAX_PRODUCERS {
@@ -78,6 +73,4 @@ impl Projection for Services {
         producer.last_seen_ms = event.seen_at_ms;
         true
     }
-
-    crate::json_snapshot!();
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::charts::Charts;
 use super::play::Plays;
 use crate::observed::Observed;
-use crate::projection::Projection;
+use crate::projection::ReadModel;
 
 /// The puzzle section's projection.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -17,14 +17,9 @@ pub struct Puzzle {
     pub plays: Plays,
 }
 
-impl Projection for Puzzle {
-    fn key(&self) -> &'static str {
-        "puzzle"
-    }
-
-    fn version(&self) -> u32 {
-        1
-    }
+impl ReadModel for Puzzle {
+    const KEY: &'static str = "puzzle";
+    const VERSION: u32 = 1;
 
     fn apply(&mut self, event: &Observed) -> bool {
         if event.message_type.starts_with("console.puzzle.") {
@@ -33,6 +28,4 @@ impl Projection for Puzzle {
             self.charts.apply(event)
         }
     }
-
-    crate::json_snapshot!();
 }

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use arcade_contracts::race::{
-    CombatResolved, DuelAction, DuelFighter, DuelPlayed, DuelReason, DuelResolved, DuelStarted,
-    DuelStep, IllegalAnswer, IllegalReason, ParryOutcome, Silence,
+    CombatResolved, DuelAction, DuelAnswer, DuelFighter, DuelPlayed, DuelReason, DuelResolved,
+    DuelStarted, IllegalReason, ParryOutcome, Silence,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -170,53 +170,31 @@ fn parry_text(parry: Option<ParryOutcome>) -> &'static str {
 }
 
 /// One answer as both `race.duel.played.v1` (while the duel runs) and a transcript's step
-/// (once it is over) tell it.
-struct Answer<'a> {
-    fighter: u8,
-    cards: &'a [u8],
-    silence: Option<Silence>,
-    action: DuelAction,
-    illegal: Option<IllegalAnswer>,
-    moved: u32,
-    attack_value: Option<u8>,
-    attack_cards: u32,
-    parry: Option<ParryOutcome>,
-    squares: &'a [u32],
-}
-
-/// The [`Answer`] of each message that tells one (the same fields, by the same names).
-macro_rules! answer_of {
-    ($($message:ty),*) => {$(
-        impl<'a> From<&'a $message> for Answer<'a> {
-            fn from(m: &'a $message) -> Self {
-                Answer {
-                    fighter: m.fighter,
-                    cards: &m.cards,
-                    silence: m.silence,
-                    action: m.action,
-                    illegal: m.illegal,
-                    moved: m.moved,
-                    attack_value: m.attack_value,
-                    attack_cards: m.attack_cards,
-                    parry: m.parry,
-                    squares: &m.squares,
-                }
-            }
-        }
-    )*};
-}
-
-answer_of!(DuelStep, DuelPlayed);
-
-impl Answer<'_> {
+/// (once it is over) tell it: the contract's [`DuelAnswer`], which both carry.
+trait Answer {
     /// Fighter 0 or 1.
+    fn me(&self) -> usize;
+    /// What the answer did, in words (`who` played it).
+    fn text(&self, who: &str) -> String;
+    /// The answer's frame: step `step`, told by `text`; `drawn`, `hands` and `deckLeft` as
+    /// the message knows them (null when it does not).
+    fn frame(
+        &self,
+        step: Value,
+        text: String,
+        drawn: Value,
+        hands: Value,
+        deck_left: Value,
+    ) -> Value;
+}
+
+impl Answer for DuelAnswer {
     fn me(&self) -> usize {
         usize::from(self.fighter.min(1))
     }
 
-    /// What the answer did, in words (`who` played it).
     fn text(&self, who: &str) -> String {
-        let cards = self.cards;
+        let cards = &self.cards;
         let moved = self.moved;
         let attack = || {
             format!(
@@ -249,8 +227,6 @@ impl Answer<'_> {
         }
     }
 
-    /// The answer's frame: step `step`, told by `text`; `drawn`, `hands` and `deckLeft` as
-    /// the message knows them (null when it does not).
     fn frame(
         &self,
         step: Value,
@@ -311,22 +287,22 @@ pub fn replay(duel: &DuelResolved) -> Vec<Value> {
         "deckLeft": deck_left,
     })];
     for (i, step) in duel.steps.iter().enumerate() {
-        let answer = Answer::from(step);
+        let answer = &step.answer;
         let me = answer.me();
         let legal = matches!(
-            step.action,
+            answer.action,
             DuelAction::Move | DuelAction::Attack | DuelAction::MoveAttack
         );
         if legal {
-            for &card in &step.cards {
+            for &card in &answer.cards {
                 take(&mut hands[me], card);
             }
             if matches!(
-                step.parry,
+                answer.parry,
                 Some(ParryOutcome::Parried | ParryOutcome::ParriedLastCards)
-            ) && let Some(value) = step.attack_value
+            ) && let Some(value) = answer.attack_value
             {
-                for _ in 0..step.attack_cards {
+                for _ in 0..answer.attack_cards {
                     take(&mut hands[1 - me], value);
                 }
             }
@@ -360,7 +336,7 @@ fn played_frames(duel: &Duel) -> Vec<Value> {
         "deckLeft": null,
     })];
     for p in &duel.played {
-        let answer = Answer::from(p);
+        let answer = &p.answer;
         let mut text = answer.text(&name(&duel.fighters, answer.me()));
         if p.drew > 0 {
             text.push_str(&format!("; draws {} card(s)", p.drew));

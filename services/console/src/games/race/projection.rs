@@ -26,6 +26,7 @@ pub use super::state::{
 };
 use super::teams::Teams;
 use crate::observed::Observed;
+use crate::projection::{ReadModel, of_topic};
 
 /// The race.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -302,4 +303,11 @@ impl Race {
     }
 }
 
-crate::topic_projection!(Race, key: "race", topic: "race", version: 1);
+impl ReadModel for Race {
+    const KEY: &'static str = "race";
+    const VERSION: u32 = 1;
+
+    fn apply(&mut self, event: &Observed) -> bool {
+        of_topic(event, "race") && self.fold(event).is_some()
+    }
+}

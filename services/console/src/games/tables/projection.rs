@@ -16,6 +16,7 @@ use arcade_contracts::table::{
 use serde::{Deserialize, Serialize};
 
 use crate::observed::Observed;
+use crate::projection::{ReadModel, of_topic};
 
 /// Goals kept per game (the newest).
 pub const LAST_GOALS: usize = 10;
@@ -310,4 +311,11 @@ impl Game {
     }
 }
 
-crate::topic_projection!(Tables, key: "tables", topic: "table", version: 1);
+impl ReadModel for Tables {
+    const KEY: &'static str = "tables";
+    const VERSION: u32 = 1;
+
+    fn apply(&mut self, event: &Observed) -> bool {
+        of_topic(event, "table") && self.fold(event).is_some()
+    }
+}

@@ -6,16 +6,18 @@ use arcade_contracts::race::DuelStep;
 
 fn step(fighter: u8, cards: &[u8], action: DuelAction, drawn: &[u8]) -> DuelStep {
     DuelStep {
-        fighter,
-        cards: cards.to_vec(),
-        silence: None,
-        action,
-        illegal: None,
-        moved: 0,
-        attack_value: None,
-        attack_cards: 0,
-        parry: None,
-        squares: vec![1, 23],
+        answer: DuelAnswer {
+            fighter,
+            cards: cards.to_vec(),
+            silence: None,
+            action,
+            illegal: None,
+            moved: 0,
+            attack_value: None,
+            attack_cards: 0,
+            parry: None,
+            squares: vec![1, 23],
+        },
         drawn: drawn.to_vec(),
     }
 }
@@ -26,11 +28,11 @@ fn a_parry_takes_the_defenders_cards_and_a_draw_refills_the_hand() {
     duel.hands = vec![vec![4, 4, 3], vec![4, 4, 2]];
     duel.first_player = 0;
     let mut attack = step(1, &[4, 4], DuelAction::Attack, &[1, 3]);
-    attack.attack_value = Some(4);
-    attack.attack_cards = 2;
-    attack.parry = Some(ParryOutcome::Parried);
+    attack.answer.attack_value = Some(4);
+    attack.answer.attack_cards = 2;
+    attack.answer.parry = Some(ParryOutcome::Parried);
     let mut illegal = step(0, &[6], DuelAction::Illegal, &[]);
-    illegal.illegal = Some(arcade_contracts::race::IllegalAnswer {
+    illegal.answer.illegal = Some(arcade_contracts::race::IllegalAnswer {
         reason: IllegalReason::NotACard,
         card: Some(6),
         distance: None,
