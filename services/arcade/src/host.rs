@@ -13,6 +13,7 @@ use tracing::{info, warn};
 use crate::admin::{self, AdminState, Limits};
 use crate::auth::{Auth, OperatorToken};
 use crate::cli::RunArgs;
+use crate::exit::Failure;
 use crate::serve::ServeLimits;
 
 pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
@@ -54,7 +55,57 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         &args.services,
         &args.settings,
     )?);
-    let listener = crate::serve::bind(admin_addr, "--admin").await?;
+    // A start that fails from here (an address in use) stops the services already started,
+    // cleanly, and says what failed: never a service cut off mid-flush.
+    let (addr, console) = match serve(&mut app, &args, &runtime, &operator).await {
+        Ok(bound) => bound,
+        Err(error) => {
+            let _ = app.run(std::future::ready(())).await;
+            return Err(error);
+        }
+    };
+    // Ready means every queue is bound: an event published before would reach no queue. With
+    // a broker that is away, the services keep running and bind when it comes back; /health
+    // answers meanwhile, and /ready says what it waits for.
+    let subscribed = app.subscribed(Duration::from_secs(10));
+    let ready = Ready {
+        admin: addr,
+        console,
+        data: args.data.dir.display().to_string(),
+        token: operator.source.clone(),
+        transport: runtime.bus().name(),
+        services: app.names(),
+    };
+    let shutdown = async move {
+        tokio::pin!(stop_signal);
+        tokio::select! {
+            () = &mut stop_signal => return,
+            subscribed = subscribed => ready.announce(subscribed),
+        }
+        stop_signal.await;
+    };
+    // Streams end and hosts stop consuming first, the endpoints stop accepting; then each
+    // service finishes its batch, flushes and drains; nothing waits on a client.
+    let stopped = app.run(shutdown).await?;
+    Ok(if stopped.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Serves the admin endpoint, the console (when hosted) and the probes for `app`; the
+/// addresses bound (admin, console). A failure names what could not be served, and where.
+async fn serve(
+    app: &mut App,
+    args: &RunArgs,
+    runtime: &Runtime,
+    operator: &OperatorToken,
+) -> anyhow::Result<(std::net::SocketAddr, Option<std::net::SocketAddr>)> {
+    let admin_addr = args.connection.admin();
+    let listener = crate::serve::bind(admin_addr, "the admin endpoint (--admin)")
+        .await
+        .map_err(|e| Failure::invalid(format_args!("{e:#}")))?;
     let addr = listener.local_addr()?;
     let auth = Arc::new(Auth::open(
         &operator,
@@ -90,7 +141,9 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let console = match crate::services::console::hosted() {
         Some(live) => {
             let console_args = &args.settings.console;
-            let listener = crate::serve::bind(console_args.addr, "--console").await?;
+            let listener = crate::serve::bind(console_args.addr, "the console (--console)")
+                .await
+                .map_err(|e| Failure::invalid(format_args!("{e:#}")))?;
             let bound = listener.local_addr()?;
             let router = crate::services::console::router(
                 &runtime,
@@ -111,42 +164,10 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         _ => None,
     };
-    if let Some(metrics_addr) = args
-        .observe
-        .serve(&mut app)
-        .await
-        .map_err(anyhow::Error::msg)?
-    {
+    if let Some(metrics_addr) = args.observe.serve(app).await.map_err(Failure::invalid)? {
         info!(metrics = %metrics_addr, "serving /health, /ready and /metrics");
     }
-    // Ready means every queue is bound: an event published before would reach no queue. With
-    // a broker that is away, the services keep running and bind when it comes back; /health
-    // answers meanwhile, and /ready says what it waits for.
-    let subscribed = app.subscribed(Duration::from_secs(10));
-    let ready = Ready {
-        admin: addr,
-        console,
-        data: args.data.dir.display().to_string(),
-        token: operator.source.clone(),
-        transport: runtime.bus().name(),
-        services: app.names(),
-    };
-    let shutdown = async move {
-        tokio::pin!(stop_signal);
-        tokio::select! {
-            () = &mut stop_signal => return,
-            subscribed = subscribed => ready.announce(subscribed),
-        }
-        stop_signal.await;
-    };
-    // Streams end and hosts stop consuming first, the endpoints stop accepting; then each
-    // service finishes its batch, flushes and drains; nothing waits on a client.
-    let stopped = app.run(shutdown).await?;
-    Ok(if stopped.success() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok((addr, console))
 }
 
 /// What `arcade run` says once it is ready.
