@@ -169,7 +169,11 @@ impl Store {
             cursors,
             next_seq: AtomicU64::new(next),
             chunk_bytes: storage.chunk_bytes(),
-            tail: Mutex::new(Tail::new(next, storage.tail_records())),
+            tail: Mutex::new(Tail::new(
+                next,
+                storage.tail_records(),
+                storage.tail_bytes(),
+            )),
         })
     }
 
