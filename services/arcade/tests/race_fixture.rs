@@ -10,6 +10,7 @@ mod process;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -101,6 +102,15 @@ fn a_race_data_dir_of_601f48f_keeps_its_finished_race_and_starts_the_next() {
     send(&admin, "race.start.v1", "fx-start", start);
     // A new start: race 2.
     send(&admin, "race.start.v1", "fx-start-2", start);
+    // Race 2's start, within a generous minute (a refused start never comes).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while tap.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = tap.kill();
+            panic!("no race.started.v1 after the new start");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let started = tap.wait_with_output().unwrap();
     let started: Value = serde_json::from_slice(&started.stdout).unwrap();
     assert_eq!(started["causation_id"], "fx-start-2", "{started}");
