@@ -108,7 +108,7 @@ async fn serve(
         .map_err(|e| Failure::invalid(format_args!("{e:#}")))?;
     let addr = listener.local_addr()?;
     let auth = Arc::new(Auth::open(
-        &operator,
+        operator,
         Some(args.data.dir.join(crate::auth::PRINCIPALS_FILE)),
         addr,
         &args.limits.hosts,
@@ -124,7 +124,7 @@ async fn serve(
     };
     let router = admin::router(state.clone())
         .merge(crate::services::routes(&state))
-        .merge(crate::observe::routes(&runtime, &args.observe));
+        .merge(crate::observe::routes(runtime, &args.observe));
     let idle = Duration::from_secs(args.limits.idle_timeout.max(1));
     let serve_limits = ServeLimits {
         max_connections: args.limits.max_connections,
@@ -146,7 +146,7 @@ async fn serve(
                 .map_err(|e| Failure::invalid(format_args!("{e:#}")))?;
             let bound = listener.local_addr()?;
             let router = crate::services::console::router(
-                &runtime,
+                runtime,
                 live,
                 auth.clone(),
                 &operator.source,
