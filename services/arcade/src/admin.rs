@@ -14,6 +14,7 @@
 //!   applied once. A W3C `traceparent` header is the trace context the message continues: the
 //!   endpoint's producer span `publish <exchange>` is its child.
 //! - `GET /stream?pattern=game.%23` → one JSON envelope per line, as messages pass (operator)
+//! - `GET /dead`, `GET /dead/{id}`, `POST /dead/replay` → the dead letters ([`dead`], operator)
 //!
 //! What a client may cost is bounded: bodies by [`Limits`], connections by [`crate::serve`]; a
 //! stream's reader that stops reading is dropped after [`Limits::stream_stall`] with a log
@@ -35,6 +36,7 @@ use serde_json::{Value, json};
 use crate::auth::{Auth, Principal, Refusals};
 use crate::json_error::error;
 
+mod dead;
 mod limits;
 mod stream;
 #[cfg(test)]
@@ -62,6 +64,9 @@ pub fn router(state: AdminState) -> Router {
         .route("/auth", get(auth_report))
         .route("/messages/{message_type}", post(send))
         .route("/stream", get(stream))
+        .route("/dead", get(dead::list))
+        .route("/dead/{id}", get(dead::show))
+        .route("/dead/replay", post(dead::replay))
         .route("/race/teams/{team}", post(add_team))
         .route("/bingo/players/{player}", post(add_player))
         .with_state(state)

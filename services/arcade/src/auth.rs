@@ -33,7 +33,7 @@ pub mod middleware;
 mod token;
 
 use token::digest;
-pub use token::{OperatorToken, http_client, new_token, write_private};
+pub use token::{OperatorToken, TOKEN_FILE, http_client, new_token, write_private};
 
 /// The file of the principals' token digests, in the data directory.
 pub const PRINCIPALS_FILE: &str = "principals.json";

@@ -1,30 +1,30 @@
 //! `arcade dead list|show|replay`: the dead letters, on RabbitMQ (`--amqp`, the operator's
-//! user: nobody else may read them) or in the embedded bus's store of a stopped `arcade run`
-//! (`--data`). One JSON line per dead letter. Replay validates each message again (type,
-//! schema) and sends it to the queue it was taken from; on RabbitMQ it replays only a dead
-//! letter whose `user_id` (vouched for by the broker) is the operator's or that of the service
-//! consuming the queue it names ([`check_dead_letter_origin`]), so one planted by anyone else,
-//! a service included, is never delivered. `list` and `show` mark such a dead letter
-//! (`"refusal"`).
+//! user: nobody else may read them) or in the embedded bus under `--data`: opened directly
+//! when no process holds it, else asked of the `arcade run` using it, through its admin
+//! endpoint (`--admin`, the operator's token from `--token` or DATA/admin-token). One JSON line
+//! per dead letter. Replay validates each message again (type, schema) and sends it to the
+//! queue it was taken from; on RabbitMQ it replays only a dead letter whose `user_id` (vouched
+//! for by the broker) is the operator's or that of the service consuming the queue it names
+//! ([`check_dead_letter_origin`](arcade_runtime::dead_origin::check_dead_letter_origin)), so
+//! one planted by anyone else, a service included, is never delivered. `list` and `show` mark
+//! such a dead letter (`"refusal"`).
 
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
-use arcade_contracts::Catalog;
+use arcade_runtime::Bus;
 use arcade_runtime::app::args::BrokerArgs;
-use arcade_runtime::bus::Consumer;
-use arcade_runtime::dead_origin::check_dead_letter_origin;
-use arcade_runtime::inbound::{decode, lossy_envelope};
-use arcade_runtime::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY};
-use arcade_runtime::{Bus, Delivery, Destination, Publication, SubscriptionSpec, WireMessage};
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::connection::tool_bus;
+use crate::client::segment;
+use crate::connection::{AdminArg, tool_bus};
+use crate::exit::Failure;
 
-/// How long RabbitMQ may stay silent before every dead letter is taken to be read.
-const IDLE: Duration = Duration::from_secs(2);
+pub mod letters;
+
+use letters::Replayed;
 
 /// `arcade dead`.
 #[derive(Debug, Subcommand)]
@@ -47,6 +47,19 @@ pub struct DeadArgs {
     /// Where the data is.
     #[command(flatten)]
     pub data: arcade_runtime::app::args::DataArgs,
+    /// The admin endpoint of the `arcade run` using --data, asked when that process holds the
+    /// embedded bus.
+    #[command(flatten)]
+    pub endpoint: AdminArg,
+    /// The operator's token for that endpoint; absent: the one in DATA/admin-token. Its value
+    /// is never shown.
+    #[arg(
+        long = "token",
+        env = "ARCADE_ADMIN_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    pub token: Option<String>,
     /// The deployment's broker user prefix (`render-definitions.py --user-prefix`): a dead
     /// letter is trusted when its `user_id` is PREFIX + `arcade-admin`, or PREFIX + the service
     /// consuming its origin queue. RabbitMQ only.
@@ -74,230 +87,168 @@ pub struct ReplayArgs {
     pub source: DeadArgs,
 }
 
+/// Where the dead letters are read: a bus this command opened, or the admin endpoint of the
+/// process holding the embedded bus.
+enum Source {
+    Bus {
+        bus: Arc<dyn Bus>,
+        /// The user prefix on RabbitMQ; `None` on the embedded bus.
+        trust: Option<String>,
+    },
+    Endpoint(Endpoint),
+}
+
+/// The admin endpoint of the running `arcade run`, and why the bus could not be opened here.
+struct Endpoint {
+    addr: SocketAddr,
+    client: reqwest::Client,
+    /// Why the embedded bus could not be opened by this command.
+    held: String,
+}
+
+impl Endpoint {
+    /// Sends `request`; its JSON answer and status, or the error saying what cannot be done.
+    async fn ask(&self, request: reqwest::RequestBuilder) -> anyhow::Result<(u16, Value)> {
+        let response = request.send().await.map_err(|e| {
+            Failure::undelivered(format_args!(
+                "cannot read the dead letters: {}, and no `arcade run` admin endpoint answers at {} ({e}); pass --admin ADDR of the `arcade run` using it, or stop that process and run this again",
+                self.held, self.addr
+            ))
+        })?;
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or_default();
+        if status.is_success() || status == reqwest::StatusCode::NOT_FOUND {
+            return Ok((status.as_u16(), body));
+        }
+        let why = body["error"].as_str().unwrap_or("refused");
+        Err(Failure {
+            code: crate::exit::for_status(status),
+            message: format!(
+                "{}: the admin endpoint at {} answered {status}: {why}",
+                self.held, self.addr
+            ),
+        }
+        .into())
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+/// The dead letters' source: RabbitMQ with `--amqp`; else the embedded bus under `--data`,
+/// or, when another process holds it, that process's admin endpoint.
+async fn open(source: &DeadArgs) -> anyhow::Result<Source> {
+    if let Some(bus) = tool_bus(&source.broker, "arcade dead").await? {
+        return Ok(Source::Bus {
+            bus: Arc::new(bus),
+            trust: Some(source.user_prefix.clone()),
+        });
+    }
+    let dir = source.data.dir.join("bus");
+    if !dir.exists() {
+        return Err(Failure::invalid(format_args!(
+            "{}: no embedded bus here (pass --data DIR of `arcade run`, or --amqp URL)",
+            dir.display()
+        )));
+    }
+    match arcade_runtime::bus::embedded::EmbeddedBus::open(&dir) {
+        Ok(bus) => Ok(Source::Bus {
+            bus: Arc::new(bus),
+            trust: None,
+        }),
+        Err(e) => {
+            let token = source.token.clone().or_else(|| {
+                std::fs::read_to_string(source.data.dir.join(crate::auth::TOKEN_FILE))
+                    .ok()
+                    .map(|t| t.trim().to_string())
+            });
+            Ok(Source::Endpoint(Endpoint {
+                addr: source.endpoint.admin,
+                client: crate::auth::http_client(token.as_deref()),
+                held: format!("the embedded bus cannot be opened here ({e})"),
+            }))
+        }
+    }
+}
+
+fn print_lines(lines: &[Value]) {
+    for line in lines {
+        println!("{line}");
+    }
+}
+
 pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
     match command {
         DeadCommand::List(source) => {
-            let (bus, deliveries) = read(&source).await?;
-            let trust = trust_of(&source);
-            let catalog = Catalog::new();
-            for delivery in &deliveries {
-                let mut line = summary(&delivery.message);
-                line["refusal"] = json!(refusal(&delivery.message, &catalog, trust));
-                println!("{line}");
-            }
-            give_back(deliveries).await;
-            drop(bus);
+            let lines = match open(&source).await? {
+                Source::Bus { bus, trust } => letters::list(bus.as_ref(), trust.as_deref()).await?,
+                Source::Endpoint(endpoint) => {
+                    let (_, body) = endpoint
+                        .ask(endpoint.client.get(endpoint.url("/dead")))
+                        .await?;
+                    serde_json::from_value(body["letters"].clone())?
+                }
+            };
+            print_lines(&lines);
             Ok(ExitCode::SUCCESS)
         }
         DeadCommand::Show(args) => {
-            let (bus, deliveries) = read(&args.source).await?;
-            let trust = trust_of(&args.source);
-            let catalog = Catalog::new();
-            let found = deliveries
-                .iter()
-                .find(|d| d.message.message_id.as_deref() == Some(args.id.as_str()))
-                .map(|d| {
-                    let mut line = whole(&d.message);
-                    line["refusal"] = json!(refusal(&d.message, &catalog, trust));
-                    line
-                });
-            give_back(deliveries).await;
-            drop(bus);
+            let found = match open(&args.source).await? {
+                Source::Bus { bus, trust } => {
+                    letters::show(bus.as_ref(), trust.as_deref(), &args.id).await?
+                }
+                Source::Endpoint(endpoint) => {
+                    let url = endpoint.url(&format!("/dead/{}", segment(&args.id)));
+                    match endpoint.ask(endpoint.client.get(url)).await? {
+                        (404, _) => None,
+                        (_, body) => Some(body),
+                    }
+                }
+            };
             match found {
                 Some(line) => {
                     println!("{line}");
                     Ok(ExitCode::SUCCESS)
                 }
-                None => {
-                    eprintln!("error: no dead letter has the message id {:?}", args.id);
-                    Ok(ExitCode::FAILURE)
+                None => Ok(crate::exit::print(
+                    crate::exit::REFUSED,
+                    format_args!("no dead letter has the message id {:?}", args.id),
+                )),
+            }
+        }
+        DeadCommand::Replay(args) => {
+            let done: Replayed = match open(&args.source).await? {
+                Source::Bus { bus, trust } => {
+                    letters::replay(bus.as_ref(), trust.as_deref(), args.id.as_deref()).await?
                 }
+                Source::Endpoint(endpoint) => {
+                    let mut request = endpoint.client.post(endpoint.url("/dead/replay"));
+                    if let Some(id) = &args.id {
+                        request = request.query(&[("id", id)]);
+                    }
+                    serde_json::from_value(endpoint.ask(request).await?.1)?
+                }
+            };
+            print_lines(&done.lines);
+            if let Some(error) = done.error {
+                anyhow::bail!(error);
             }
-        }
-        DeadCommand::Replay(args) => replay(args).await,
-    }
-}
-
-/// The user prefix whose principals vouch for a dead letter: RabbitMQ only (the embedded bus's
-/// store is written by the process alone, no endpoint can put a message in it).
-fn trust_of(source: &DeadArgs) -> Option<&str> {
-    source
-        .broker
-        .amqp
-        .is_some()
-        .then_some(source.user_prefix.as_str())
-}
-
-/// The bus holding the dead letters, and whether it is RabbitMQ.
-async fn open(source: &DeadArgs) -> anyhow::Result<(Arc<dyn Bus>, bool)> {
-    if let Some(bus) = tool_bus(&source.broker, "arcade dead").await? {
-        return Ok((Arc::new(bus), true));
-    }
-    let dir = source.data.dir.join("bus");
-    if !dir.exists() {
-        anyhow::bail!(
-            "{}: no embedded bus here (pass --data DIR of `arcade run`, or --amqp URL)",
-            dir.display()
-        );
-    }
-    let bus = arcade_runtime::bus::embedded::EmbeddedBus::open(&dir).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: cannot open the embedded bus ({e}); if `arcade run` is using it, stop it first",
-            dir.display()
-        )
-    })?;
-    Ok((Arc::new(bus), false))
-}
-
-/// The consumer holding the dead letters it handed out (they are settled while it lives).
-type Holder = (Arc<dyn Bus>, Box<dyn Consumer>);
-
-/// Every dead letter, unsettled (held by the consumer), oldest first.
-async fn read(source: &DeadArgs) -> anyhow::Result<(Holder, Vec<Delivery>)> {
-    let (bus, _) = open(source).await?;
-    let (consumer, deliveries) = take_all(bus.as_ref()).await?;
-    Ok(((bus, consumer), deliveries))
-}
-
-async fn take_all(bus: &dyn Bus) -> anyhow::Result<(Box<dyn Consumer>, Vec<Delivery>)> {
-    let queue = bus.dead_letter_queue();
-    let mut spec = SubscriptionSpec::durable(queue.clone(), Vec::new());
-    spec.prefetch = u16::MAX;
-    let mut consumer = bus
-        .subscribe(&spec)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot read the dead letters ({queue}): {e}"))?;
-    let mut deliveries = Vec::new();
-    loop {
-        if let Some(delivery) = consumer.try_next() {
-            deliveries.push(delivery);
-            continue;
-        }
-        if bus.queue_depth(&queue).is_some() {
-            // The embedded bus hands out everything it holds at once.
-            break;
-        }
-        match tokio::time::timeout(IDLE, consumer.next()).await {
-            Ok(Ok(delivery)) => deliveries.push(delivery),
-            Ok(Err(e)) => anyhow::bail!("reading the dead letters ({queue}): {e}"),
-            Err(_) => break,
+            Ok(if done.refused == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
     }
-    Ok((consumer, deliveries))
-}
-
-/// Puts back what was only looked at.
-async fn give_back(deliveries: Vec<Delivery>) {
-    for delivery in deliveries {
-        let _ = delivery.requeue().await;
-    }
-}
-
-fn header<'a>(message: &'a WireMessage, key: &str) -> Option<&'a str> {
-    message.headers.get(key).map(String::as_str)
-}
-
-fn summary(message: &WireMessage) -> Value {
-    json!({
-        "id": message.message_id,
-        "type": message.message_type,
-        "reason": header(message, HEADER_DEAD_REASON),
-        "queue": header(message, HEADER_DEAD_QUEUE),
-        "routingKey": header(message, HEADER_DEAD_ROUTING_KEY),
-        "sender": message.user_id,
-        "producer": message.app_id,
-        "occurredAt": message.occurred_at,
-        "bytes": message.body.len(),
-    })
-}
-
-fn whole(message: &WireMessage) -> Value {
-    let mut line = summary(message);
-    line["headers"] = json!(message.headers);
-    line["envelope"] = serde_json::to_value(lossy_envelope(message)).unwrap_or(Value::Null);
-    line
-}
-
-/// Why a dead letter cannot be replayed, if it cannot. `trust`: on RabbitMQ, the deployment's
-/// user prefix (the dead letter must be Arcade's own); `None` on the embedded bus.
-fn refusal(message: &WireMessage, catalog: &Catalog, trust: Option<&str>) -> Option<String> {
-    if let Some(prefix) = trust
-        && let Err(foreign) = check_dead_letter_origin(message, prefix)
-    {
-        return Some(foreign.to_string());
-    }
-    if header(message, HEADER_DEAD_QUEUE).is_none_or(str::is_empty) {
-        return Some("no origin queue (x-arcade-dead-queue)".into());
-    }
-    decode(message, catalog, 0).err()
-}
-
-async fn replay(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let (bus, _) = open(&args.source).await?;
-    let trust = trust_of(&args.source);
-    let catalog = Catalog::new();
-    let (_consumer, deliveries) = take_all(bus.as_ref()).await?;
-    let mut refused = 0u32;
-    for delivery in deliveries {
-        let message = delivery.message.clone();
-        let id = message.message_id.clone();
-        if args.id.is_some() && id != args.id {
-            let _ = delivery.requeue().await;
-            continue;
-        }
-        if let Some(reason) = refusal(&message, &catalog, trust) {
-            refused += 1;
-            println!("{}", json!({"id": id, "replayed": false, "error": reason}));
-            let _ = delivery.requeue().await;
-            continue;
-        }
-        let queue = header(&message, HEADER_DEAD_QUEUE)
-            .unwrap_or_default()
-            .to_string();
-        let mut again = (*message).clone();
-        for key in [
-            HEADER_DEAD_REASON,
-            HEADER_DEAD_QUEUE,
-            HEADER_DEAD_ROUTING_KEY,
-        ] {
-            again.headers.remove(key);
-        }
-        let sent = bus
-            .publish(&[Publication {
-                destination: Destination::Queue(queue.clone()),
-                message: again,
-            }])
-            .await;
-        match sent {
-            Ok(published) if published.unroutable.is_empty() => {
-                delivery.ack().await?;
-                println!("{}", json!({"id": id, "replayed": true, "queue": queue}));
-            }
-            Ok(_) => {
-                // Its queue is gone: it is a dead letter again (`unroutable`); this copy goes.
-                delivery.ack().await?;
-                refused += 1;
-                println!(
-                    "{}",
-                    json!({"id": id, "replayed": false, "error": format!("queue {queue} does not exist: dead-lettered again as unroutable")})
-                );
-            }
-            Err(e) => {
-                let _ = delivery.requeue().await;
-                anyhow::bail!("replaying {id:?} to {queue}: {e}");
-            }
-        }
-    }
-    Ok(if refused == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::letters::{refusal, summary};
+    use arcade_contracts::Catalog;
+    use arcade_runtime::WireMessage;
+    use arcade_runtime::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON};
 
     fn dead(sender: Option<&str>, body: &[u8]) -> WireMessage {
         let mut message = WireMessage {

@@ -13,6 +13,7 @@ use tracing::{info, warn};
 use crate::admin::{self, AdminState, Limits};
 use crate::auth::{Auth, OperatorToken};
 use crate::cli::RunArgs;
+use crate::exit::Failure;
 use crate::serve::ServeLimits;
 
 pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
@@ -54,71 +55,15 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         &args.services,
         &args.settings,
     )?);
-    let listener = crate::serve::bind(admin_addr, "--admin").await?;
-    let addr = listener.local_addr()?;
-    let auth = Arc::new(Auth::open(
-        &operator,
-        Some(args.data.dir.join(crate::auth::PRINCIPALS_FILE)),
-        addr,
-        &args.limits.hosts,
-    )?);
-    let limits = Limits {
-        stream_stall: Duration::from_secs(args.limits.stream_stall.max(1)),
-        ..Limits::default()
-    };
-    let state = AdminState {
-        runtime: runtime.clone(),
-        auth: auth.clone(),
-        limits,
-    };
-    let router = admin::router(state.clone())
-        .merge(crate::services::routes(&state))
-        .merge(crate::observe::routes(&runtime, &args.observe));
-    let idle = Duration::from_secs(args.limits.idle_timeout.max(1));
-    let serve_limits = ServeLimits {
-        max_connections: args.limits.max_connections,
-        header_timeout: idle.min(Duration::from_secs(10)),
-        idle_timeout: idle,
-        write_stall: idle,
-    };
-    app.add_server(crate::serve::serve_on(
-        listener,
-        admin::protect(router, auth.clone()),
-        serve_limits,
-        app.serving_token(),
-    ));
-    let console = match crate::services::console::hosted() {
-        Some(live) => {
-            let console_args = &args.settings.console;
-            let listener = crate::serve::bind(console_args.addr, "--console").await?;
-            let bound = listener.local_addr()?;
-            let router = crate::services::console::router(
-                &runtime,
-                live,
-                auth.clone(),
-                &operator.source,
-                bound,
-                console_args,
-            );
-            app.add_server(crate::serve::serve_on(
-                listener,
-                router,
-                serve_limits,
-                app.serving_token(),
-            ));
-            info!(console = %bound, "serving the console");
-            Some(bound)
+    // A start that fails from here (an address in use) stops the services already started,
+    // cleanly, and says what failed: never a service cut off mid-flush.
+    let (addr, console) = match serve(&mut app, &args, &runtime, &operator).await {
+        Ok(bound) => bound,
+        Err(error) => {
+            let _ = app.run(std::future::ready(())).await;
+            return Err(error);
         }
-        _ => None,
     };
-    if let Some(metrics_addr) = args
-        .observe
-        .serve(&mut app)
-        .await
-        .map_err(anyhow::Error::msg)?
-    {
-        info!(metrics = %metrics_addr, "serving /health, /ready and /metrics");
-    }
     // Ready means every queue is bound: an event published before would reach no queue. With
     // a broker that is away, the services keep running and bind when it comes back; /health
     // answers meanwhile, and /ready says what it waits for.
@@ -147,6 +92,82 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Serves the admin endpoint, the console (when hosted) and the probes for `app`; the
+/// addresses bound (admin, console). A failure names what could not be served, and where.
+async fn serve(
+    app: &mut App,
+    args: &RunArgs,
+    runtime: &Runtime,
+    operator: &OperatorToken,
+) -> anyhow::Result<(std::net::SocketAddr, Option<std::net::SocketAddr>)> {
+    let admin_addr = args.connection.admin();
+    let listener = crate::serve::bind(admin_addr, "the admin endpoint (--admin)")
+        .await
+        .map_err(|e| Failure::invalid(format_args!("{e:#}")))?;
+    let addr = listener.local_addr()?;
+    let auth = Arc::new(Auth::open(
+        operator,
+        Some(args.data.dir.join(crate::auth::PRINCIPALS_FILE)),
+        addr,
+        &args.limits.hosts,
+    )?);
+    let limits = Limits {
+        stream_stall: Duration::from_secs(args.limits.stream_stall.max(1)),
+        ..Limits::default()
+    };
+    let state = AdminState {
+        runtime: runtime.clone(),
+        auth: auth.clone(),
+        limits,
+    };
+    let router = admin::router(state.clone())
+        .merge(crate::services::routes(&state))
+        .merge(crate::observe::routes(runtime, &args.observe));
+    let idle = Duration::from_secs(args.limits.idle_timeout.max(1));
+    let serve_limits = ServeLimits {
+        max_connections: args.limits.max_connections,
+        header_timeout: idle.min(Duration::from_secs(10)),
+        idle_timeout: idle,
+        write_stall: idle,
+    };
+    app.add_server(crate::serve::serve_on(
+        listener,
+        admin::protect(router, auth.clone()),
+        serve_limits,
+        app.serving_token(),
+    ));
+    let console = match crate::services::console::hosted() {
+        Some(live) => {
+            let console_args = &args.settings.console;
+            let listener = crate::serve::bind(console_args.addr, "the console (--console)")
+                .await
+                .map_err(|e| Failure::invalid(format_args!("{e:#}")))?;
+            let bound = listener.local_addr()?;
+            let router = crate::services::console::router(
+                runtime,
+                live,
+                auth.clone(),
+                &operator.source,
+                bound,
+                console_args,
+            );
+            app.add_server(crate::serve::serve_on(
+                listener,
+                router,
+                serve_limits,
+                app.serving_token(),
+            ));
+            info!(console = %bound, "serving the console");
+            Some(bound)
+        }
+        _ => None,
+    };
+    if let Some(metrics_addr) = args.observe.serve(app).await.map_err(Failure::invalid)? {
+        info!(metrics = %metrics_addr, "serving /health, /ready and /metrics");
+    }
+    Ok((addr, console))
 }
 
 /// What `arcade run` says once it is ready.

@@ -89,43 +89,79 @@ pub fn html_sheet(
     squares: &[SquareSpec],
     cards: &[PrintedCard],
 ) -> String {
-    let labels: HashMap<u32, &str> = squares.iter().map(|s| (s.id, s.label.as_str())).collect();
-    let size = usize::from(grid_size.max(1));
-    // Cells are square: the table is 105 mm wide, so two cards fit on an A4 page.
-    let cell_mm = 105 / size;
-    let mut html = String::new();
-    let game = escape(game_id);
-    let _ = write!(
-        html,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <title>Bingo cards of {game}</title>\n<style>\n{STYLE}\ntd {{ height: {cell_mm}mm; }}\n\
-         </style>\n</head>\n<body>\n"
-    );
-    for card in cards {
-        let _ = write!(
-            html,
-            "<section class=\"card\">\n<h1><span>{game}</span><span>card {}</span></h1>\n<table>\n",
-            card.serial
-        );
-        for row in card.cells.chunks(size) {
-            html.push_str("<tr>");
-            for cell in row {
-                match cell {
-                    None => html.push_str("<td class=\"free\">FREE</td>"),
-                    Some(id) => {
-                        let label = labels.get(id).map_or_else(|| id.to_string(), |l| escape(l));
-                        let _ = write!(html, "<td>{label}</td>");
+    let sheet = HtmlSheet::new(game_id, grid_size, squares);
+    let mut html = sheet.head();
+    html.push_str(&sheet.cards(cards));
+    html.push_str(HtmlSheet::FOOT);
+    html
+}
+
+/// [`html_sheet`] in parts, to write a sheet of many cards batch by batch: [`HtmlSheet::head`],
+/// then [`HtmlSheet::cards`] of each batch, then [`HtmlSheet::FOOT`].
+#[derive(Debug)]
+pub struct HtmlSheet<'a> {
+    labels: HashMap<u32, &'a str>,
+    size: usize,
+    game: String,
+}
+
+impl<'a> HtmlSheet<'a> {
+    /// The end of the sheet.
+    pub const FOOT: &'static str = "</body>\n</html>\n";
+
+    /// A sheet of cards of `game_id`, a `grid_size` grid whose squares are `squares`.
+    pub fn new(game_id: &str, grid_size: u8, squares: &'a [SquareSpec]) -> HtmlSheet<'a> {
+        HtmlSheet {
+            labels: squares.iter().map(|s| (s.id, s.label.as_str())).collect(),
+            size: usize::from(grid_size.max(1)),
+            game: escape(game_id),
+        }
+    }
+
+    /// The start of the sheet: its head and style.
+    pub fn head(&self) -> String {
+        // Cells are square: the table is 105 mm wide, so two cards fit on an A4 page.
+        let cell_mm = 105 / self.size;
+        let game = &self.game;
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <title>Bingo cards of {game}</title>\n<style>\n{STYLE}\ntd {{ height: {cell_mm}mm; }}\n\
+             </style>\n</head>\n<body>\n"
+        )
+    }
+
+    /// The sections of `cards`.
+    pub fn cards(&self, cards: &[PrintedCard]) -> String {
+        let mut html = String::new();
+        let game = &self.game;
+        for card in cards {
+            let _ = write!(
+                html,
+                "<section class=\"card\">\n<h1><span>{game}</span><span>card {}</span></h1>\n<table>\n",
+                card.serial
+            );
+            for row in card.cells.chunks(self.size) {
+                html.push_str("<tr>");
+                for cell in row {
+                    match cell {
+                        None => html.push_str("<td class=\"free\">FREE</td>"),
+                        Some(id) => {
+                            let label = self
+                                .labels
+                                .get(id)
+                                .map_or_else(|| id.to_string(), |l| escape(l));
+                            let _ = write!(html, "<td>{label}</td>");
+                        }
                     }
                 }
+                html.push_str("</tr>\n");
             }
-            html.push_str("</tr>\n");
+            let _ = write!(
+                html,
+                "</table>\n<p class=\"label\">{}</p>\n</section>\n",
+                escape(&card.label)
+            );
         }
-        let _ = write!(
-            html,
-            "</table>\n<p class=\"label\">{}</p>\n</section>\n",
-            escape(&card.label)
-        );
+        html
     }
-    html.push_str("</body>\n</html>\n");
-    html
 }

@@ -11,6 +11,10 @@
 //! `SnapshotError::Payload`, so the host skips the snapshot). These structs are the format;
 //! the domain's types never go to disk.
 //!
+//! Then [`format::RacesV1`]: the race's number and the races over before it (each a `RaceV1`
+//! with its number). A snapshot written before a data dir held several races ends after the
+//! `RaceV1`: it is read as the first race (numbered 1 once started), none before it.
+//!
 //! No secret: the race's seed is not in the state, and so not here. The state holds no random
 //! generator either: every draw is a fresh ChaCha stream of (seed, purpose, turn, subject) that
 //! the decider opens from the seed the master is constructed with (`RaceMaster::new`, from
@@ -32,7 +36,8 @@ use crate::domain::state::{
 };
 use crate::service::RaceService;
 use format::{
-    AboutV1, CarV1, CombatV1, DuelV1, OpenEventV1, PendingV1, PlayV1, RaceV1, SideV1, TeamV1,
+    AboutV1, CarV1, CombatV1, DuelV1, OpenEventV1, PendingV1, PlayV1, RaceV1, RacesV1, SideV1,
+    TeamV1,
 };
 
 fn payload(reason: impl Into<String>) -> SnapshotError {
@@ -297,11 +302,82 @@ impl Snapshot for RaceService {
 
     fn encode(state: &RaceState) -> Vec<u8> {
         // Plain integers, strings, options and vectors always serialize.
-        postcard::to_allocvec(&race_v1(state)).unwrap_or_default()
+        let races = RacesV1 {
+            race: state.race,
+            past: state
+                .past
+                .iter()
+                .map(|race| (race.race, race_v1(race)))
+                .collect(),
+        };
+        let bytes = postcard::to_allocvec(&race_v1(state)).unwrap_or_default();
+        postcard::to_extend(&races, bytes).unwrap_or_default()
     }
 
     fn decode(bytes: &[u8]) -> Result<RaceState, SnapshotError> {
-        let snapshot: RaceV1 = postcard::from_bytes(bytes).map_err(|e| payload(e.to_string()))?;
-        race_from(snapshot)
+        let (snapshot, rest): (RaceV1, _) =
+            postcard::take_from_bytes(bytes).map_err(|e| payload(e.to_string()))?;
+        let mut state = race_from(snapshot)?;
+        if rest.is_empty() {
+            // Written before a data dir held several races: its one race, if started.
+            state.race = u32::from(state.settings.is_some());
+            return Ok(state);
+        }
+        let races: RacesV1 = postcard::from_bytes(rest).map_err(|e| payload(e.to_string()))?;
+        state.race = races.race;
+        for (number, past) in races.past {
+            let mut race = race_from(past)?;
+            race.race = number;
+            state.past.push(std::sync::Arc::new(race));
+        }
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::state::Status;
+    use crate::domain::{Input, RaceMaster, StartSettings};
+
+    fn started(state: &RaceState, master: &RaceMaster) -> RaceState {
+        let mut next = state.clone();
+        let start = Input::Start(StartSettings::default());
+        for event in master.decide(state, &start, 1_000).unwrap() {
+            next.evolve(&event);
+        }
+        next
+    }
+
+    #[test]
+    fn a_snapshot_written_with_one_race_per_data_dir_reads_as_the_first_race() {
+        let master = RaceMaster::new(5);
+        let fresh = RaceState::default();
+        let first = started(&fresh, &master);
+        assert_eq!(first.race, 1);
+        for (state, race) in [(&fresh, 0), (&first, 1)] {
+            // What the format wrote before: the RaceV1 alone.
+            let old = postcard::to_allocvec(&race_v1(state)).unwrap();
+            let read = RaceService::decode(&old).unwrap();
+            assert_eq!(read.race, race);
+            assert!(read.past.is_empty());
+            assert_eq!(&read, state);
+        }
+    }
+
+    #[test]
+    fn the_races_over_are_kept_in_the_snapshot() {
+        let master = RaceMaster::new(5);
+        let mut state = started(&RaceState::default(), &master);
+        state.status = Status::Finished;
+        let second = started(&state, &master);
+        assert_eq!((second.race, second.past.len()), (2, 1));
+        assert_ne!(second.settings, state.settings, "its own seed's hash");
+        let read = RaceService::decode(&RaceService::encode(&second)).unwrap();
+        assert_eq!(read, second);
+        assert_eq!(
+            read.race_number(1).map(|r| r.status),
+            Some(Status::Finished)
+        );
     }
 }

@@ -41,6 +41,16 @@ pub(super) struct RaceV1 {
 }
 
 /// Odds in percent: nothing, pirates, garage, wreck, mine field.
+/// What follows a [`RaceV1`] since a data dir holds several races (a snapshot written before
+/// ends after the `RaceV1`: its race is the first, none before it).
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct RacesV1 {
+    /// The race's number ([`crate::domain::RaceState::race`]).
+    pub race: u32,
+    /// The races over before it, oldest first: each its number and its state at the finish.
+    pub past: Vec<(u32, RaceV1)>,
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct OddsV1(pub u32, pub u32, pub u32, pub u32, pub u32);
 

@@ -199,6 +199,67 @@ fn the_race_starts_once_and_a_finished_race_takes_no_car() {
 }
 
 #[test]
+fn a_start_after_the_finish_starts_the_next_race_with_its_own_seed_and_keeps_the_old_one() {
+    use arcade_race_master::domain::state::Status;
+    let settings = arcade_race_master::domain::StartSettings {
+        turns: Some(1),
+        distribution: Some(only(EventKind::Nothing)),
+        ..Default::default()
+    };
+    let mut race = new_race(7);
+    race.register("red", "red-1", (1, 3, 1));
+    let first = race.run(Input::Start(settings));
+    race.report_truthfully();
+    assert_eq!(race.state().status, Status::Finished);
+    assert_eq!(race.state().race, 1);
+    let finished = race.state().clone();
+
+    // Two turns: the first with no car, the second with the car registered meanwhile.
+    let two_turns = arcade_race_master::domain::StartSettings {
+        turns: Some(2),
+        ..settings
+    };
+    let second = race.run(Input::Start(two_turns));
+    let seed = |events: &[Event]| match &events[0] {
+        Event::RaceStarted(started) => started.seed_sha256,
+        other => panic!("{other:?}"),
+    };
+    assert_ne!(
+        seed(&first),
+        seed(&second),
+        "race 2 draws from a seed of its own"
+    );
+    let state = race.state();
+    assert_eq!((state.race, state.status), (2, Status::Running));
+    assert!(state.teams.is_empty() && state.cars.is_empty(), "{state:?}");
+    // Race 1 is kept as it finished, and readable by its number.
+    assert_eq!(state.race_number(1), Some(&finished));
+    assert_eq!(state.race_number(2).map(|r| r.race), Some(2));
+    assert_eq!(state.race_number(3), None);
+    // Cars join race 2; its seed is race 2's at its finish.
+    race.register("red", "red-1", (1, 3, 1));
+    assert_eq!(
+        race.try_run(Input::Start(settings)),
+        Err(Rejection::AlreadyStarted)
+    );
+    for _ in 0..6 {
+        race.report_truthfully();
+        if race.state().status == Status::Finished {
+            break;
+        }
+        race.tick();
+    }
+    assert_eq!(race.state().status, Status::Finished);
+    let revealed = race.history().iter().rev().find_map(|e| match e {
+        Event::RaceFinished { seed, .. } => Some(*seed),
+        _ => None,
+    });
+    let master = arcade_race_master::domain::RaceMaster::new(7);
+    assert_eq!(revealed, Some(master.for_race(2).seed()));
+    assert_ne!(revealed, Some(7), "race 1's seed is not race 2's");
+}
+
+#[test]
 fn odds_that_do_not_add_up_to_100_are_refused() {
     let mut race = new_race(1);
     let mut odds = only(EventKind::Wreck);

@@ -41,9 +41,15 @@ impl std::future::Future for Flush {
             .poll(cx)
             .map(|joined| match joined {
                 Ok(flushed) => flushed.map(|_| ()),
-                Err(e) => Err(sled::Error::ReportableBug(format!(
-                    "the flush task failed: {e}"
+                // Cancelled: the process stopped before the flush ran (nothing was lost that
+                // had been confirmed). Neither is a bug of sled's to report.
+                Err(e) if e.is_cancelled() => Err(sled::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::Interrupted,
+                    "the flush did not run: the process is stopping",
                 ))),
+                Err(e) => Err(sled::Error::Io(std::io::Error::other(format!(
+                    "the flush task panicked: {e}"
+                )))),
             })
     }
 }

@@ -23,6 +23,7 @@ mod tail;
 pub use self::inspect::{Damage, Inspect, Stats, Verified};
 
 pub use self::flush::Flush;
+pub(crate) use self::inspect::lock_held;
 pub use self::pending::Pending;
 pub(crate) use self::stable::Stable;
 pub use self::stable::{SyncCount, delay_syncs, fail_syncs, syncs};
@@ -177,7 +178,11 @@ impl Store {
             cursors,
             next_seq: AtomicU64::new(next),
             chunk_bytes: storage.chunk_bytes(),
-            tail: Mutex::new(Tail::new(next, storage.tail_records())),
+            tail: Mutex::new(Tail::new(
+                next,
+                storage.tail_records(),
+                storage.tail_bytes(),
+            )),
         })
     }
 

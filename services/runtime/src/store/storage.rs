@@ -37,6 +37,14 @@ impl Storage {
         }
     }
 
+    /// How much memory those records may take ([`Tail`](super::tail::Tail)'s estimate).
+    pub(super) fn tail_bytes(self) -> usize {
+        match self {
+            Storage::Server => 16 << 20,
+            Storage::Compact => 256 << 10,
+        }
+    }
+
     /// The largest chunk of the log or of a queue, before compression (see [`crate::chunk`]).
     /// A server's batches of a few hundred events fit one or two chunks; measured with the
     /// pipeline bench, 16 KiB to 256 KiB, 128 KiB was the fastest. The edge commits a handful of

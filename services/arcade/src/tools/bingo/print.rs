@@ -7,16 +7,16 @@
 //! cards its grid and pool make). Refused, nothing is sent and nothing written. Then the cards
 //! are asked for in batches of `bingo.cards.print.v1`, as large as the service takes
 //! ([`MAX_PRINT_BATCH`]), one after the other, each answered by its `bingo.cards.printed.v1`;
-//! a progress bar on standard error counts them when it is a terminal. The cards are written
-//! once all are printed: one JSON line each (`{"serial":…,"label":"…","cells":[…]}`), or an
-//! HTML sheet to print on A4 (`--format html`). Should the service refuse a later batch (another
-//! organiser printed or closed the game meanwhile), the cards it printed are written and the
-//! error says how many of N they are.
+//! a progress bar on standard error counts them when it is a terminal. Each batch is written as
+//! it comes ([`Sheet`]), so memory holds one batch whatever N: one JSON line per card
+//! (`{"serial":…,"label":"…","cells":[…]}`), or an HTML sheet to print on A4 (`--format
+//! html`). Should the service refuse a later batch (another organiser printed or closed the game
+//! meanwhile), the cards it printed are written and the error says how many of N they are.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use arcade_bingo::cli::{card_line, html_sheet};
+use arcade_bingo::cli::{HtmlSheet, card_line};
 use arcade_bingo::domain::limits::{MAX_CARDS, MAX_PRINT_BATCH};
 use arcade_contracts::Message;
 use arcade_contracts::bingo::reads::{GameRead, GameStatus};
@@ -115,10 +115,40 @@ pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn render(format: Format, game: &GameRead, cards: &[PrintedCard]) -> String {
-    match format {
-        Format::Json => cards.iter().map(card_line).collect(),
-        Format::Html => html_sheet(&game.game_id, game.grid.size, &game.pool, cards),
+/// The cards written as they come, one batch at a time: only the batch in hand is in memory.
+pub struct Sheet<'a, W: Write> {
+    out: W,
+    html: Option<HtmlSheet<'a>>,
+}
+
+impl<'a, W: Write> Sheet<'a, W> {
+    /// Starts writing cards of `game` in `format` to `out` (the HTML head, for a sheet).
+    pub fn begin(format: Format, game: &'a GameRead, mut out: W) -> std::io::Result<Self> {
+        let html = (format == Format::Html)
+            .then(|| HtmlSheet::new(&game.game_id, game.grid.size, &game.pool));
+        if let Some(sheet) = &html {
+            out.write_all(sheet.head().as_bytes())?;
+        }
+        Ok(Sheet { out, html })
+    }
+
+    /// Writes a batch of cards, and flushes it.
+    pub fn batch(&mut self, cards: &[PrintedCard]) -> std::io::Result<()> {
+        let text: String = match &self.html {
+            Some(sheet) => sheet.cards(cards),
+            None => cards.iter().map(card_line).collect(),
+        };
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
+    /// Ends the sheet; the writer back.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        if self.html.is_some() {
+            self.out.write_all(HtmlSheet::FOOT.as_bytes())?;
+        }
+        self.out.flush()?;
+        Ok(self.out)
     }
 }
 
@@ -147,11 +177,12 @@ pub async fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         timeout: args.timeout,
     };
     let bar = progress_on_stderr(u64::from(args.count));
-    let mut cards: Vec<PrintedCard> = Vec::with_capacity(args.count as usize);
+    let mut sheet = Sheet::begin(args.format, &game, std::io::stdout().lock())?;
+    let mut printed_so_far = 0u32;
     let mut failure = None;
-    while cards.len() < args.count as usize {
+    while printed_so_far < args.count {
         // At most 100,000 cards.
-        let count = (args.count - cards.len() as u32).min(MAX_PRINT_BATCH);
+        let count = (args.count - printed_so_far).min(MAX_PRINT_BATCH);
         let request = PrintCards {
             request_id: None,
             game_id: args.game.clone(),
@@ -170,7 +201,7 @@ pub async fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         {
             Ok(reply) => reply,
             // Refused: the cards printed so far are written, and the error says how many.
-            Err(e) if crate::exit::code_of(&e) == crate::exit::REFUSED && !cards.is_empty() => {
+            Err(e) if crate::exit::code_of(&e) == crate::exit::REFUSED && printed_so_far > 0 => {
                 failure = Some(format!("{e:#}"));
                 break;
             }
@@ -178,15 +209,20 @@ pub async fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         };
         let printed: CardsPrinted = serde_json::from_value(reply.payload)?;
         bar.inc(printed.cards.len() as u64);
-        cards.extend(printed.cards);
+        // At most 1,000 a batch.
+        printed_so_far += printed.cards.len() as u32;
+        sheet
+            .batch(&printed.cards)
+            .map_err(|e| anyhow::Error::new(e).context("writing the cards"))?;
     }
     bar.finish_and_clear();
-    let written = write_stdout(render(args.format, &game, &cards).as_bytes())?;
+    let _stdout = sheet
+        .finish()
+        .map_err(|e| anyhow::Error::new(e).context("writing the cards"))?;
     match failure {
-        None => Ok(written),
+        None => Ok(ExitCode::SUCCESS),
         Some(reason) => Ok(refused(format!(
-            "the service printed {} of the {} cards asked (written above), then: {reason}",
-            cards.len(),
+            "the service printed {printed_so_far} of the {} cards asked (written above), then: {reason}",
             args.count
         ))),
     }
@@ -286,5 +322,37 @@ mod tests {
                 .unwrap()
                 .contains("only a called game prints")
         );
+    }
+
+    fn card(serial: u32) -> PrintedCard {
+        PrintedCard {
+            serial,
+            label: format!("label-{serial}"),
+            cells: vec![Some(1), None, Some(2), Some(3)],
+        }
+    }
+
+    #[test]
+    fn each_batch_is_written_as_it_comes_and_the_whole_is_the_sheet_of_all() {
+        let mut quiz = game(TickMode::Called, GameStatus::Open, 0, 10);
+        quiz.grid.size = 2;
+        let first: Vec<PrintedCard> = (1..=3).map(card).collect();
+        let second: Vec<PrintedCard> = (4..=5).map(card).collect();
+        let all: Vec<PrintedCard> = first.iter().chain(&second).cloned().collect();
+        for format in [Format::Json, Format::Html] {
+            let mut sheet = Sheet::begin(format, &quiz, Vec::new()).unwrap();
+            sheet.batch(&first).unwrap();
+            // Written already, before the next batch is asked for: nothing accumulates.
+            let after_first = String::from_utf8(sheet.out.clone()).unwrap();
+            assert!(after_first.contains("label-3"), "{after_first}");
+            assert!(!after_first.contains("label-4"), "{after_first}");
+            sheet.batch(&second).unwrap();
+            let whole = String::from_utf8(sheet.finish().unwrap()).unwrap();
+            let expected = match format {
+                Format::Json => all.iter().map(card_line).collect::<String>(),
+                Format::Html => arcade_bingo::cli::html_sheet("quiz", 2, &[], &all),
+            };
+            assert_eq!(whole, expected, "{format:?}");
+        }
     }
 }

@@ -119,11 +119,11 @@ pub enum Rejection {
         /// In words.
         reason: String,
     },
-    /// `race.start.v1` twice.
+    /// `race.start.v1` while the race runs (after its finish, it starts the next).
     #[error("the race already started")]
     AlreadyStarted,
-    /// Anything but a budget query after the end.
-    #[error("the race is over")]
+    /// Anything but a budget query (or the next race's start) after the end.
+    #[error("the race is over (a race.start.v1 starts the next one)")]
     Finished,
     /// A hint before the race started (a hint comes with a turn).
     #[error("the race has not started: a hint comes with a turn")]
@@ -213,6 +213,23 @@ impl RaceMaster {
         self.seed
     }
 
+    /// The master of race `number` of this data dir: the first draws from the seed itself;
+    /// each next from its own seed, the first 8 bytes of SHA-256("arcade race", seed, number),
+    /// so the seed `race.finished.v1` reveals for one race tells nothing of the next.
+    pub fn for_race(&self, number: u32) -> RaceMaster {
+        if number <= 1 {
+            return self.clone();
+        }
+        let digest = Sha256::new()
+            .chain_update(b"arcade race")
+            .chain_update(self.seed.to_le_bytes())
+            .chain_update(number.to_le_bytes())
+            .finalize();
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&digest[..8]);
+        RaceMaster::new(u64::from_le_bytes(first))
+    }
+
     /// Decides what `input` does at `now_ms`.
     pub fn decide(
         &self,
@@ -220,14 +237,22 @@ impl RaceMaster {
         input: &Input,
         now_ms: u64,
     ) -> Result<Vec<Event>, Rejection> {
+        let current = self.for_race(state.race.max(1));
         if let Some(started) = &state.settings
-            && started.seed_sha256 != self.seed_sha256
+            && started.seed_sha256 != current.seed_sha256
         {
             return Err(Rejection::SeedMismatch {
                 expected: hex::encode(started.seed_sha256),
             });
         }
-        let mut work = Work::new(self, state, now_ms);
+        let next;
+        let master = if matches!(input, Input::Start(_)) && state.status == Status::Finished {
+            next = self.for_race(state.race + 1);
+            &next
+        } else {
+            &current
+        };
+        let mut work = Work::new(master, state, now_ms);
         match input {
             Input::Start(settings) => work.start(settings)?,
             Input::SetDistribution(distribution) => work.set_distribution(*distribution)?,

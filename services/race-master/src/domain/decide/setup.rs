@@ -33,10 +33,9 @@ fn check_distribution(distribution: &Distribution) -> Result<(), Rejection> {
 
 impl Work<'_> {
     pub fn start(&mut self, settings: &StartSettings) -> Result<(), Rejection> {
-        match self.state.status {
-            Status::Registration => {}
-            Status::Running => return Err(Rejection::AlreadyStarted),
-            Status::Finished => return Err(Rejection::Finished),
+        // After the finish, a start starts the next race (the finished one is kept).
+        if self.state.status == Status::Running {
+            return Err(Rejection::AlreadyStarted);
         }
         if let Some(turns) = settings.turns
             && !(1..=MAX_TURNS).contains(&turns)
@@ -94,7 +93,11 @@ impl Work<'_> {
     pub fn register(&mut self, team: &str, car: &str, modules: Modules) -> Result<(), Rejection> {
         let refuse = |problem, reason: String| Err(Rejection::Registration { problem, reason });
         if self.state.status == Status::Finished {
-            return refuse(RegistrationProblem::RaceFinished, "the race is over".into());
+            return refuse(
+                RegistrationProblem::RaceFinished,
+                "the race is over (a race.start.v1 starts the next one, which cars may join)"
+                    .into(),
+            );
         }
         for (what, name) in [("team", team), ("car", car)] {
             if !valid_name(name) {

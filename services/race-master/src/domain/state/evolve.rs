@@ -13,6 +13,10 @@ impl RaceState {
     pub fn evolve(&mut self, event: &Event) {
         match event {
             Event::RaceStarted(started) => {
+                if self.status == Status::Finished {
+                    self.begin_next();
+                }
+                self.race += 1;
                 self.status = Status::Running;
                 self.distribution = started.distribution;
                 self.settings = Some(started.clone());

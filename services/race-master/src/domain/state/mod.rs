@@ -2,6 +2,7 @@
 //! is decided here; `evolve` only applies facts, so replaying the log rebuilds the race.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 mod evolve;
 
@@ -205,9 +206,35 @@ pub struct RaceState {
     pub last_combat: u32,
     /// The last duel id given.
     pub last_duel: u32,
+    /// The race's number in its data dir: 1 for the first started, 0 before any start. A
+    /// `race.start.v1` after the finish starts the next.
+    pub race: u32,
+    /// The races over before this one, oldest first, each as it finished.
+    pub past: Vec<Arc<RaceState>>,
 }
 
 impl RaceState {
+    /// Race `number` of this data dir: this one, or one over before it.
+    pub fn race_number(&self, number: u32) -> Option<&RaceState> {
+        if number == self.race {
+            return Some(self);
+        }
+        self.past
+            .iter()
+            .find(|race| race.race == number)
+            .map(AsRef::as_ref)
+    }
+
+    /// Ends a finished race: it joins the past ones, and the state is that of a race not
+    /// started, numbered as this one (its start counts the next).
+    pub(crate) fn begin_next(&mut self) {
+        let mut over = std::mem::take(self);
+        self.past = std::mem::take(&mut over.past);
+        self.race = over.race;
+        self.distribution = over.distribution;
+        self.past.push(Arc::new(over));
+    }
+
     /// A car by name.
     pub fn car(&self, name: &str) -> Option<&Car> {
         self.car_index.get(name).map(|&i| &self.cars[i])

@@ -71,7 +71,16 @@ impl EmbeddedBus {
 
     /// Opens (or creates) the bus stored in `dir` with the given sled sizing.
     pub fn open_with(dir: &Path, storage: crate::store::Storage) -> Result<Self, BusError> {
-        let db = crate::store::open_db(storage.config(64 << 20).path(dir))?;
+        let db = crate::store::open_db(storage.config(64 << 20).path(dir)).map_err(|e| {
+            if crate::store::lock_held(&e) {
+                BusError::Storage(format!(
+                    "{} is in use by another process (a running `arcade run` holds it)",
+                    dir.display()
+                ))
+            } else {
+                e.into()
+            }
+        })?;
         let stable = crate::store::Stable::open(dir).map_err(sled::Error::Io)?;
         Self::with_db(db, stable, storage.chunk_bytes())
     }
