@@ -14,6 +14,7 @@ use crate::admin::{self, AdminState, Limits};
 use crate::auth::{Auth, OperatorToken};
 use crate::cli::RunArgs;
 use crate::serve::ServeLimits;
+use arcade_runtime::guard::Clients;
 
 pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Listening from the start: a SIGTERM while the services start stops them cleanly too.
@@ -49,11 +50,9 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         None => runtime,
     };
     let mut app = App::new(runtime.clone(), bus);
-    app.host(crate::services::start(
-        &runtime,
-        &args.services,
-        &args.settings,
-    )?);
+    let started = crate::services::start(&runtime, &args.services, &args.settings)?;
+    app.host(started.running);
+    let hosted = started.hosted;
     let listener = crate::serve::bind(admin_addr, "--admin").await?;
     let addr = listener.local_addr()?;
     let auth = Arc::new(Auth::open(
@@ -72,7 +71,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         limits,
     };
     let router = admin::router(state.clone())
-        .merge(crate::services::routes(&state))
+        .merge(crate::services::routes(&state, &hosted))
         .merge(crate::observe::routes(&runtime, &args.observe));
     let idle = Duration::from_secs(args.limits.idle_timeout.max(1));
     let serve_limits = ServeLimits {
@@ -81,13 +80,16 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         idle_timeout: idle,
         write_stall: idle,
     };
+    // The admin endpoint and the console count their clients apart.
+    let clients = args.clients.limits();
     app.add_server(crate::serve::serve_on(
         listener,
         admin::protect(router, auth.clone()),
         serve_limits,
+        Clients::new(clients.clone()),
         app.serving_token(),
     ));
-    let console = match crate::services::console::hosted() {
+    let console = match hosted.console {
         Some(live) => {
             let console_args = &args.settings.console;
             let listener = crate::serve::bind(console_args.addr, "--console").await?;
@@ -104,6 +106,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
                 listener,
                 router,
                 serve_limits,
+                Clients::new(clients),
                 app.serving_token(),
             ));
             info!(console = %bound, "serving the console");
