@@ -383,3 +383,6 @@ pub fn refused(command: &PlayCommand, why: &PlayRefused, now_ms: u64) -> Observe
         json!({"requestId": command.request(), "error": why.to_string(), "code": why.code()}),
     )
 }
+
+#[cfg(test)]
+mod tests;
