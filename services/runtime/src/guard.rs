@@ -54,8 +54,10 @@ pub const DEFAULT_CSP: &str =
     "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /// The policy of an HTML page served by this process: its own files (scripts, styles, images,
-/// requests, live streams), the inline `scripts` given (by their SHA-256), inline `<style>`
-/// only if `inline_style`; never framed by another site.
+/// requests, live streams), the inline `scripts` given (by their SHA-256), `style` attributes
+/// (the console's pages set custom properties such as a grid's `--size` with them; no text is
+/// ever parsed as HTML there), inline `<style>` only if `inline_style`; never framed by another
+/// site.
 pub fn page_csp(scripts: &[&str], inline_style: bool) -> String {
     let hashes: String = scripts
         .iter()
@@ -70,7 +72,7 @@ pub fn page_csp(scripts: &[&str], inline_style: bool) -> String {
     let style = if inline_style { " 'unsafe-inline'" } else { "" };
     format!(
         "default-src 'self'; script-src 'self'{hashes}; style-src 'self'{style}; \
-         img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
+         style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
          form-action 'self'; frame-ancestors 'none'"
     )
 }
@@ -152,7 +154,8 @@ mod tests {
             csp.contains("script-src 'self' 'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='"),
             "{csp}"
         );
-        assert!(csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe-inline"));
+        assert!(csp.contains("frame-ancestors 'none'"));
+        assert!(csp.contains("style-src 'self';") && !csp.contains("script-src 'self' 'unsafe"));
         assert!(page_csp(&[], true).contains("style-src 'self' 'unsafe-inline'"));
     }
 
