@@ -209,7 +209,7 @@ async fn read_body(body: Body, limits: &Limits) -> Result<axum::body::Bytes, Res
         Ok(Err(e)) => Err(error(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
-                "the body is larger than {} bytes or broken: {e}",
+                "the body is larger than {} bytes (the most a consumer accepts) or broken: {e}",
                 limits.max_body
             ),
         )),

@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use arcade_contracts::principal::{BINGO_PLAYER_PREFIX, OPERATOR, RACE_TEAM_PREFIX};
-use axum::http::{HeaderMap, StatusCode, header};
+use arcade_runtime::guard::Hosts;
+use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
@@ -106,7 +107,7 @@ pub struct Auth {
     store: Option<PathBuf>,
     digests: RwLock<HashMap<[u8; 32], Principal>>,
     names: RwLock<BTreeMap<String, String>>,
-    hosts: Vec<String>,
+    hosts: Hosts,
     readers: Mutex<HashSet<String>>,
     /// What was refused.
     pub refused: Refusals,
@@ -155,7 +156,7 @@ impl Auth {
                 .ok_or_else(|| anyhow::anyhow!("{PRINCIPALS_FILE}: {name:?} is not a principal"))?;
             digests.insert(digest, principal);
         }
-        let allowed = arcade_runtime::web::allowed_hosts(bound, hosts);
+        let allowed = Hosts::new(bound, hosts, "this endpoint", "--admin-host");
         Ok(Auth {
             operator: digest(&operator.token),
             operator_source: operator.source.clone(),
@@ -232,35 +233,9 @@ impl Auth {
         })
     }
 
-    fn host_allowed(&self, host: &str) -> bool {
-        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
-    }
-
-    /// Why a request's `Host` or `Origin` is not this endpoint's, if it is not.
-    fn foreign(&self, headers: &HeaderMap) -> Option<String> {
-        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-        match host {
-            Some(host) if self.host_allowed(host) => {}
-            Some(host) => {
-                return Some(format!(
-                    "Host {host:?} is not this endpoint's ({}); add it with --admin-host",
-                    self.hosts[0]
-                ));
-            }
-            None => return Some("the request has no Host header".into()),
-        }
-        if let Some(origin) = headers.get(header::ORIGIN) {
-            let origin = origin.to_str().unwrap_or("");
-            let allowed = origin
-                .strip_prefix("http://")
-                .is_some_and(|rest| self.host_allowed(rest));
-            if !allowed {
-                return Some(format!(
-                    "Origin {origin:?} is not this endpoint's: cross-origin requests are refused"
-                ));
-            }
-        }
-        None
+    /// The names it answers to (`Host`, `Origin`).
+    pub fn hosts(&self) -> &Hosts {
+        &self.hosts
     }
 
     fn unauthenticated(&self, why: &str) -> Response {
@@ -298,18 +273,5 @@ mod tests {
         assert_eq!(auth.principal(&second), Some(red));
         assert_eq!(auth.principal("op"), Some(Principal::Operator));
         assert!(auth.knows_team("red") && !auth.knows_team("blue"));
-    }
-
-    #[test]
-    fn foreign_hosts_and_origins_are_named() {
-        let auth = auth();
-        let mut headers = HeaderMap::new();
-        headers.insert(header::HOST, "127.0.0.1:7878".parse().unwrap());
-        assert_eq!(auth.foreign(&headers), None);
-        headers.insert(header::ORIGIN, "http://evil.example".parse().unwrap());
-        assert!(auth.foreign(&headers).unwrap().contains("evil.example"));
-        headers.remove(header::ORIGIN);
-        headers.insert(header::HOST, "evil.example".parse().unwrap());
-        assert!(auth.foreign(&headers).unwrap().contains("evil.example"));
     }
 }

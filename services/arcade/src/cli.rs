@@ -164,6 +164,9 @@ pub struct RunArgs {
     /// Bounds of the admin endpoint.
     #[command(flatten)]
     pub limits: AdminLimitArgs,
+    /// What one client address may cost the admin endpoint and the console.
+    #[command(flatten)]
+    pub clients: arcade_runtime::guard::settings::ClientArgs,
     /// Health, readiness and metrics.
     #[command(flatten)]
     pub observe: arcade_runtime::app::args::ObserveArgs,

@@ -15,6 +15,7 @@ use crate::auth::{Auth, OperatorToken};
 use crate::cli::RunArgs;
 use crate::exit::Failure;
 use crate::serve::ServeLimits;
+use arcade_runtime::guard::Clients;
 
 pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // Listening from the start: a SIGTERM while the services start stops them cleanly too.
@@ -50,14 +51,11 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         None => runtime,
     };
     let mut app = App::new(runtime.clone(), bus);
-    app.host(crate::services::start(
-        &runtime,
-        &args.services,
-        &args.settings,
-    )?);
+    let started = crate::services::start(&runtime, &args.services, &args.settings)?;
+    app.host(started.running);
     // A start that fails from here (an address in use) stops the services already started,
     // cleanly, and says what failed: never a service cut off mid-flush.
-    let (addr, console) = match serve(&mut app, &args, &runtime, &operator).await {
+    let (addr, console) = match serve(&mut app, &args, &runtime, &operator, started.hosted).await {
         Ok(bound) => bound,
         Err(error) => {
             let _ = app.run(std::future::ready(())).await;
@@ -101,6 +99,7 @@ async fn serve(
     args: &RunArgs,
     runtime: &Runtime,
     operator: &OperatorToken,
+    hosted: crate::services::Hosted,
 ) -> anyhow::Result<(std::net::SocketAddr, Option<std::net::SocketAddr>)> {
     let admin_addr = args.connection.admin();
     let listener = crate::serve::bind(admin_addr, "the admin endpoint (--admin)")
@@ -123,7 +122,7 @@ async fn serve(
         limits,
     };
     let router = admin::router(state.clone())
-        .merge(crate::services::routes(&state))
+        .merge(crate::services::routes(&state, &hosted))
         .merge(crate::observe::routes(runtime, &args.observe));
     let idle = Duration::from_secs(args.limits.idle_timeout.max(1));
     let serve_limits = ServeLimits {
@@ -132,13 +131,16 @@ async fn serve(
         idle_timeout: idle,
         write_stall: idle,
     };
+    // The admin endpoint and the console count their clients apart.
+    let clients = args.clients.limits();
     app.add_server(crate::serve::serve_on(
         listener,
         admin::protect(router, auth.clone()),
         serve_limits,
+        Clients::new(clients.clone()),
         app.serving_token(),
     ));
-    let console = match crate::services::console::hosted() {
+    let console = match hosted.console {
         Some(live) => {
             let console_args = &args.settings.console;
             let listener = crate::serve::bind(console_args.addr, "the console (--console)")
@@ -157,6 +159,7 @@ async fn serve(
                 listener,
                 router,
                 serve_limits,
+                Clients::new(clients),
                 app.serving_token(),
             ));
             info!(console = %bound, "serving the console");

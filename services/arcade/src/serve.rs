@@ -1,6 +1,8 @@
-//! Serving the admin endpoint with bounds on what a client costs: at most
+//! Serving the admin endpoint and the console with bounds on what a client costs: at most
 //! [`ServeLimits::max_connections`] connections (beyond, new ones wait in the listen backlog
-//! until one closes, so the process never reaches its fd limit), request headers within
+//! until one closes, so the process never reaches its fd limit), at most the guard's
+//! connections per client address (beyond, a new one is answered 429 with `Retry-After` and
+//! closed: [`arcade_runtime::guard`], whose layer wraps the router), request headers within
 //! [`ServeLimits::header_timeout`] (slowloris), a connection with no request in flight and no
 //! traffic for [`ServeLimits::idle_timeout`] closed, and a response the client does not read
 //! for [`ServeLimits::write_stall`] abandoned. Shutdown stops accepting, lets connections end
@@ -13,6 +15,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use arcade_runtime::guard::{self, Clients, OverLimit, Peer};
 use axum::Router;
 use axum::body::Body;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -24,6 +27,9 @@ use tower::ServiceExt;
 
 /// How long open connections get to finish at shutdown.
 const GRACE: Duration = arcade_runtime::shutdown::GRACE;
+
+/// Over-limit connections being answered at once (the others are closed unanswered).
+const REFUSING: usize = 128;
 
 /// What connections may cost.
 #[derive(Debug, Clone, Copy)]
@@ -213,23 +219,47 @@ pub async fn bind(addr: SocketAddr, setting: &str) -> anyhow::Result<tokio::net:
         .map_err(|e| anyhow::anyhow!("{setting} {addr}: cannot listen: {e}"))
 }
 
-/// Serves `router` on `listener` until `shutdown`.
+/// Serves `router` on `listener` until `shutdown`, behind the guard of `clients`.
 pub fn serve_on(
     listener: tokio::net::TcpListener,
     router: Router,
     limits: ServeLimits,
+    clients: Arc<Clients>,
     shutdown: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(accept_loop(listener, router, limits, shutdown))
+    let router = guard::layer(router, clients.clone());
+    tokio::spawn(accept_loop(listener, router, limits, clients, shutdown))
+}
+
+/// Answers a connection over its client's limit 429 with `Retry-After`, then closes it once the
+/// client has sent what it sends (so that the answer is read, not reset), within a second.
+async fn refuse(mut stream: TcpStream, over: OverLimit) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = serde_json::json!({ "error": over.why }).to_string();
+    let answer = format!(
+        "HTTP/1.1 429 Too Many Requests\r\nRetry-After: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        over.retry_after_secs(),
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await?;
+        let mut sink = [0u8; 4096];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<_, std::io::Error>(())
+    })
+    .await;
 }
 
 async fn accept_loop(
     listener: tokio::net::TcpListener,
     router: Router,
     limits: ServeLimits,
+    clients: Arc<Clients>,
     shutdown: CancellationToken,
 ) {
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let refusals = Arc::new(Semaphore::new(REFUSING));
     let mut connections = tokio::task::JoinSet::new();
     loop {
         let permit = tokio::select! {
@@ -239,9 +269,9 @@ async fn accept_loop(
             },
             () = shutdown.cancelled() => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(error) => {
                     // Out of file descriptors, or a connection reset before it was taken.
                     tracing::warn!(%error, "admin endpoint: cannot accept a connection");
@@ -252,11 +282,28 @@ async fn accept_loop(
             () = shutdown.cancelled() => break,
         };
         while connections.try_join_next().is_some() {}
+        let slot = match clients.connect(peer.ip()) {
+            Ok(slot) => slot,
+            Err(over) => {
+                // A refusal holds no slot of the served: a few answered at a time, the rest
+                // closed at once.
+                drop(permit);
+                tracing::debug!(%peer, reason = %over.why, "connection refused");
+                if let Ok(refusing) = refusals.clone().try_acquire_owned() {
+                    connections.spawn(async move {
+                        let _refusing = refusing;
+                        refuse(stream, over).await;
+                    });
+                }
+                continue;
+            }
+        };
         let router = router.clone();
         let shutdown = shutdown.clone();
         connections.spawn(async move {
             let _permit = permit;
-            connection(stream, router, limits, shutdown).await;
+            let _slot = slot;
+            connection(stream, peer, router, limits, shutdown).await;
         });
     }
     drop(listener);
@@ -271,6 +318,7 @@ async fn accept_loop(
 
 async fn connection(
     stream: TcpStream,
+    peer: SocketAddr,
     router: Router,
     limits: ServeLimits,
     shutdown: CancellationToken,
@@ -287,8 +335,9 @@ async fn connection(
     });
     let watched = activity.clone();
     let service =
-        hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+        hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
             let in_flight = InFlight::new(&watched);
+            request.extensions_mut().insert(Peer(peer));
             let router = router.clone();
             async move {
                 let response = router.oneshot(request.map(Body::new)).await?;

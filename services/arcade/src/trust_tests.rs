@@ -15,6 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::admin::testing::{TestAdmin, spawn};
 
+mod clients;
 mod requests;
 mod teams;
 

@@ -17,7 +17,8 @@
 //! - [`desk`]: players' requests (Strata Relay) to the decider, and their answers.
 //! - [`games`]: one module per section (`home`, `tables`, `bingo`, `race`, `puzzle`),
 //!   each with its `projection.rs` and `pages.rs`, registered in [`games::GAMES`], which
-//!   also gives the empty console state and every game's routes.
+//!   also gives the empty console state; [`router`] hands every game's routes and navigation
+//!   entry to the web layer, which knows no game.
 
 pub mod desk;
 pub mod games;
@@ -30,6 +31,7 @@ pub mod web;
 
 use std::sync::Arc;
 
+use arcade_runtime::guard::PerClientRate;
 use arcade_runtime::{HostError, HostHandle, Runtime};
 
 pub use desk::Desk;
@@ -62,14 +64,29 @@ pub fn start(runtime: &Runtime) -> Result<Started, HostError> {
     Ok(Started { handle, live, desk })
 }
 
+/// New boards one client address may start a minute by default (as many at once).
+pub const NEW_GAMES_PER_MINUTE: u32 = 30;
+
+/// What each client address may create: `per_minute` new boards a minute, as many at once.
+pub fn creations(per_minute: u32) -> Arc<PerClientRate> {
+    let per_minute = f64::from(per_minute.max(1));
+    Arc::new(PerClientRate::new(
+        per_minute / 60.0,
+        per_minute,
+        "new games",
+    ))
+}
+
 /// The console's routes on `runtime` (commands are sent with it; streams end with its
-/// shutdown signal), reading `live`, handing players' requests to `desk`, acting behind `gate`.
+/// shutdown signal), reading `live`, handing players' requests to `desk`, acting behind `gate`,
+/// letting each client address create what `creations` allows (new boards).
 pub fn router(
     runtime: &Runtime,
     live: Live,
     desk: Desk,
     gate: Arc<Gate>,
     limits: LiveLimits,
+    creations: Arc<PerClientRate>,
 ) -> axum::Router {
     web::router(
         Web {
@@ -78,6 +95,8 @@ pub fn router(
             runtime: runtime.clone(),
             gate,
             limits,
+            creations,
+            nav: games::nav().into(),
         },
         games::routes(),
     )

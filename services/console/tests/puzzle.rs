@@ -37,6 +37,7 @@ fn router(runtime: &Runtime, started: &arcade_console::Started) -> axum::Router 
         started.desk.clone(),
         Arc::new(gate),
         LiveLimits::default(),
+        arcade_console::creations(arcade_console::NEW_GAMES_PER_MINUTE),
     )
 }
 

@@ -173,6 +173,7 @@ async fn twenty_live_clients_see_each_turn_within_a_second_at_1000_events_a_seco
         started.desk.clone(),
         Arc::new(gate),
         LiveLimits::default(),
+        arcade_console::creations(arcade_console::NEW_GAMES_PER_MINUTE),
     );
     let stop = runtime.stopping();
     let server = tokio::spawn(async move {

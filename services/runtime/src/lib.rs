@@ -15,7 +15,8 @@
 //! - [`shutdown`]: the one stop signal every long-running task listens to; bounded waits.
 //! - [`telemetry`], [`counters`], [`clock`], [`backoff`], [`wire`], [`duration`] (settings).
 //! - [`metrics`] (Prometheus text), [`health`] (readiness), `http` (their routes; feature
-//!   `http`); [`parts`]: what is not a service but shows there (a table's sensors).
+//!   `http`); `guard` (feature `http`): the one guard of every HTTP surface (hosts, bearer
+//!   tokens, per-client limits, security headers); [`parts`]: what is not a service but shows there (a table's sensors).
 
 pub mod app;
 pub mod backoff;
@@ -26,6 +27,8 @@ pub mod counters;
 pub mod dead_origin;
 pub mod decider;
 pub mod duration;
+#[cfg(feature = "http")]
+pub mod guard;
 pub mod health;
 pub mod host;
 #[cfg(feature = "http")]

@@ -5,7 +5,9 @@ use std::time::Duration;
 /// What a client may cost the endpoint.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Largest request body, refused (413) before it is buffered.
+    /// Largest request body, refused (413) before it is buffered: by default the payload limit
+    /// every consumer enforces ([`arcade_runtime::inbound::MAX_PAYLOAD_BYTES`]), so that what
+    /// would be dead-lettered is refused here instead.
     pub max_body: usize,
     /// Time a request's body may take to arrive.
     pub body_timeout: Duration,
@@ -24,7 +26,7 @@ pub const STREAM_PREFETCH: u16 = 16;
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_body: 1024 * 1024,
+            max_body: arcade_runtime::inbound::MAX_PAYLOAD_BYTES,
             body_timeout: Duration::from_secs(10),
             stream_stall: Duration::from_secs(30),
             stream_buffer: 64,

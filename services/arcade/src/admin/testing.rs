@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use arcade_runtime::Runtime;
+use arcade_runtime::guard::{ClientLimits, Clients};
 use axum::Router;
 use tokio_util::sync::CancellationToken;
 
@@ -44,12 +45,14 @@ impl TestAdmin {
     }
 }
 
-/// Starts one on `runtime`, with the routes `extra` makes and `limits`.
+/// Starts one on `runtime`, with the routes `extra` makes, `limits`, and its clients bounded by
+/// `clients`.
 pub async fn spawn_with(
     runtime: &Runtime,
     extra: impl FnOnce(&AdminState) -> Router,
     limits: Limits,
     serve: ServeLimits,
+    clients: Arc<Clients>,
 ) -> TestAdmin {
     let listener = crate::serve::bind("127.0.0.1:0".parse().unwrap(), "test")
         .await
@@ -69,6 +72,7 @@ pub async fn spawn_with(
         listener,
         protect(routes, auth.clone()),
         serve,
+        clients,
         shutdown.clone(),
     );
     TestAdmin {
@@ -82,5 +86,13 @@ pub async fn spawn_with(
 
 /// Starts one on `runtime` with the routes `extra` makes and the default bounds.
 pub async fn spawn(runtime: &Runtime, extra: impl FnOnce(&AdminState) -> Router) -> TestAdmin {
-    spawn_with(runtime, extra, Limits::default(), ServeLimits::default()).await
+    let clients = Clients::new(ClientLimits::default());
+    spawn_with(
+        runtime,
+        extra,
+        Limits::default(),
+        ServeLimits::default(),
+        clients,
+    )
+    .await
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode, header};
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -39,7 +39,7 @@ pub async fn authenticate(
     if public(request.method(), &path) {
         return next.run(request).await;
     }
-    if let Some(why) = auth.foreign(request.headers()) {
+    if let Some(why) = auth.hosts().foreign(request.headers()) {
         Refusals::count(&auth.refused.foreign_origin);
         tracing::warn!(%path, reason = %why, "admin request refused");
         return error(StatusCode::FORBIDDEN, why);
@@ -53,12 +53,8 @@ pub async fn authenticate(
             })
         })
         .flatten();
-    let token = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
+    let token = arcade_runtime::guard::bearer(request.headers())
+        .map(str::to_string)
         .or(query_token);
     let Some(token) = token else {
         return auth.unauthenticated("no bearer token");

@@ -152,11 +152,7 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
         data.display()
     );
     let mut app = App::new(runtime.clone(), bus);
-    app.host(services::start(
-        &runtime,
-        &services::ServiceName::GAMES,
-        &settings,
-    )?);
+    app.host(services::start(&runtime, &services::ServiceName::GAMES, &settings)?.running);
     if !app.subscribed(PATIENCE).await {
         anyhow::bail!("the services did not bind their queues on {transport} within {PATIENCE:?}");
     }

@@ -91,12 +91,13 @@ fn kept_secret(dir: &Path, store: &str) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
-/// Starts the bingo service, with a binder that binds its queue to the message types its games
+/// Starts the bingo service (its read model goes to `hosted`, for the routes), with a binder that binds its queue to the message types its games
 /// map.
 pub fn start(
     runtime: &Runtime,
     args: &BingoArgs,
     operators: &arcade_contracts::principal::Operators,
+    hosted: &mut super::Hosted,
 ) -> anyhow::Result<Vec<Box<dyn Running>>> {
     let secret = args.secret(runtime.data_dir(), &runtime.instance_name(QUEUE))?;
     // A partition binds the mapped types to its own queue: every partition gets them.
@@ -108,7 +109,7 @@ pub fn start(
     let handle = runtime
         .start(service)
         .context("bingo: cannot start the service")?;
-    routes::host(view);
+    hosted.bingo = Some(view);
     Ok(vec![Box::new(handle)])
 }
 

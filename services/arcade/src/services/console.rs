@@ -9,7 +9,7 @@
 //! `/tables`, later `/bingo/{gameId}`, `/puzzle`) never meet the admin routes.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use arcade_console::{Desk, Gate, Live, LiveLimits, Tokens};
 use arcade_runtime::{Running, Runtime};
@@ -49,6 +49,17 @@ pub struct ConsoleArgs {
         value_name = "SECS"
     )]
     pub stall: u64,
+    /// New Strata Relay boards one client address may start a minute (as many at once); beyond,
+    /// 429 with `Retry-After`. Playing needs no token, so this bounds what one visitor can take.
+    #[arg(
+        id = "console_new_games",
+        long = "console-new-games",
+        env = "ARCADE_CONSOLE_NEW_GAMES",
+        default_value_t = arcade_console::NEW_GAMES_PER_MINUTE,
+        value_parser = clap::value_parser!(u32).range(1..),
+        value_name = "PER_MINUTE"
+    )]
+    pub new_games: u32,
 }
 
 impl Default for ConsoleArgs {
@@ -57,26 +68,19 @@ impl Default for ConsoleArgs {
             addr: SocketAddr::from(([127, 0, 0, 1], 7880)),
             hosts: Vec::new(),
             stall: 30,
+            new_games: arcade_console::NEW_GAMES_PER_MINUTE,
         }
     }
 }
 
-/// The read model of the console this process hosts, and its players' desk; `start` sets
-/// them.
-static HOSTED: Mutex<Option<(Live, Desk)>> = Mutex::new(None);
-
-/// The console's read model and players' desk, when this process hosts it.
-pub fn hosted() -> Option<(Live, Desk)> {
-    HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone()
-}
-
-/// Starts the console service.
-pub fn start(runtime: &Runtime) -> anyhow::Result<Vec<Box<dyn Running>>> {
+/// Starts the console service; its read model and players' desk go to `hosted`, for its
+/// listener.
+pub fn start(
+    runtime: &Runtime,
+    hosted: &mut super::Hosted,
+) -> anyhow::Result<Vec<Box<dyn Running>>> {
     let started = arcade_console::start(runtime)?;
-    *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some((started.live, started.desk));
+    hosted.console = Some((started.live, started.desk));
     Ok(vec![Box::new(started.handle)])
 }
 
@@ -104,6 +108,7 @@ pub fn router(
         stall: std::time::Duration::from_secs(args.stall.max(1)),
         ..LiveLimits::default()
     };
-    arcade_console::router(runtime, live, desk, Arc::new(gate), limits)
+    let creations = arcade_console::creations(args.new_games);
+    arcade_console::router(runtime, live, desk, Arc::new(gate), limits, creations)
         .layer(axum::extract::DefaultBodyLimit::max(256 * 1024))
 }

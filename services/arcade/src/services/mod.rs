@@ -79,12 +79,42 @@ pub struct ServiceArgs {
     pub operators: Vec<String>,
 }
 
+/// What the started services hand the routes that read them (`None`: not hosted here).
+#[derive(Clone, Default)]
+pub struct Hosted {
+    /// The console's read model and players' desk (its listener serves them).
+    pub console: Option<(arcade_console::Live, arcade_console::Desk)>,
+    /// Bingo's read model (`GET /bingo/games/…`).
+    pub bingo: Option<arcade_bingo::BingoView>,
+    /// The puzzle telemetry's statistics (`GET /puzzle`, `/puzzle/stats`).
+    pub puzzle: Option<arcade_puzzle_telemetry::service::LiveStats>,
+}
+
+impl std::fmt::Debug for Hosted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hosted")
+            .field("console", &self.console.is_some())
+            .field("bingo", &self.bingo.is_some())
+            .field("puzzle", &self.puzzle.is_some())
+            .finish()
+    }
+}
+
+/// Started services: what runs, and what their routes read.
+#[allow(missing_debug_implementations)] // what runs is `dyn Running`, which has none
+pub struct Started {
+    /// The running services.
+    pub running: Vec<Box<dyn Running>>,
+    /// What their routes read.
+    pub hosted: Hosted,
+}
+
 /// Starts the named services (all when `names` is empty).
 pub fn start(
     runtime: &Runtime,
     names: &[ServiceName],
     args: &ServiceArgs,
-) -> anyhow::Result<Vec<Box<dyn Running>>> {
+) -> anyhow::Result<Started> {
     let mut names: Vec<ServiceName> = if names.is_empty() {
         ServiceName::ALL.to_vec()
     } else {
@@ -98,25 +128,29 @@ pub fn start(
         Operators::new(args.operators.iter().cloned())
     };
     let mut running: Vec<Box<dyn Running>> = Vec::new();
+    let mut hosted = Hosted::default();
     for name in names {
         match name {
             ServiceName::Referee => running.extend(referee::start(runtime, &args.referee)?),
-            ServiceName::Bingo => running.extend(bingo::start(runtime, &args.bingo, &operators)?),
+            ServiceName::Bingo => {
+                running.extend(bingo::start(runtime, &args.bingo, &operators, &mut hosted)?)
+            }
             ServiceName::RaceMaster => {
                 running.extend(race::start(runtime, &args.race, &operators)?)
             }
-            ServiceName::PuzzleTelemetry => running.extend(puzzle::start(runtime, &args.puzzle)?),
-            ServiceName::Console => running.extend(console::start(runtime)?),
+            ServiceName::PuzzleTelemetry => {
+                running.extend(puzzle::start(runtime, &args.puzzle, &mut hosted)?)
+            }
+            ServiceName::Console => running.extend(console::start(runtime, &mut hosted)?),
         }
     }
-    Ok(running)
+    Ok(Started { running, hosted })
 }
 
-/// Admin routes the services add (merged into the admin endpoint).
-pub fn routes(state: &crate::admin::AdminState) -> axum::Router {
-    let runtime = &state.runtime;
+/// Admin routes the services add (merged into the admin endpoint), reading `hosted`.
+pub fn routes(state: &crate::admin::AdminState, hosted: &Hosted) -> axum::Router {
     axum::Router::new()
-        .merge(puzzle::routes(runtime))
+        .merge(puzzle::routes(&state.runtime, hosted.puzzle.clone()))
         .merge(race::routes(state))
-        .merge(bingo::routes())
+        .merge(bingo::routes(hosted.bingo.clone()))
 }

@@ -7,7 +7,6 @@
 //!   duration distribution), drawn in the browser from the same JSON and refreshed every 5 s;
 //!   plain HTML, inline SVG and script, nothing fetched from elsewhere.
 
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use arcade_puzzle_telemetry::service::{LiveStats, TelemetryService};
@@ -72,19 +71,12 @@ pub fn parse_period(text: &str) -> Result<Duration, String> {
     PERIOD.parse(text)
 }
 
-/// The statistics of the telemetry service this process hosts, for the admin routes. `start`
-/// sets it; a process hosting other services only answers 503 on the puzzle routes.
-static HOSTED: Mutex<Option<LiveStats>> = Mutex::new(None);
-
-fn hosted() -> Option<LiveStats> {
-    HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone()
-}
-
-/// Starts the puzzle telemetry service.
-pub fn start(runtime: &Runtime, args: &PuzzleArgs) -> anyhow::Result<Vec<Box<dyn Running>>> {
+/// Starts the puzzle telemetry service; its statistics go to `hosted`, for the routes.
+pub fn start(
+    runtime: &Runtime,
+    args: &PuzzleArgs,
+    hosted: &mut super::Hosted,
+) -> anyhow::Result<Vec<Box<dyn Running>>> {
     let every_ms = u64::try_from(args.stats_every.as_millis()).unwrap_or(u64::MAX);
     let mut service = TelemetryService::new(every_ms).with_session_window(args.session_window);
     // A partition instance (`--partition K/N`) also publishes its mergeable statistics
@@ -94,16 +86,27 @@ pub fn start(runtime: &Runtime, args: &PuzzleArgs) -> anyhow::Result<Vec<Box<dyn
     }
     let live = service.live();
     let handle = runtime.start(service)?;
-    *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some(live);
+    hosted.puzzle = Some(live);
     Ok(vec![Box::new(handle)])
 }
 
-/// Admin routes of the puzzle telemetry service.
-pub fn routes(runtime: &Runtime) -> axum::Router {
+/// What the puzzle routes read: the clock, and the statistics when this process hosts the
+/// service.
+#[derive(Clone)]
+struct Stats {
+    runtime: Runtime,
+    live: Option<LiveStats>,
+}
+
+/// Admin routes of the puzzle telemetry service, reading `live` (`None`: not hosted here, 503).
+pub fn routes(runtime: &Runtime, live: Option<LiveStats>) -> axum::Router {
     axum::Router::new()
         .route("/puzzle", get(page))
         .route("/puzzle/stats", get(stats))
-        .with_state(runtime.clone())
+        .with_state(Stats {
+            runtime: runtime.clone(),
+            live,
+        })
 }
 
 fn not_hosted() -> Response {
@@ -116,8 +119,8 @@ fn not_hosted() -> Response {
         .into_response()
 }
 
-async fn stats(State(runtime): State<Runtime>) -> Response {
-    match hosted() {
+async fn stats(State(Stats { runtime, live }): State<Stats>) -> Response {
+    match live {
         Some(live) => axum::Json(live.snapshot(runtime.clock().now_ms())).into_response(),
         None => not_hosted(),
     }
@@ -132,10 +135,23 @@ pub fn render_page(stats: &arcade_contracts::puzzle::StatsUpdated) -> String {
     PAGE.replace("__STATS_JSON__", &json)
 }
 
-async fn page(State(runtime): State<Runtime>) -> Response {
-    match hosted() {
+/// The page's policy: its one inline script by hash, its inline style.
+fn page_csp() -> String {
+    let script = PAGE
+        .split("<script>")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .unwrap_or("");
+    arcade_runtime::guard::page_csp(&[script], true)
+}
+
+async fn page(State(Stats { runtime, live }): State<Stats>) -> Response {
+    match live {
         Some(live) => (
-            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()),
+                (header::CONTENT_SECURITY_POLICY, page_csp()),
+            ],
             render_page(&live.snapshot(runtime.clock().now_ms())),
         )
             .into_response(),

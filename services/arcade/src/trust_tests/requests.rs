@@ -14,6 +14,7 @@ use super::*;
 use crate::admin::Limits;
 use crate::admin::testing::spawn_with;
 use crate::serve::ServeLimits;
+use arcade_runtime::guard::{ClientLimits, Clients};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_origin_foreign_host_and_tokenless_requests_are_refused() {
@@ -140,6 +141,12 @@ async fn idle_connections_are_closed_while_good_requests_are_served() {
             idle_timeout: Duration::from_secs(2),
             write_stall: Duration::from_secs(2),
         },
+        // One address holds them all here: what is tested is the timeouts, not the cap per
+        // address (`clients.rs`).
+        Clients::new(ClientLimits {
+            connections: IDLE + 100,
+            ..ClientLimits::default()
+        }),
     )
     .await;
     let mut idle = Vec::with_capacity(IDLE);

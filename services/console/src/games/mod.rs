@@ -40,6 +40,11 @@ impl Default for Projections {
     }
 }
 
+/// Every registered game's entry in the navigation, in order.
+pub fn nav() -> Vec<(&'static str, &'static str)> {
+    GAMES.iter().filter_map(|game| game.nav).collect()
+}
+
 /// Every registered game's pages and actions.
 pub fn routes() -> Router<Web> {
     GAMES

@@ -12,10 +12,11 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use arcade_runtime::guard::{Hosts, bearer};
 use arcade_runtime::{SendError, SendOptions};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, post};
 use serde_json::{Map, Value, json};
@@ -35,7 +36,7 @@ pub const OPERATOR: &str = arcade_contracts::principal::OPERATOR;
 /// Who may act on this console.
 pub struct Gate {
     tokens: Arc<dyn Tokens>,
-    hosts: Vec<String>,
+    hosts: Hosts,
     /// Where the operator finds the token (for a 401's message; never the token).
     token_source: String,
 }
@@ -170,13 +171,9 @@ impl Gate {
     ) -> Self {
         Gate {
             tokens,
-            hosts: arcade_runtime::web::allowed_hosts(bound, hosts),
+            hosts: Hosts::new(bound, hosts, "this console", "--console-host"),
             token_source: token_source.into(),
         }
-    }
-
-    fn host_allowed(&self, host: &str) -> bool {
-        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
     }
 
     /// The principal of an action's request when it is the operator's; else the response that
@@ -211,52 +208,17 @@ impl Gate {
     /// and its `Origin`, if any, is the same (403 otherwise). What a public request (a player's
     /// pulse) needs, and every action before its token is looked at.
     pub fn same_site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
-        match headers.get(header::HOST).and_then(|h| h.to_str().ok()) {
-            Some(host) if self.host_allowed(host) => {}
-            Some(host) => {
-                return Err(refuse(
-                    StatusCode::FORBIDDEN,
-                    format!(
-                        "Host {host:?} is not this console's ({}); add it with --console-host",
-                        self.hosts[0]
-                    ),
-                ));
-            }
-            None => {
-                return Err(refuse(
-                    StatusCode::FORBIDDEN,
-                    "the request has no Host header",
-                ));
-            }
+        match self.hosts.foreign(headers) {
+            Some(why) => Err(refuse(StatusCode::FORBIDDEN, why)),
+            None => Ok(()),
         }
-        if let Some(origin) = headers.get(header::ORIGIN) {
-            let origin = origin.to_str().unwrap_or("");
-            let same = origin
-                .strip_prefix("http://")
-                .is_some_and(|rest| self.host_allowed(rest));
-            if !same {
-                return Err(refuse(
-                    StatusCode::FORBIDDEN,
-                    format!(
-                        "Origin {origin:?} is not this console's: cross-origin actions are refused"
-                    ),
-                ));
-            }
-        }
-        Ok(())
     }
 
     /// The principal a request's bearer token names, whoever it is, once its `Host` and
     /// `Origin` are this console's; `wanted` says whose token the action takes (for a 401).
     pub fn principal(&self, headers: &HeaderMap, wanted: &str) -> Result<String, Refusal> {
         self.same_site(headers)?;
-        let token = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .filter(|t| !t.is_empty());
-        let Some(token) = token else {
+        let Some(token) = bearer(headers) else {
             return Err(refuse(
                 StatusCode::UNAUTHORIZED,
                 format!(

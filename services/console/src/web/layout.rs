@@ -1,5 +1,5 @@
-//! The HTML shell every page shares: the viewport (phones), the navigation to each registered
-//! game, the operator's login form, the shared CSS and JS, the page's first frame (embedded as
+//! The HTML shell every page shares: the viewport (phones), the navigation the games
+//! registered, the operator's login form, the shared CSS and JS, the page's first frame (embedded as
 //! JSON, so the page draws without another request) and the page's own script.
 
 use serde_json::Value;
@@ -14,19 +14,31 @@ pub fn script_json(value: &Value) -> String {
         .replace("</", "<\\/")
 }
 
-/// The page: `title`, `<body class>`, its first frame and its script (which defines
-/// `render(view)`; `Console.live(render)` is called once the script has run).
-pub fn shell(title: &str, body_class: &str, frame: &Value, script: &str) -> String {
-    let mut nav = String::new();
-    for game in crate::games::GAMES {
-        if let Some((label, path)) = game.nav {
-            nav.push_str(&format!(
-                "<a href=\"{}\">{}</a>",
-                escape(path),
-                escape(label)
-            ));
-        }
+/// The page's one inline script: its parts (which define `render(view)`), then
+/// `Console.live(render)`. The page's `Content-Security-Policy` names it by its hash.
+pub fn inline_script(parts: &[&str]) -> String {
+    let mut script = String::from("\n");
+    for part in parts {
+        script.push_str(part);
+        script.push('\n');
     }
+    script.push_str("Console.live(render);\n");
+    script
+}
+
+/// The page: `title`, `<body class>`, its first frame, its inline script ([`inline_script`])
+/// and the navigation (`nav`: label and path).
+pub fn shell(
+    title: &str,
+    body_class: &str,
+    frame: &Value,
+    script: &str,
+    nav: &[(&str, &str)],
+) -> String {
+    let nav: String = nav
+        .iter()
+        .map(|(label, path)| format!("<a href=\"{}\">{}</a>", escape(path), escape(label)))
+        .collect();
     let title = escape(title);
     let class = escape(body_class);
     let frame = script_json(frame);
@@ -58,10 +70,7 @@ pub fn shell(title: &str, body_class: &str, frame: &Value, script: &str) -> Stri
 </main>
 <script type="application/json" id="frame">{frame}</script>
 <script src="/console/console.js"></script>
-<script>
-{script}
-Console.live(render);
-</script>
+<script>{script}</script>
 </body>
 </html>
 "#

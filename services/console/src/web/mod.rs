@@ -6,8 +6,12 @@
 //!   page (its first frame embedded, so it draws without another request), `Accept:
 //!   application/json` with the frame as JSON, and `Accept: text/event-stream` (what
 //!   `EventSource` sends) with the live stream of frames ([`crate::live::stream`]).
-//! - [`actions`]: the operator's gate (token, `Host`, `Origin`) and sending a command.
-//! - [`layout`]: the HTML shell (viewport, navigation, the login form, the shared CSS and JS).
+//! - [`actions`]: the operator's gate (token, `Host`, `Origin`: the runtime's guard) and
+//!   sending a command.
+//! - [`layout`]: the HTML shell (viewport, navigation, the login form, the shared CSS and JS),
+//!   served with a `Content-Security-Policy` naming its one inline script by hash.
+//! - The web layer knows no game: the games hand it their routes and navigation entries when
+//!   the console starts ([`crate::router`]).
 //! - `GET /console/console.css`, `GET /console/console.js`: the shared assets, served by the
 //!   console itself (no CDN: the machine may be offline).
 //! - Every request's path is known to [`page`] (a task-local set by a layer), so the live
@@ -19,6 +23,7 @@ pub mod layout;
 use std::sync::Arc;
 
 use arcade_runtime::Runtime;
+use arcade_runtime::guard::PerClientRate;
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -47,7 +52,17 @@ pub struct Web {
     pub gate: Arc<Gate>,
     /// What a live client may cost.
     pub limits: LiveLimits,
+    /// What a visitor without a token may create (a new board), per client address.
+    pub creations: Arc<PerClientRate>,
+    /// The navigation, as the games registered it at start: label and path.
+    pub nav: Arc<[NavEntry]>,
 }
+
+/// An entry of the navigation: label and path.
+pub type NavEntry = (&'static str, &'static str);
+
+/// A page's script: its parts, run in order as one inline script.
+pub type Script = &'static [&'static str];
 
 impl std::fmt::Debug for Web {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -63,7 +78,7 @@ impl Web {
 }
 
 /// Every route of the console: the shared ones and the games' (`games`, their pages and
-/// actions: [`crate::games::routes`]).
+/// actions, handed over at start).
 pub fn router(web: Web, games: Router<Web>) -> Router {
     Router::new()
         .route("/console/console.css", get(css))
@@ -121,7 +136,7 @@ pub struct Page {
     /// The view.
     pub view: View,
     /// The page's script: defines `render(frame)`, called with the first frame and each update.
-    pub script: &'static str,
+    pub script: Script,
     /// The `class` of `<body>` (`scoreboard` for the full-screen view).
     pub body_class: &'static str,
 }
@@ -131,7 +146,7 @@ impl Page {
     /// `view`.
     pub fn new(
         title: impl Into<String>,
-        script: &'static str,
+        script: Script,
         body_class: &'static str,
         view: impl Fn(&Projections) -> Option<Value> + Send + Sync + 'static,
     ) -> Self {
@@ -161,18 +176,6 @@ where
             Ok::<_, Refusal>(page.serve(&web, &headers).await)
         },
     )
-}
-
-/// A game's page script: its folder's `scripts/common.js`, then `scripts/<file>` (both
-/// beside the file that names it).
-#[macro_export]
-macro_rules! game_script {
-    ($file:literal) => {
-        concat!(
-            include_str!("scripts/common.js"),
-            include_str!(concat!("scripts/", $file))
-        )
-    };
 }
 
 impl std::fmt::Debug for Page {
@@ -239,12 +242,19 @@ pub async fn page(web: &Web, headers: &HeaderMap, page: Page) -> Response {
             };
             match form {
                 Wants::Json => (status, axum::Json(frame)).into_response(),
-                _ => (
-                    status,
-                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                    layout::shell(&page.title, page.body_class, &frame, page.script),
-                )
-                    .into_response(),
+                _ => {
+                    let script = layout::inline_script(page.script);
+                    let policy = arcade_runtime::guard::page_csp(&[&script], false);
+                    (
+                        status,
+                        [
+                            (header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()),
+                            (header::CONTENT_SECURITY_POLICY, policy),
+                        ],
+                        layout::shell(&page.title, page.body_class, &frame, &script, &web.nav),
+                    )
+                        .into_response()
+                }
             }
         }
     }

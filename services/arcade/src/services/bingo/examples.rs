@@ -71,7 +71,9 @@ async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls
     settings.referee.table.table_id = "table-3".into();
     settings.referee.table.sim_balls = Some("hinge,hinge,lock".into());
     settings.referee.table.poll_ms = 20;
-    let mut running = services::start(&runtime, &[ServiceName::Referee], &settings).unwrap();
+    let mut running = services::start(&runtime, &[ServiceName::Referee], &settings)
+        .unwrap()
+        .running;
     // Bingo as `start` wires it, keeping the binder's signal: a mapped type is bound.
     let (binder, mut bound) = Binder::spawn(runtime.bus().clone(), QUEUE);
     let secret = settings.bingo.secret(None, QUEUE).unwrap();

@@ -11,30 +11,13 @@
 //!
 //! A process that does not host bingo answers 503.
 
-use std::sync::{Mutex, PoisonError};
-
 use arcade_bingo::BingoView;
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::json_error::error;
-
-/// The view of the bingo service this process hosts; `start` sets it.
-static HOSTED: Mutex<Option<BingoView>> = Mutex::new(None);
-
-/// Serves this view from now on.
-pub fn host(view: BingoView) {
-    *HOSTED.lock().unwrap_or_else(PoisonError::into_inner) = Some(view);
-}
-
-fn hosted() -> Option<BingoView> {
-    HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone()
-}
 
 fn not_hosted() -> Response {
     error(
@@ -43,11 +26,12 @@ fn not_hosted() -> Response {
     )
 }
 
-/// The bingo read routes.
-pub fn routes() -> axum::Router {
+/// The bingo read routes, reading `view` (`None`: bingo is not hosted here, 503).
+pub fn routes(view: Option<BingoView>) -> axum::Router {
     axum::Router::new()
         .route("/bingo/games/{game_id}", get(game))
         .route("/bingo/games/{game_id}/cards/{serial}", get(card))
+        .with_state(view)
 }
 
 fn no_game(game_id: &str) -> Response {
@@ -57,8 +41,8 @@ fn no_game(game_id: &str) -> Response {
     )
 }
 
-async fn game(Path(game_id): Path<String>) -> Response {
-    let Some(view) = hosted() else {
+async fn game(State(view): State<Option<BingoView>>, Path(game_id): Path<String>) -> Response {
+    let Some(view) = view else {
         return not_hosted();
     };
     match view.game(&game_id) {
@@ -67,8 +51,11 @@ async fn game(Path(game_id): Path<String>) -> Response {
     }
 }
 
-async fn card(Path((game_id, serial)): Path<(String, String)>) -> Response {
-    let Some(view) = hosted() else {
+async fn card(
+    State(view): State<Option<BingoView>>,
+    Path((game_id, serial)): Path<(String, String)>,
+) -> Response {
+    let Some(view) = view else {
         return not_hosted();
     };
     let Ok(serial) = serial.parse::<u32>() else {

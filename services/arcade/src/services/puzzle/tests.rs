@@ -17,7 +17,7 @@ use arcade_puzzle_telemetry::service::TelemetryService;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::{Bus, Runtime, Service, SubscriptionSpec};
 
-use super::{PuzzleArgs, hosted, parse_period, routes, start};
+use super::{PuzzleArgs, parse_period, routes, start};
 use crate::admin;
 
 #[test]
@@ -103,8 +103,12 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
             .unwrap(),
     );
     let runtime = Runtime::new(bus).with_data_dir(dir.path());
-    let running = start(&runtime, &PuzzleArgs::default()).unwrap();
-    let live = hosted().expect("start registers the live statistics");
+    let mut hosted = crate::services::Hosted::default();
+    let running = start(&runtime, &PuzzleArgs::default(), &mut hosted).unwrap();
+    let live = hosted
+        .puzzle
+        .clone()
+        .expect("start hands over the live statistics");
 
     const SESSIONS: u64 = 400;
     let mut simulator = Simulator::new(99);
@@ -128,7 +132,8 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
     .await
     .expect("every session counted");
 
-    let endpoint = admin::testing::spawn(&runtime, |state| routes(&state.runtime)).await;
+    let endpoint =
+        admin::testing::spawn(&runtime, |state| routes(&state.runtime, Some(live.clone()))).await;
     let addr = endpoint.addr;
     let operator = endpoint.operator.clone();
 

@@ -71,6 +71,7 @@ async fn every_duel_answer_comes_from_the_http_ai() {
         ai_listener,
         ai_router,
         crate::serve::ServeLimits::default(),
+        arcade_runtime::guard::Clients::new(arcade_runtime::guard::ClientLimits::default()),
         shutdown.clone(),
     );
 

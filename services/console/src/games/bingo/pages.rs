@@ -37,16 +37,18 @@ use super::projection::Bingo;
 use super::views;
 use crate::projection::Projections;
 use crate::web::actions::{Refusal, error, refuse};
-use crate::web::{Page, Web, page_of};
+use crate::web::{Page, Script, Web, page_of};
 use arcade_contracts::Message;
 use arcade_contracts::bingo::{CallSquare, CloseGame, DealCard, PrintCards, VerifyCard};
 
 mod commands;
 
-const LIST_SCRIPT: &str = crate::game_script!("list.js");
-const GAME_SCRIPT: &str = crate::game_script!("game.js");
-const CARD_SCRIPT: &str = crate::game_script!("card.js");
-const PRINT_SCRIPT: &str = crate::game_script!("print.js");
+/// What every page of this game runs first.
+const COMMON: &str = include_str!("scripts/common.js");
+const LIST_SCRIPT: Script = &[COMMON, include_str!("scripts/list.js")];
+const GAME_SCRIPT: Script = &[COMMON, include_str!("scripts/game.js")];
+const CARD_SCRIPT: Script = &[COMMON, include_str!("scripts/card.js")];
+const PRINT_SCRIPT: Script = &[COMMON, include_str!("scripts/print.js")];
 
 /// Longest game id (the contract's).
 pub const MAX_GAME_ID: usize = 200;
@@ -151,7 +153,7 @@ fn print_page(game_id: String) -> Result<Page, Refusal> {
 fn game_page(
     game_id: String,
     title: String,
-    script: &'static str,
+    script: Script,
     body_class: &'static str,
     view: fn(&Bingo, &str) -> Value,
 ) -> Result<Page, Refusal> {

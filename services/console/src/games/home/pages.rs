@@ -10,26 +10,25 @@ use axum::routing::get;
 use serde_json::{Value, json};
 
 use super::projection::Services;
-use crate::web::{Page, Web};
+use crate::web::{Page, Script, Web};
 
-const SCRIPT: &str = include_str!("home.js");
+const SCRIPT: Script = &[include_str!("home.js")];
 
 /// The home routes.
 pub fn routes() -> Router<Web> {
     Router::new().route("/", get(home))
 }
 
-/// The sections to link to.
-pub fn sections() -> Value {
-    crate::games::GAMES
-        .iter()
-        .filter_map(|game| game.nav)
+/// The sections to link to: the navigation the games registered.
+pub fn sections(nav: &[(&str, &str)]) -> Value {
+    nav.iter()
         .map(|(label, path)| json!({ "label": label, "path": path }))
         .collect()
 }
 
 async fn home(State(web): State<Web>, headers: HeaderMap) -> Response {
     let runtime = web.runtime.clone();
+    let sections = sections(&web.nav);
     let page = Page::new("Arcade", SCRIPT, "home", move |p| {
         let services = p.get::<Services>()?;
         let process = arcade_runtime::health::readiness(
@@ -37,7 +36,7 @@ async fn home(State(web): State<Web>, headers: HeaderMap) -> Response {
             arcade_runtime::health::DEFAULT_MAX_BACKLOG,
         );
         Some(json!({
-            "sections": sections(),
+            "sections": sections,
             "services": services.all().collect::<Vec<_>>(),
             "events": p.events(),
             "process": process,

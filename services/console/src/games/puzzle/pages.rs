@@ -12,10 +12,15 @@
 //!   in the console's decider (`arcade-strata-relay`); a refusal is 400 naming the field (or
 //!   the cell), 404 for an unknown game, 409 for a game that is over. Playing is public (no
 //!   token: players are not organisers; DESIGN, "Faces"), but like every action it must come
-//!   from the console's own pages (`Host`, `Origin`).
+//!   from the console's own pages (`Host`, `Origin`). New boards are limited per client address
+//!   (the web layer's `creations`: 429 with `Retry-After` beyond), and a game in progress is
+//!   never dropped for another's new one: with every place taken by a game being played, a new
+//!   board is refused 503 with `Retry-After`.
 
 use std::time::Duration;
 
+use arcade_runtime::guard::{ClientAddr, OverLimit};
+use axum::Extension;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -28,11 +33,11 @@ use super::play::{MAX_GAME_ID, PlayCommand};
 use super::projection::Puzzle;
 use crate::desk::DeskError;
 use crate::web::actions::{Refusal, body_object_or_empty, kind_of, refuse};
-use crate::web::{Page, Web, page_of};
+use crate::web::{Page, Script, Web, page_of};
 
-const CHARTS_SCRIPT: &str = include_str!("scripts/charts.js");
-const NEW_SCRIPT: &str = include_str!("scripts/new.js");
-const BOARD_SCRIPT: &str = include_str!("scripts/board.js");
+const CHARTS_SCRIPT: Script = &[include_str!("scripts/charts.js")];
+const NEW_SCRIPT: Script = &[include_str!("scripts/new.js")];
+const BOARD_SCRIPT: Script = &[include_str!("scripts/board.js")];
 
 /// How long a request waits for the decider's durable answer.
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(10);
@@ -127,13 +132,21 @@ fn refused(e: DeskError) -> Refusal {
     refuse(status, e.to_string())
 }
 
+/// When a player refused a new board for a full console may try again.
+const FULL_RETRY: Duration = Duration::from_secs(30);
+
 /// `POST /puzzle/play` `{seed?, stage}`: a new board; 201 `{gameId, path, seed, stage}`.
 async fn start(
     State(web): State<Web>,
+    client: Option<Extension<ClientAddr>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Refusal> {
     let map = request(&web, &headers, &body)?;
+    let Extension(client) = client.unwrap_or(Extension(ClientAddr::UNKNOWN));
+    if let Err(over) = web.creations.take(client.0) {
+        return Ok(over.into_response());
+    }
     let stage = required(&map, "stage", "/stage: a stage (1 to 5) is needed".into())?;
     if !(1..=5).contains(&stage) {
         return Err(refuse(
@@ -151,10 +164,16 @@ async fn start(
         seed,
         stage,
     };
-    web.desk
-        .ask(command, ANSWER_WITHIN)
-        .await
-        .map_err(refused)?;
+    match web.desk.ask(command, ANSWER_WITHIN).await {
+        Err(DeskError::Refused { code, message }) if code == "full" => {
+            let over = OverLimit {
+                retry_after: FULL_RETRY,
+                why: message,
+            };
+            return Ok(over.response(StatusCode::SERVICE_UNAVAILABLE));
+        }
+        answer => answer.map_err(refused)?,
+    }
     let answer = json!({
         "gameId": game_id,
         "path": format!("/puzzle/play/{game_id}"),

@@ -30,9 +30,14 @@ pub const COMPLETED: &str = "console.puzzle.completed.v1";
 /// The producer version the console's sessions carry (`producerVersion`).
 pub const PRODUCER_VERSION: &str = concat!("arcade-console ", env!("CARGO_PKG_VERSION"));
 
-/// Games in progress kept at most; starting one more drops the oldest in progress (its
-/// session is never published: an abandoned board is not a session anyone finished).
+/// Games in progress kept at most. When they are all kept, a new one takes the place of the
+/// one left longest, if no pulse came for [`ABANDONED_MS`] (its session is never published: an
+/// abandoned board is not a session anyone finished); else it is refused ([`PlayRefused::Full`]),
+/// so a game being played is never dropped for another's new one. (Logs written before this
+/// rule dropped the oldest in progress beyond the cap; replaying them still does.)
 pub const MAX_PLAYING: usize = 1_000;
+/// A game in progress with no pulse for this long is abandoned (30 minutes).
+pub const ABANDONED_MS: u64 = 30 * 60 * 1_000;
 /// Finished games kept (their boards stay on their pages), the newest.
 pub const MAX_FINISHED: usize = 200;
 /// The longest game id a page may choose (the contract allows 200).
@@ -175,13 +180,17 @@ impl Plays {
                 if self.games.contains_key(game_id) {
                     return Err(PlayRefused::Exists(game_id.clone()));
                 }
-                Ok(vec![record(
-                    STARTED,
-                    request,
-                    now_ms,
-                    json!({"requestId": request, "gameId": game_id, "seed": seed,
-                           "stage": valid.number(), "atMs": now_ms}),
-                )])
+                let mut payload = json!({"requestId": request, "gameId": game_id, "seed": seed,
+                                         "stage": valid.number(), "atMs": now_ms});
+                let playing: Vec<&Play> = self.games.values().filter(|p| !p.completed).collect();
+                if playing.len() >= MAX_PLAYING {
+                    let left = playing.iter().min_by_key(|p| (p.last_at_ms, p.order));
+                    match left.filter(|p| now_ms.saturating_sub(p.last_at_ms) >= ABANDONED_MS) {
+                        Some(left) => payload["replaces"] = json!(left.game_id),
+                        None => return Err(PlayRefused::Full(playing.len())),
+                    }
+                }
+                Ok(vec![record(STARTED, request, now_ms, payload)])
             }
             PlayCommand::Pulse {
                 request,
@@ -264,6 +273,9 @@ impl Plays {
                     return false;
                 };
                 self.started += 1;
+                if let Some(left) = event.payload.get("replaces").and_then(Value::as_str) {
+                    self.games.remove(left);
+                }
                 self.games.insert(
                     game_id.to_string(),
                     Play {
@@ -371,3 +383,6 @@ pub fn refused(command: &PlayCommand, why: &PlayRefused, now_ms: u64) -> Observe
         json!({"requestId": command.request(), "error": why.to_string(), "code": why.code()}),
     )
 }
+
+#[cfg(test)]
+mod tests;

@@ -72,6 +72,12 @@ pub enum PlayRefused {
         /// Row.
         y: i64,
     },
+    /// As many games are in progress as the console keeps, none abandoned: a new one waits.
+    #[error(
+        "{0} games are in progress on this console, the most it keeps, none abandoned yet: \
+         try again in a while"
+    )]
+    Full(usize),
     /// The cell is stone or an anchor.
     #[error("cell [{x}, {y}] is stone or an anchor: it cannot be pulsed")]
     Immutable {
@@ -83,13 +89,14 @@ pub enum PlayRefused {
 }
 
 impl PlayRefused {
-    /// A word for what went wrong (`stage`, `unplayable`, `exists`, `unknown`, `finished`,
-    /// `outside`, `immutable`), for the answer's status.
+    /// A word for what went wrong (`stage`, `unplayable`, `exists`, `full`, `unknown`,
+    /// `finished`, `outside`, `immutable`), for the answer's status.
     pub fn code(&self) -> &'static str {
         match self {
             PlayRefused::Stage(_) => "stage",
             PlayRefused::Unplayable { .. } => "unplayable",
             PlayRefused::Exists(_) => "exists",
+            PlayRefused::Full(_) => "full",
             PlayRefused::Unknown(_) => "unknown",
             PlayRefused::Finished { .. } => "finished",
             PlayRefused::Outside { .. } => "outside",

@@ -34,12 +34,14 @@ use super::audience::{Audience, hide_accounts, hide_in_turn};
 use super::duels;
 use super::projection::Race;
 use crate::web::actions::{self, Refusal, body_object, refuse};
-use crate::web::{Page, Web, page_of, wants_html};
+use crate::web::{Page, Script, Web, page_of, wants_html};
 
-const RACE_SCRIPT: &str = crate::game_script!("race.js");
-const TURN_SCRIPT: &str = crate::game_script!("turn.js");
-const DUEL_SCRIPT: &str = crate::game_script!("duel.js");
-const TEAM_SCRIPT: &str = crate::game_script!("team.js");
+/// What every page of this game runs first.
+const COMMON: &str = include_str!("scripts/common.js");
+const RACE_SCRIPT: Script = &[COMMON, include_str!("scripts/race.js")];
+const TURN_SCRIPT: Script = &[COMMON, include_str!("scripts/turn.js")];
+const DUEL_SCRIPT: Script = &[COMMON, include_str!("scripts/duel.js")];
+const TEAM_SCRIPT: Script = &[COMMON, include_str!("scripts/team.js")];
 
 /// Duels listed on `/race` (the newest).
 pub const LISTED_DUELS: usize = 30;
@@ -172,7 +174,7 @@ pub fn team_view(race: &Race, team: &str) -> Value {
 /// showing `view` of the race (none until the console has its projection).
 fn race_page(
     title: impl Into<String>,
-    script: &'static str,
+    script: Script,
     body_class: &'static str,
     view: impl Fn(&Race) -> Option<Value> + Send + Sync + 'static,
 ) -> Page {

@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 
 use super::projection::Tables;
 use crate::web::actions::{self, Command, Refusal, kind_of, organiser_action, refuse};
-use crate::web::{Page, Web, page_of};
+use crate::web::{Page, Script, Web, page_of};
 
 /// The example rules documents (the referee's own examples), by name.
 pub const EXAMPLES: [(&str, &str); 3] = [
@@ -46,9 +46,11 @@ pub const EXAMPLES: [(&str, &str); 3] = [
     ),
 ];
 
-const LIST_SCRIPT: &str = crate::game_script!("list.js");
-const TABLE_SCRIPT: &str = crate::game_script!("table.js");
-const SCOREBOARD_SCRIPT: &str = crate::game_script!("scoreboard.js");
+/// What every page of this game runs first.
+const COMMON: &str = include_str!("scripts/common.js");
+const LIST_SCRIPT: Script = &[COMMON, include_str!("scripts/list.js")];
+const TABLE_SCRIPT: Script = &[COMMON, include_str!("scripts/table.js")];
+const SCOREBOARD_SCRIPT: Script = &[COMMON, include_str!("scripts/scoreboard.js")];
 
 /// The tables' routes.
 pub fn routes() -> Router<Web> {
@@ -113,11 +115,7 @@ async fn list(State(web): State<Web>, headers: HeaderMap) -> Response {
 
 /// A page of one table, drawn by `script` in a `<body>` of class `body_class`; 404 when
 /// `table_id` is not a table id.
-fn one_table(
-    table_id: String,
-    script: &'static str,
-    body_class: &'static str,
-) -> Result<Page, Refusal> {
+fn one_table(table_id: String, script: Script, body_class: &'static str) -> Result<Page, Refusal> {
     check_table_id(&table_id).map_err(|why| refuse(StatusCode::NOT_FOUND, why))?;
     let title = format!("Table {table_id}");
     Ok(Page::new(title, script, body_class, move |p| {
