@@ -100,10 +100,18 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
                 bound,
                 console_args,
             );
+            let console_limits = ServeLimits {
+                max_connections: crate::serve::within_fd_limit(
+                    console_args.max_connections,
+                    serve_limits.max_connections,
+                    "--console-max-connections",
+                ),
+                ..serve_limits
+            };
             app.add_server(crate::serve::serve_on(
                 listener,
                 router,
-                serve_limits,
+                console_limits,
                 app.serving_token(),
             ));
             info!(console = %bound, "serving the console");
