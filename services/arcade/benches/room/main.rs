@@ -14,8 +14,8 @@
 //!   and does not yet was sent (0 when it shows everything sent).
 //! - the process's peak resident memory (`VmHWM`) and its CPU time.
 //!
-//!     cargo bench -p arcade --bench room [-- --scenario bingo|race|both --clients 1000
-//!         --rate 1000 --secs 20 --per-address 10]
+//! `cargo bench -p arcade --bench room [-- --scenario bingo|race|both --clients 1000 --rate
+//! 1000 --secs 20 --per-address 10]`; `ARCADE_ROOM_BIN` runs another build of `arcade`.
 
 mod clients;
 mod figures;
