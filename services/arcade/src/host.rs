@@ -155,10 +155,18 @@ async fn serve(
                 bound,
                 console_args,
             );
+            let console_limits = ServeLimits {
+                max_connections: crate::serve::within_fd_limit(
+                    console_args.max_connections,
+                    serve_limits.max_connections,
+                    "--console-max-connections",
+                ),
+                ..serve_limits
+            };
             app.add_server(crate::serve::serve_on(
                 listener,
                 router,
-                serve_limits,
+                console_limits,
                 Clients::new(clients),
                 app.serving_token(),
             ));

@@ -2,22 +2,23 @@
 //!
 //! [`Live`] holds the projections as of the last durable event and a version number that moves
 //! whenever an event changed one of them. A page's live stream ([`stream`]) is a server-sent
-//! events response: one task per client renders the page's view (a pure function of the
-//! projections) when the version moves, and sends it only if it differs from the last one sent.
-//! Views are coalesced (a client gets the latest view, never a queue of stale ones) and rendered
-//! at most every [`LiveLimits::min_interval`], so 1,000 events a second cost each client at most
-//! that many renders. Clients of the same page share its render ([`stream_shared`], keyed by the
-//! page): one view built and serialized per page and version, however many follow it. A client holds at most [`LiveLimits::buffer`] frames; one that leaves them
-//! unread for [`LiveLimits::stall`] is dropped with a log line. Every stream ends when the
+//! events response fed by the page's *feed*: one task per page (by key, [`stream_shared`])
+//! renders its view (a pure function of the projections) when the version moves, at most every
+//! [`LiveLimits::min_interval`], and only when the view differs from the last one builds the
+//! frame's bytes once; every client of the page sends those same bytes (shared, never copied).
+//! So 1,000 events a second cost a page at most one render per interval however many follow
+//! it, and a client gets the latest frame, never a queue of stale ones. A client holds at most
+//! [`LiveLimits::buffer`] frames; one that leaves them unread for [`LiveLimits::stall`] is
+//! dropped with a log line. A feed ends with its last client; every stream ends when the
 //! process stops (`stop`, the runtime's shutdown signal).
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
-use axum::response::sse::{Event, KeepAlive, Sse};
-use futures::Stream;
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -32,19 +33,15 @@ pub struct Live {
     version: Arc<watch::Sender<u64>>,
     /// Set once the state rebuilt at start is in (`reset`).
     resumed: Arc<watch::Sender<bool>>,
-    /// The latest render of each page followed live, by page key.
-    renders: Arc<Mutex<HashMap<String, Rendered>>>,
+    /// The feeds of the pages followed live, by page key.
+    feeds: Arc<Mutex<HashMap<String, Feed>>>,
 }
 
-/// A page's view serialized, as of a version (`None`: the page shows nothing).
-#[derive(Debug, Clone)]
-struct Rendered {
-    version: u64,
-    text: Option<Arc<str>>,
-}
+/// A page's latest frame, as its clients send it (`None` before the page showed anything).
+type Feed = watch::Sender<Option<Bytes>>;
 
-/// Pages whose render is kept for the next client (beyond this, older renders are dropped).
-pub const MAX_RENDERS: usize = 1_024;
+/// Time between two keep-alive comments on a live stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 impl Default for Live {
     fn default() -> Self {
@@ -52,7 +49,7 @@ impl Default for Live {
             state: Arc::new(RwLock::new(Projections::default())),
             version: Arc::new(watch::channel(0).0),
             resumed: Arc::new(watch::channel(false).0),
-            renders: Arc::default(),
+            feeds: Arc::default(),
         }
     }
 }
@@ -97,41 +94,100 @@ impl Live {
         self.version.subscribe()
     }
 
-    /// The view serialized as JSON; with a page `key`, the render of the current version is
-    /// shared by every client of that page. The version is read before the projections, so a
-    /// render is never older than the version it is kept under.
-    pub fn render(&self, key: Option<&str>, view: &View) -> Option<Arc<str>> {
-        let version = *self.version.borrow();
-        let renders = || self.renders.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(key) = key
-            && let Some(kept) = renders().get(key)
-            && kept.version == version
-        {
-            return kept.text.clone();
+    /// Pages followed live now (their feeds).
+    pub fn feeds(&self) -> usize {
+        self.feeds
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// The frames of page `key` (a new feed when nobody follows it yet; with no key, a feed of
+    /// the caller's own).
+    fn subscribe(
+        &self,
+        key: Option<String>,
+        view: View,
+        now_ms: Box<dyn Fn() -> u64 + Send>,
+        limits: LiveLimits,
+        stop: CancellationToken,
+    ) -> watch::Receiver<Option<Bytes>> {
+        let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(feed) = key.as_ref().and_then(|k| feeds.get(k)) {
+            return feed.subscribe();
         }
-        let text = self
-            .read(|p| view(p))
-            .map(|v| Arc::from(serde_json::to_string(&v).unwrap_or_else(|_| "null".into())));
+        let (feed, frames) = watch::channel(None);
+        if let Some(key) = &key {
+            feeds.insert(key.clone(), feed.clone());
+        }
+        tokio::spawn(run_feed(
+            self.clone(),
+            key,
+            feed,
+            view,
+            now_ms,
+            limits,
+            stop,
+        ));
+        frames
+    }
+
+    /// Whether the feed of `key` has no client left; if so it is forgotten (under the lock
+    /// new clients subscribe under, so none joins a feed that ends).
+    fn retire(&self, key: Option<&str>, feed: &Feed) -> bool {
+        let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
+        if feed.receiver_count() > 0 {
+            return false;
+        }
         if let Some(key) = key {
-            let mut renders = renders();
-            if renders.len() >= MAX_RENDERS && !renders.contains_key(key) {
-                renders.retain(|_, r| r.version == version);
-                if renders.len() >= MAX_RENDERS {
-                    renders.clear();
-                }
-            }
-            let newer = renders.get(key).is_some_and(|r| r.version > version);
-            if !newer {
-                renders.insert(
-                    key.to_string(),
-                    Rendered {
-                        version,
-                        text: text.clone(),
-                    },
-                );
-            }
+            feeds.remove(key);
         }
-        text
+        true
+    }
+}
+
+/// A page's feed: renders its view when the version moves (at most every `min_interval`) and
+/// publishes the frame's bytes when the view changed, until its last client goes or `stop`.
+async fn run_feed(
+    live: Live,
+    key: Option<String>,
+    feed: Feed,
+    view: View,
+    now_ms: Box<dyn Fn() -> u64 + Send>,
+    limits: LiveLimits,
+    stop: CancellationToken,
+) {
+    let mut changes = live.changes();
+    // The view last published; nothing is sent while the page shows nothing (`None`), as
+    // before its first view; once it showed something, `None` is sent as `null`.
+    let mut last: Option<String> = None;
+    loop {
+        changes.borrow_and_update();
+        let text = live
+            .read(|p| view(p))
+            .map(|v| serde_json::to_string(&v).unwrap_or_else(|_| "null".into()))
+            .or_else(|| last.as_ref().map(|_| "null".to_string()));
+        if let Some(text) = text
+            && last.as_ref() != Some(&text)
+        {
+            // The frame of `frame()`, written around the view's text, as an SSE `update`.
+            let event = format!(
+                "event: update\ndata: {{\"nowMs\":{},\"view\":{text}}}\n\n",
+                now_ms()
+            );
+            feed.send_replace(Some(Bytes::from(event)));
+            last = Some(text);
+        }
+        tokio::select! {
+            changed = changes.changed() => if changed.is_err() { return },
+            () = stop.cancelled() => return,
+            () = feed.closed() => if live.retire(key.as_deref(), &feed) { return } else { continue },
+        }
+        // Coalesce a burst of events into one render.
+        tokio::select! {
+            () = tokio::time::sleep(limits.min_interval) => {}
+            () = stop.cancelled() => return,
+        }
     }
 }
 
@@ -174,12 +230,12 @@ pub fn stream(
     now_ms: impl Fn() -> u64 + Send + 'static,
     limits: LiveLimits,
     stop: CancellationToken,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+) -> Response {
     stream_shared(live, None, view, now_ms, limits, stop)
 }
 
-/// [`stream`], sharing each render with the other clients of the page `key` (the same key must
-/// always mean the same view).
+/// [`stream`], fed by the feed of page `key`, shared with the page's other clients (the same
+/// key must always mean the same view); its frames' `nowMs` is the time they were built.
 pub fn stream_shared(
     live: Live,
     key: Option<String>,
@@ -187,25 +243,18 @@ pub fn stream_shared(
     now_ms: impl Fn() -> u64 + Send + 'static,
     limits: LiveLimits,
     stop: CancellationToken,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let (tx, rx) = mpsc::channel::<Event>(limits.buffer.max(1));
+) -> Response {
+    let mut frames = live.subscribe(key, view, Box::new(now_ms), limits, stop.clone());
+    let (tx, rx) = mpsc::channel::<Bytes>(limits.buffer.max(1));
     tokio::spawn(async move {
-        let mut changes = live.changes();
-        // Nothing is sent while the page shows nothing (`None`), as before its first view.
-        let mut last: Option<Option<Arc<str>>> = Some(None);
+        let mut pending = frames.borrow_and_update().clone();
+        let start = tokio::time::Instant::now() + KEEP_ALIVE;
+        let mut keep_alive = tokio::time::interval_at(start, KEEP_ALIVE);
+        keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            changes.borrow_and_update();
-            let text = live.render(key.as_deref(), &view);
-            if last.as_ref() != Some(&text) {
-                // The frame of `frame()`, written around the shared text.
-                let data = format!(
-                    "{{\"nowMs\":{},\"view\":{}}}",
-                    now_ms(),
-                    text.as_deref().unwrap_or("null")
-                );
-                let event = Event::default().event("update").data(data);
+            if let Some(bytes) = pending.take() {
                 tokio::select! {
-                    sent = tokio::time::timeout(limits.stall, tx.send(event)) => match sent {
+                    sent = tokio::time::timeout(limits.stall, tx.send(bytes)) => match sent {
                         Ok(Ok(())) => {}
                         // The client went away.
                         Ok(Err(_)) => return,
@@ -216,24 +265,32 @@ pub fn stream_shared(
                     },
                     () = stop.cancelled() => return,
                 }
-                last = Some(text);
             }
             tokio::select! {
-                changed = changes.changed() => if changed.is_err() { return },
+                // The feed ended (the process stops).
+                changed = frames.changed() => match changed {
+                    Ok(()) => pending = frames.borrow_and_update().clone(),
+                    Err(_) => return,
+                },
                 () = stop.cancelled() => return,
                 () = tx.closed() => return,
-            }
-            // Coalesce a burst of events into one render.
-            tokio::select! {
-                () = tokio::time::sleep(limits.min_interval) => {}
-                () = stop.cancelled() => return,
+                _ = keep_alive.tick() => pending = Some(Bytes::from_static(b":\n\n")),
             }
         }
     });
     let events = futures::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok(event), rx))
+        rx.recv()
+            .await
+            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
     });
-    Sse::new(events).keep_alive(KeepAlive::default())
+    let mut response = Response::new(Body::from_stream(events));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
 }
 
 #[cfg(test)]
@@ -251,25 +308,42 @@ mod tests {
         }
     }
 
-    #[test]
-    fn clients_of_one_page_share_its_render_until_the_version_moves() {
+    #[tokio::test(start_paused = true)]
+    async fn clients_of_one_page_share_its_feed_and_its_bytes_and_it_ends_with_them() {
         let live = Live::default();
         let view: View = Arc::new(|p: &Projections| Some(json!({ "events": p.events() })));
-        let first = live.render(Some("/race"), &view).unwrap();
-        let again = live.render(Some("/race"), &view).unwrap();
-        assert!(Arc::ptr_eq(&first, &again), "the same version: one render");
-        assert!(
-            !Arc::ptr_eq(&first, &live.render(None, &view).unwrap()),
-            "no key: a render of its own"
+        let (limits, stop) = (LiveLimits::default(), CancellationToken::new());
+        let follow = |key: &str| {
+            live.subscribe(
+                Some(key.into()),
+                view.clone(),
+                Box::new(|| 5),
+                limits,
+                stop.clone(),
+            )
+        };
+        let (mut a, mut b) = (follow("/race"), follow("/race"));
+        assert_eq!(live.feeds(), 1, "one feed for one page");
+        let first = a.wait_for(Option::is_some).await.unwrap().clone().unwrap();
+        let same = b.wait_for(Option::is_some).await.unwrap().clone().unwrap();
+        assert_eq!(first.as_ptr(), same.as_ptr(), "the same bytes, not a copy");
+        assert_eq!(
+            &first[..],
+            b"event: update\ndata: {\"nowMs\":5,\"view\":{\"events\":0}}\n\n"
         );
         live.apply(&observed(1));
-        let moved = live.render(Some("/race"), &view).unwrap();
-        assert_eq!(&*moved, r#"{"events":1}"#);
-        assert_eq!(&*first, r#"{"events":0}"#);
-        // Many pages: the kept renders stay bounded.
-        for n in 0..(MAX_RENDERS + 10) {
-            live.render(Some(&format!("/race/duels/{n}")), &view);
-        }
-        assert!(live.renders.lock().unwrap().len() <= MAX_RENDERS);
+        a.changed().await.unwrap();
+        let moved = a.borrow_and_update().clone().unwrap();
+        assert!(String::from_utf8_lossy(&moved).contains(r#""view":{"events":1}"#));
+        let c = follow("/race/turns/1");
+        assert_eq!(live.feeds(), 2, "another page, another feed");
+        drop((a, b, c));
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while live.feeds() > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("a feed ends with its last client");
     }
 }

@@ -10,6 +10,9 @@
 //!
 //! `cargo test -p arcade-console --test race_live -- --ignored --nocapture` prints the figures
 //! (`--release` for the optimised build).
+//!
+//! Not timed: the operator's live `/race` and the public's are separate feeds (clients of one
+//! path share one), so the public's stream never carries a render made for the operator.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -289,6 +292,112 @@ async fn twenty_live_clients_see_each_turn_within_a_second_at_1000_events_a_seco
 
     runtime.begin_shutdown();
     let _ = server.await;
+    started.handle.stop(Duration::from_secs(5)).await.unwrap();
+    bus.close().await.unwrap();
+}
+
+/// The operator's token is `op-token`; no other.
+struct OperatorOnly;
+
+impl Tokens for OperatorOnly {
+    fn principal(&self, token: &str) -> Option<String> {
+        (token == "op-token").then(|| arcade_contracts::principal::OPERATOR.to_string())
+    }
+}
+
+/// The view of the first frame of a live `/race`, asked with `token` (or none).
+async fn first_live_view(router: &axum::Router, token: Option<&str>) -> Value {
+    use futures::StreamExt;
+    use tower::ServiceExt;
+    let mut request = axum::http::Request::get("/race")
+        .header("accept", "text/event-stream")
+        .header("host", "127.0.0.1:7880");
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let response = router
+        .clone()
+        .oneshot(request.body(axum::body::Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let mut body = response.into_body().into_data_stream();
+    let chunk = tokio::time::timeout(Duration::from_secs(30), body.next())
+        .await
+        .expect("a first frame within 30 s")
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(&chunk).to_string();
+    let data = text
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap_or_else(|| panic!("no data in {text:?}"));
+    serde_json::from_str::<Value>(data).unwrap()["view"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operators_live_race_and_the_publics_are_feeds_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let bus = EmbeddedBus::open(&dir.path().join("bus")).unwrap();
+    let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(dir.path());
+    let started = arcade_console::start(&runtime).unwrap();
+    let gate = Gate::new(
+        Arc::new(OperatorOnly),
+        "127.0.0.1:7880".parse().unwrap(),
+        &[],
+        "nowhere",
+    );
+    let router = arcade_console::router(
+        &runtime,
+        started.live.clone(),
+        started.desk.clone(),
+        Arc::new(gate),
+        LiveLimits::default(),
+    );
+    let mut events: Vec<Publication> = (0..4u64)
+        .map(|c| {
+            let (name, team) = car(c as usize);
+            publication(
+                c + 1,
+                "race.car.registered.v1",
+                json!({"team": team, "car": name,
+                "modules": {"pilots": 1, "engines": 4, "weapons": 3}, "price": 15,
+                "budgetLeft": 85, "startsTurn": 1}),
+            )
+        })
+        .collect();
+    events.push(publication(
+        5,
+        "race.started.v1",
+        json!({"atMs": 0, "durationMs": 7_200_000, "turnIntervalMs": 200,
+        "decisionTimeoutMs": 5_000,
+        "distribution": {"nothing": 50, "pirates": 10, "garage": 10, "wreck": 15, "mineField": 15},
+        "seedSha256": "ab".repeat(32)}),
+    ));
+    events.push(fact(1, 0, 6));
+    events.push(fact(1, PER_TURN - 1, 7));
+    bus.publish(&events).await.unwrap();
+    let mut changes = started.live.changes();
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while started.live.read(|p| p.events()) < events.len() as u64 {
+            changes.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("the race folded");
+
+    // The operator first: its render is the newest when the public comes.
+    let operator = first_live_view(&router, Some("op-token")).await;
+    assert!(
+        !operator["standings"].as_array().unwrap().is_empty(),
+        "{operator}"
+    );
+    let public = first_live_view(&router, None).await;
+    assert_eq!(public["standings"], json!([]), "{public}");
+    assert_eq!(public["accountsHidden"], true);
+    assert!(!public.to_string().contains("\"budget\""));
+
+    runtime.begin_shutdown();
     started.handle.stop(Duration::from_secs(5)).await.unwrap();
     bus.close().await.unwrap();
 }

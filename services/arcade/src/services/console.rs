@@ -60,6 +60,17 @@ pub struct ConsoleArgs {
         value_name = "PER_MINUTE"
     )]
     pub new_games: u32,
+    /// Connections the console serves at once (more wait until one closes): a full room's
+    /// live pages, a phone or a TV each, and room for ordinary requests. Fewer, with a
+    /// warning, when this and the admin endpoint's would not fit the open-file limit.
+    #[arg(
+        id = "console_max_connections",
+        long = "console-max-connections",
+        env = "ARCADE_CONSOLE_MAX_CONNECTIONS",
+        default_value_t = 2048,
+        value_name = "N"
+    )]
+    pub max_connections: usize,
 }
 
 impl Default for ConsoleArgs {
@@ -69,6 +80,7 @@ impl Default for ConsoleArgs {
             hosts: Vec::new(),
             stall: 30,
             new_games: arcade_console::NEW_GAMES_PER_MINUTE,
+            max_connections: 2048,
         }
     }
 }

@@ -15,7 +15,7 @@
 //! - `GET /console/console.css`, `GET /console/console.js`: the shared assets, served by the
 //!   console itself (no CDN: the machine may be offline).
 //! - Every request's path is known to [`page`] (a task-local set by a layer), so the live
-//!   clients of one path share its renders ([`crate::live::stream_shared`]).
+//!   clients of one path (and audience) share its feed ([`crate::live::stream_shared`]).
 
 pub mod actions;
 pub mod layout;
@@ -139,6 +139,10 @@ pub struct Page {
     pub script: Script,
     /// The `class` of `<body>` (`scoreboard` for the full-screen view).
     pub body_class: &'static str,
+    /// Who the view is for, when it depends on more than the path (the operator's view of the
+    /// race shows what the public's does not): live clients share a page's feed only with
+    /// clients of the same path and audience.
+    pub audience: &'static str,
 }
 
 impl Page {
@@ -155,7 +159,14 @@ impl Page {
             view: Arc::new(view),
             script,
             body_class,
+            audience: "",
         }
+    }
+
+    /// The page as seen by `audience` ([`Page::audience`]).
+    pub fn seen_by(mut self, audience: &'static str) -> Self {
+        self.audience = audience;
+        self
     }
 
     /// Serves the page ([`page`]).
@@ -219,8 +230,15 @@ pub async fn page(web: &Web, headers: &HeaderMap, page: Page) -> Response {
     match wants(headers) {
         Wants::Events => {
             let runtime = web.runtime.clone();
-            // A path's view is the same for every client of it: they share its renders.
-            let key = PATH.try_with(Clone::clone).ok();
+            // A path's view is the same for every client of it with the same audience: they
+            // share its feed.
+            let key = PATH
+                .try_with(Clone::clone)
+                .ok()
+                .map(|path| match page.audience {
+                    "" => path,
+                    audience => format!("{path} {audience}"),
+                });
             live::stream_shared(
                 web.live.clone(),
                 key,
@@ -229,7 +247,6 @@ pub async fn page(web: &Web, headers: &HeaderMap, page: Page) -> Response {
                 web.limits,
                 web.runtime.stopping(),
             )
-            .into_response()
         }
         form => {
             let view = web.live.read(|p: &Projections| (page.view)(p));

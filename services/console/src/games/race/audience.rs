@@ -34,6 +34,14 @@ impl Audience {
         }
     }
 
+    /// Its name, for the live feed its pages' clients share (`""`: the public's).
+    pub fn name(self) -> &'static str {
+        match self {
+            Audience::Public => "",
+            Audience::Operator => "operator",
+        }
+    }
+
     /// Whether this audience sees the teams' accounts (points, money) of a race at `status`.
     pub fn sees_accounts(self, status: Status) -> bool {
         self == Audience::Operator || status == Status::Finished

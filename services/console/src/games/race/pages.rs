@@ -188,6 +188,7 @@ async fn race(State(web): State<Web>, headers: HeaderMap) -> Response {
     race_page("Race", RACE_SCRIPT, "race", move |r| {
         Some(race_view_for(r, audience))
     })
+    .seen_by(audience.name())
     .serve(&web, &headers)
     .await
 }
@@ -212,7 +213,8 @@ async fn turn(
     let title = format!("Race · turn {turn}");
     let page = race_page(title, TURN_SCRIPT, "race", move |r| {
         Some(turn_view_for(r, turn, audience))
-    });
+    })
+    .seen_by(audience.name());
     Ok(page.serve(&web, &headers).await)
 }
 
