@@ -1,5 +1,5 @@
 //! Between the referee's domain and the `table.*` contract messages, declared once: the
-//! commands it takes ([`TableCommand`], as [`TableInput`]s), the events it publishes
+//! commands it takes ([`TableCommand`], as the domain's [`Input`]), the events it publishes
 //! ([`TableEvent`]: [`Event::to_message`], and back on replay through `TryFrom`) and its
 //! refusals ([`TableRejection`]). A new message type is one line in one of them and its
 //! conversion.
@@ -13,10 +13,11 @@ use arcade_runtime::MappingError;
 use serde_json::Value;
 
 use crate::domain::referee::FinishReason;
-use crate::domain::{Event, Ibr, Phase, Rejection, Rules, Score};
+use crate::domain::referee::{AbortGame, BallSeen, GoalReport, StartGame};
+use crate::domain::{Event, Ibr, Input, Phase, Rejection, Rules, Score};
 use crate::table::Ball;
 
-pub use values::{ReplayError, abort_game, goal_report, side_in, side_out, start_game};
+pub use values::{ReplayError, side_in, side_out};
 use values::{
     kind_in, kind_out, lock_in, lock_out, phase_in, phase_out, players_in, players_out, score_in,
     score_out,
@@ -25,7 +26,7 @@ use values::{
 arcade_runtime::mapping! {
     /// A command addressed to the referee of a table.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum TableCommand for TableInput, of "the referee" {
+    pub enum TableCommand for Input, of "the referee" {
         /// `table.game.start.v1`.
         Start(wire::TableGameStart),
         /// `table.goal.report.v1`.
@@ -63,39 +64,53 @@ arcade_runtime::mapping! {
     }
 }
 
-/// What the referee service reacts to.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TableInput {
-    /// A `table.game.start.v1`.
-    Start(wire::TableGameStart),
-    /// A `table.goal.report.v1`.
-    Report(wire::TableGoalReport),
-    /// A `table.game.abort.v1`.
-    Abort(wire::TableGameAbort),
-    /// A ball the table's goal sensors saw.
-    Ball(Ball),
-    /// The runtime's timer, at the game's timeout.
-    Tick {
-        /// Now, in ms since the epoch.
-        now_ms: u64,
-    },
-}
-
-impl From<wire::TableGameStart> for TableInput {
-    fn from(command: wire::TableGameStart) -> TableInput {
-        TableInput::Start(command)
+/// A `table.game.start.v1` as the referee's input; the host stamps its time ([`Input::at`]).
+impl From<wire::TableGameStart> for Input {
+    fn from(command: wire::TableGameStart) -> Input {
+        Input::Start(StartGame {
+            table_id: command.table_id,
+            game_id: command.game_id,
+            rules: Value::Object(command.rules),
+            players: command.players.as_ref().map(players_in),
+            at_ms: 0,
+        })
     }
 }
 
-impl From<wire::TableGoalReport> for TableInput {
-    fn from(command: wire::TableGoalReport) -> TableInput {
-        TableInput::Report(command)
+/// A `table.goal.report.v1` as the referee's input; the host stamps its time.
+impl From<wire::TableGoalReport> for Input {
+    fn from(command: wire::TableGoalReport) -> Input {
+        Input::Report(GoalReport {
+            table_id: command.table_id,
+            game_id: command.game_id,
+            side: side_in(command.side),
+            kind: kind_in(command.kind),
+            player: command.player,
+            at_ms: 0,
+        })
     }
 }
 
-impl From<wire::TableGameAbort> for TableInput {
-    fn from(command: wire::TableGameAbort) -> TableInput {
-        TableInput::Abort(command)
+/// A `table.game.abort.v1` as the referee's input; the host stamps its time.
+impl From<wire::TableGameAbort> for Input {
+    fn from(command: wire::TableGameAbort) -> Input {
+        Input::Abort(AbortGame {
+            table_id: command.table_id,
+            game_id: command.game_id,
+            reason: command.reason,
+            at_ms: 0,
+        })
+    }
+}
+
+/// A ball the sensors saw, as the referee's input; the host stamps its time.
+impl From<Ball> for Input {
+    fn from(ball: Ball) -> Input {
+        Input::Ball(BallSeen {
+            side: ball.side,
+            kind: ball.kind,
+            at_ms: 0,
+        })
     }
 }
 
