@@ -556,7 +556,7 @@ async fn messages_that_fail_their_schema_or_are_not_for_a_referee_are_dead_lette
         "body is not JSON",
         "gameId",
         "/side",
-        "takes table.game.start.v1, table.goal.report.v1 and table.game.abort.v1, not table.goal.scored.v1",
+        "takes table.game.start.v1, table.goal.report.v1, table.game.abort.v1 and table.goal.cancel.v1, not table.goal.scored.v1",
     ];
     for (reason, expected) in reasons.iter().zip(expect) {
         assert!(

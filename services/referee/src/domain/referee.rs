@@ -21,6 +21,18 @@ pub enum Input {
     Report(GoalReport),
     /// End the game in progress without a winner. Refused when it does not fit.
     Abort(AbortGame),
+    /// Cancel the last ball of the game in progress (`table.goal.cancel.v1`): refused once the
+    /// game is finished, when it has no ball to cancel, or when `ball` is not its last.
+    Cancel {
+        /// The table it is addressed to.
+        table_id: String,
+        /// The game in progress.
+        game_id: String,
+        /// The ball to cancel; `None`: the last.
+        ball: Option<u64>,
+        /// Why, as the organiser puts it.
+        reason: Option<String>,
+    },
     /// The clock (ms since epoch), sent by the runtime at [`Referee::next_deadline`].
     Tick {
         /// Now, in ms since epoch.
@@ -50,7 +62,7 @@ impl Input {
                 at_ms: now_ms,
                 ..abort
             }),
-            tick @ Input::Tick { .. } => tick,
+            untimed => untimed,
         }
     }
 }
@@ -139,6 +151,21 @@ pub enum Event {
         /// `Timeout` when won under the timeout conditions.
         reason: FinishReason,
     },
+    /// `table.goal.cancelled.v1`: the last ball was taken back; the game is as it was before.
+    GoalCancelled {
+        /// The game.
+        game_id: String,
+        /// The cancelled ball's number; the next ball takes it again.
+        ball: u64,
+        /// The score before it.
+        score: Score,
+        /// The phase before it.
+        phase: Phase,
+        /// The ball locks before it.
+        ibr: Ibr,
+        /// The organiser's reason, if given.
+        reason: Option<String>,
+    },
     /// `table.game.finished.v1` with reason `aborted`: the game ended without a winner.
     GameAborted {
         /// The game.
@@ -163,7 +190,8 @@ impl Event {
             | Event::PhaseChanged { game_id, .. }
             | Event::IbrChanged { game_id, .. }
             | Event::GameFinished { game_id, .. }
-            | Event::GameAborted { game_id, .. } => game_id,
+            | Event::GameAborted { game_id, .. }
+            | Event::GoalCancelled { game_id, .. } => game_id,
         }
     }
 }
@@ -210,6 +238,17 @@ pub enum GameRefusal {
     OtherGame {
         /// The table's current (or last) game.
         current: String,
+    },
+    /// A cancel finds no ball to take back: none yet, or the last one was cancelled already.
+    #[error("game \"{0}\" has no ball to cancel")]
+    NoBall(String),
+    /// A cancel names another ball than the game's last.
+    #[error("ball {named} is not the last ball of the game, {last} is")]
+    NotTheLastBall {
+        /// The ball named.
+        named: u64,
+        /// The game's last ball.
+        last: u64,
     },
     /// The game is over already.
     #[error("game \"{0}\" is finished")]
@@ -263,6 +302,14 @@ pub enum Rejection {
         /// Why.
         reason: AbortRefusal,
     },
+    /// A refused `table.goal.cancel.v1`.
+    #[error("cannot cancel: {reason}")]
+    Cancel {
+        /// The game it named.
+        game_id: String,
+        /// Why.
+        reason: GameRefusal,
+    },
 }
 
 /// The current (or last) game of the table.
@@ -273,6 +320,8 @@ pub struct GameState {
     pub(crate) players: Option<Players>,
     pub(crate) started_at_ms: u64,
     pub(crate) play: Play,
+    /// The play before the last ball, while that ball can be cancelled.
+    pub(crate) before_last: Option<Play>,
     /// Set by its `table.game.finished.v1`: won, or aborted without a winner.
     pub(crate) over: bool,
 }

@@ -96,6 +96,23 @@ impl Event {
                     ..game_finished(table_id, game_id, *score, *phase, *duration_ms, reason)
                 })
             }
+            Event::GoalCancelled {
+                game_id,
+                ball,
+                score,
+                phase,
+                ibr,
+                reason,
+            } => TableEvent::GoalCancelled(wire::TableGoalCancelled {
+                table_id,
+                game_id: game_id.clone(),
+                ball: *ball,
+                score: score_out(*score),
+                phase: phase_out(*phase),
+                hinge: lock_out(ibr.hinge),
+                lock: lock_out(ibr.lock),
+                reason: reason.clone(),
+            }),
             Event::GameAborted {
                 game_id,
                 score,
@@ -193,6 +210,27 @@ impl TryFrom<wire::TablePhaseChanged> for Event {
             to: phase_in(m.to),
             score: score_in(m.score)?,
             clock_ms: m.clock_ms,
+        })
+    }
+}
+
+impl TryFrom<wire::TableGoalCancelled> for Event {
+    type Error = ReplayError;
+
+    fn try_from(m: wire::TableGoalCancelled) -> Result<Event, ReplayError> {
+        let ibr = Ibr {
+            hinge: lock_in(m.hinge),
+            lock: lock_in(m.lock),
+        };
+        let (score, phase) = (score_in(m.score)?, phase_in(m.phase));
+        let (game_id, ball, reason) = (m.game_id, m.ball, m.reason);
+        Ok(Event::GoalCancelled {
+            game_id,
+            ball,
+            score,
+            phase,
+            ibr,
+            reason,
         })
     }
 }

@@ -28,6 +28,8 @@ arcade_runtime::mapping! {
         Report(wire::TableGoalReport),
         /// `table.game.abort.v1`.
         Abort(wire::TableGameAbort),
+        /// `table.goal.cancel.v1`.
+        Cancel(wire::TableGoalCancel),
     }
 }
 
@@ -45,6 +47,8 @@ arcade_runtime::mapping! {
         IbrChanged(wire::TableIbrChanged),
         /// `table.game.finished.v1` (a game won, timed out or aborted).
         GameFinished(wire::TableGameFinished),
+        /// `table.goal.cancelled.v1`.
+        GoalCancelled(wire::TableGoalCancelled),
     }
 }
 
@@ -98,6 +102,19 @@ impl From<wire::TableGameAbort> for Input {
     }
 }
 
+/// A `table.goal.cancel.v1` as the referee's input.
+impl From<wire::TableGoalCancel> for Input {
+    fn from(c: wire::TableGoalCancel) -> Input {
+        let (table_id, game_id, ball, reason) = (c.table_id, c.game_id, c.ball, c.reason);
+        Input::Cancel {
+            table_id,
+            game_id,
+            ball,
+            reason,
+        }
+    }
+}
+
 /// A ball the sensors saw, as the referee's input; the host stamps its time.
 impl From<Ball> for Input {
     fn from(ball: Ball) -> Input {
@@ -140,13 +157,13 @@ impl Rejection {
     pub fn to_message(&self, table_id: &str) -> TableRejection {
         let (table_id, error) = (table_id.to_string(), self.to_string());
         match self {
-            Rejection::Start { game_id, .. } | Rejection::Abort { game_id, .. } => {
-                TableRejection::Game(wire::TableGameRejected {
-                    table_id,
-                    game_id: game_id.clone(),
-                    error,
-                })
-            }
+            Rejection::Start { game_id, .. }
+            | Rejection::Abort { game_id, .. }
+            | Rejection::Cancel { game_id, .. } => TableRejection::Game(wire::TableGameRejected {
+                table_id,
+                game_id: game_id.clone(),
+                error,
+            }),
             Rejection::Report {
                 game_id,
                 side,
