@@ -153,10 +153,63 @@ pub struct TableGameAbort {
     pub reason: Option<String>,
 }
 
-/// `table.game.rejected.v1`: a game start (or abort) was refused.
+/// `table.goal.cancel.v1`: take back the last ball of the game in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(
+    description = "Cancel the last ball of the game in progress on a table (a sensor that fired twice, a ball that bounced out). Sent to the queue referee.<tableId>; answered by table.goal.cancelled.v1 with the score and ball locks as they were before that ball, or table.game.rejected.v1 when the game is finished, has no ball to cancel, or its last ball is not the one named. Only the last ball can be cancelled, once: a second cancel in a row is refused."
+)]
+pub struct TableGoalCancel {
+    /// The table.
+    #[schemars(length(min = 1, max = 64), pattern(r"^[A-Za-z0-9][A-Za-z0-9._-]*$"))]
+    pub table_id: String,
+    /// The game in progress; a cancel for another game is refused.
+    #[schemars(length(min = 1, max = 200))]
+    pub game_id: String,
+    /// The number of the ball to cancel (`ball` of its `table.goal.scored.v1`): refused unless
+    /// it is the game's last. Absent: the last ball, whichever it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub ball: Option<u64>,
+    /// Why, in the organiser's words; carried by `table.goal.cancelled.v1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 500))]
+    pub reason: Option<String>,
+}
+
+/// `table.goal.cancelled.v1`: the last ball was taken back.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(description = "A game start or abort was refused; nothing changed on the table.")]
+#[schemars(
+    description = "The last ball of a game was cancelled: the score, phase and ball locks are as they were before it, and the next ball takes its number."
+)]
+pub struct TableGoalCancelled {
+    /// The table.
+    pub table_id: String,
+    /// The game.
+    pub game_id: String,
+    /// The number of the cancelled ball (`ball` of its `table.goal.scored.v1`).
+    #[schemars(range(min = 1))]
+    pub ball: u64,
+    /// The score before that ball.
+    pub score: Score,
+    /// The phase before that ball.
+    pub phase: Phase,
+    /// The hinge side's ball return before that ball.
+    pub hinge: IbrLock,
+    /// The lock side's ball return before that ball.
+    pub lock: IbrLock,
+    /// The organiser's reason, if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// `table.game.rejected.v1`: a game start, abort or goal cancel was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(
+    description = "A game start, abort or goal cancel was refused; nothing changed on the table."
+)]
 pub struct TableGameRejected {
     /// The table.
     pub table_id: String,

@@ -68,6 +68,23 @@ messages! {
         game_id: GAME.into(),
         reason: Some("the bar closes".into()),
     };
+    Command TableGoalCancel: "table.goal.cancel.v1"
+        to |m| Route::Queue(referee_queue(&m.table_id)) => TableGoalCancel {
+        table_id: TABLE.into(),
+        game_id: GAME.into(),
+        ball: Some(9),
+        reason: Some("the sensor fired twice".into()),
+    };
+    Event TableGoalCancelled: "table.goal.cancelled.v1" => TableGoalCancelled {
+        table_id: TABLE.into(),
+        game_id: GAME.into(),
+        ball: 9,
+        score: Score { hinge: 4, lock: 4 },
+        phase: Phase::Default,
+        hinge: IbrLock::Released,
+        lock: IbrLock::Released,
+        reason: Some("the sensor fired twice".into()),
+    };
     Event TableGameRejected: "table.game.rejected.v1" => TableGameRejected {
         table_id: TABLE.into(),
         game_id: GAME.into(),

@@ -45,6 +45,7 @@ fn every_subcommand_has_help() {
         vec!["referee", "start", "--help"],
         vec!["referee", "abort", "--help"],
         vec!["referee", "goal", "--help"],
+        vec!["referee", "cancel", "--help"],
         vec!["completions", "--help"],
         vec!["man", "--help"],
     ] {

@@ -250,6 +250,19 @@ fn a_game_started_from_the_page_shows_its_goal_live_on_the_scoreboard() {
     assert_eq!(after["table"]["game"]["gameId"], game_id.as_str());
     assert_eq!(after["table"]["game"]["goals"][0]["player"], "Zoé");
 
+    // The sensor fired twice: the organiser cancels the last goal from the table's page.
+    browser.switch_to(&table_tab);
+    browser.wait_for(
+        "!document.getElementById('cancel-goal').disabled",
+        "the cancel button enabled",
+    );
+    browser.click("#cancel-goal");
+    browser.switch_to(&scoreboard_tab);
+    browser.wait_for(
+        "document.getElementById('score-hinge').textContent === '0'",
+        "the cancelled goal off the scoreboard",
+    );
+
     // SIGTERM with two live pages open: `arcade run` still stops within 2 s, exit 0.
     signal(&run, "TERM");
     let status = exited(&mut run, Duration::from_secs(2));
@@ -279,6 +292,43 @@ fn play(console: &str, goals: u64) -> Value {
             .is_some_and(|e| e.contains("still being played"))
     });
     view(console, "/tables")
+}
+
+#[test]
+fn a_goal_cancelled_from_the_console_leaves_the_score_as_before_it() {
+    let data = tempfile::tempdir().unwrap();
+    let run = run(data.path(), &["referee", "console"], &[]);
+    let before = play(&run.console, 3);
+    assert_eq!(before["tables"][0]["game"]["balls"], 3, "{before}");
+    let game_id = before["tables"][0]["game"]["gameId"].clone();
+    let cancel = json!({ "gameId": game_id, "ball": 3, "reason": "" });
+    let (status, answer) = act(&run.console, "/tables/t1/cancel", cancel);
+    assert_eq!(status, 202, "{answer}");
+    let after = view_when(&run.console, "/tables/t1", "the goal cancelled", |v| {
+        balls(v) == 2
+    });
+    assert_eq!(
+        after["table"]["game"]["score"],
+        json!({"hinge": 1, "lock": 1})
+    );
+    assert_eq!(after["table"]["game"]["goals"][0]["ball"], 2);
+    // Once: the referee refuses a second cancel, and the page says why.
+    let (status, _) = act(
+        &run.console,
+        "/tables/t1/cancel",
+        json!({ "gameId": game_id }),
+    );
+    assert_eq!(status, 202);
+    view_when(
+        &run.console,
+        "/tables/t1",
+        "the second cancel refused",
+        |v| {
+            v["table"]["lastRejection"]["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("no ball to cancel"))
+        },
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! An organiser runs a table from the command line against `arcade run`: `arcade referee
-//! start|goal|abort` reach the referee through the admin endpoint and print its answer, and a
+//! start|goal|cancel|abort` reach the referee through the admin endpoint and print its answer, and a
 //! command no referee consumes is reported with exit code 3 instead of vanishing.
 
 use std::io::{BufRead, BufReader};
@@ -158,6 +158,23 @@ fn an_organiser_starts_scores_and_aborts_a_game_and_is_told_when_nobody_listens(
         "{stranger:?}"
     );
     assert!(stranger.stdout.is_empty());
+    // The own goal was a mistake: cancelled, the score is as it was before it; only once.
+    let cancel = ["cancel", "--table", "t9", "--game", "g1"];
+    let cancelled = referee(&admin, &[&cancel[..], &["--ball", "2"]].concat());
+    assert!(cancelled.status.success(), "{cancelled:?}");
+    let answer: Value = serde_json::from_slice(&cancelled.stdout).unwrap();
+    assert_eq!(answer["type"], "table.goal.cancelled.v1");
+    assert_eq!(answer["payload"]["ball"], 2);
+    assert_eq!(
+        answer["payload"]["score"],
+        serde_json::json!({"hinge": 1, "lock": 0})
+    );
+    let twice = referee(&admin, &cancel);
+    assert_eq!(twice.status.code(), Some(1), "{twice:?}");
+    assert!(
+        String::from_utf8_lossy(&twice.stderr).contains(r#"game "g1" has no ball to cancel"#),
+        "{twice:?}"
+    );
     let aborted = referee(
         &admin,
         &[
@@ -179,6 +196,12 @@ fn an_organiser_starts_scores_and_aborts_a_game_and_is_told_when_nobody_listens(
     assert!(
         String::from_utf8_lossy(&again.stderr).contains(r#"cannot abort: game "g1" is finished"#),
         "{again:?}"
+    );
+    let late = referee(&admin, &cancel);
+    assert_eq!(late.status.code(), Some(1), "{late:?}");
+    assert!(
+        String::from_utf8_lossy(&late.stderr).contains(r#"cannot cancel: game "g1" is finished"#),
+        "{late:?}"
     );
 
     let scored: Value = serde_json::from_str(&wait_for(&seen, "table.goal.scored.v1")).unwrap();

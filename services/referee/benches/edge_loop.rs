@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use arcade_referee::domain::referee::{BallSeen, StartGame};
-use arcade_referee::service::{self, TableInput};
+use arcade_referee::service;
 use arcade_referee::settings::parse_balls;
 use arcade_referee::table::{Ball, GoalSensors, I2cAddresses, I2cBallLocks};
 use arcade_referee::{Event, Input, Referee, TableState};
@@ -202,10 +202,11 @@ async fn run(options: &Options) -> Result<Vec<(Duration, usize, usize)>, String>
     let mut latencies = Vec::new();
     for game in 0..options.games {
         let game_id = format!("g{game}");
-        let start = serde_json::from_value(serde_json::json!({
-            "tableId": TABLE, "gameId": game_id, "rules": rules
-        }))
-        .map_err(|e| e.to_string())?;
+        let start: arcade_contracts::table::TableGameStart =
+            serde_json::from_value(serde_json::json!({
+                "tableId": TABLE, "gameId": game_id, "rules": rules
+            }))
+            .map_err(|e| e.to_string())?;
         let (count, locks) = decide(&Input::Start(StartGame {
             table_id: TABLE.into(),
             game_id,
@@ -215,7 +216,7 @@ async fn run(options: &Options) -> Result<Vec<(Duration, usize, usize)>, String>
         }))?;
         referee
             .local()
-            .send(TableInput::Start(start))
+            .send(Input::from(start))
             .await
             .map_err(|_| "the referee stopped")?;
         end += count;

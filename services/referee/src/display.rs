@@ -24,8 +24,8 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tracing::{info, warn};
 
+use crate::domain::Input;
 use crate::domain::{Phase, Score, Side, TableState};
-use crate::mapping::TableInput;
 use crate::table::ScoreDisplay;
 
 /// How long a game's result stays on the display before the idle text.
@@ -118,9 +118,8 @@ pub struct DisplayPlan {
     start: Option<StartDisplay>,
 }
 
-type StartDisplay = Box<
-    dyn FnOnce(watch::Receiver<Option<Board>>, mpsc::Sender<TableInput>) -> JoinHandle<()> + Send,
->;
+type StartDisplay =
+    Box<dyn FnOnce(watch::Receiver<Option<Board>>, mpsc::Sender<Input>) -> JoinHandle<()> + Send>;
 
 impl std::fmt::Debug for DisplayPlan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -152,7 +151,7 @@ impl DisplayPlan {
     pub fn start(
         self,
         board: watch::Receiver<Option<Board>>,
-        stop: mpsc::Sender<TableInput>,
+        stop: mpsc::Sender<Input>,
     ) -> Option<JoinHandle<()>> {
         self.start.map(|start| start(board, stop))
     }
@@ -163,7 +162,7 @@ impl DisplayPlan {
 pub fn spawn_display<D: ScoreDisplay + Send + 'static>(
     mut display: D,
     mut board: watch::Receiver<Option<Board>>,
-    stop: mpsc::Sender<TableInput>,
+    stop: mpsc::Sender<Input>,
     options: DisplayOptions,
     stats: DisplayStats,
 ) -> JoinHandle<()> {

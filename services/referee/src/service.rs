@@ -32,10 +32,10 @@ use tokio::task::JoinHandle;
 use tracing::{info, warn};
 
 use crate::display::{DisplayPlan, board_of};
-use crate::domain::referee::BallSeen;
-use crate::domain::{Event, Input, Referee, Rejection, TableState};
-pub use crate::mapping::{Fact, TableInput};
-use crate::mapping::{TableCommand, TableRejection, abort_game, goal_report, start_game};
+pub use crate::domain::Input;
+use crate::domain::{Event, Referee, Rejection, TableState};
+pub use crate::mapping::Fact;
+use crate::mapping::{TableCommand, TableRejection};
 use crate::table::{BallLocks, GoalSensors};
 
 /// How often the goal sensors are read by default (the source polled I2C every 100 ms).
@@ -125,22 +125,12 @@ impl<L: BallLocks + Send + 'static> RefereeService<L> {
 
 impl<L: BallLocks + Send + 'static> Decider for RefereeService<L> {
     type State = TableState;
-    type Input = TableInput;
+    type Input = Input;
     type Event = Fact;
     type Rejection = Rejection;
 
-    fn decide(&self, state: &TableState, input: &TableInput, ctx: &Context) -> Decided<Self> {
-        let input = match input {
-            TableInput::Start(command) => Input::Start(start_game(command, ctx.now_ms)),
-            TableInput::Report(command) => Input::Report(goal_report(command, ctx.now_ms)),
-            TableInput::Abort(command) => Input::Abort(abort_game(command, ctx.now_ms)),
-            TableInput::Ball(ball) => Input::Ball(BallSeen {
-                side: ball.side,
-                kind: ball.kind,
-                at_ms: ctx.now_ms,
-            }),
-            TableInput::Tick { now_ms } => Input::Tick { now_ms: *now_ms },
-        };
+    fn decide(&self, state: &TableState, input: &Input, ctx: &Context) -> Decided<Self> {
+        let input = input.clone().at(ctx.now_ms);
         let events = self.referee.decide(state, &input)?;
         Ok(events.into_iter().map(Fact::Table).collect())
     }
@@ -162,7 +152,7 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
         ServiceSpec::new(queue.clone(), queue, Vec::new())
     }
 
-    fn input(&self, message: &Envelope) -> Result<Decoded<TableInput>, MappingError> {
+    fn input(&self, message: &Envelope) -> Result<Decoded<Input>, MappingError> {
         match TableCommand::read(&message.message_type, &message.payload)? {
             Some(command) => command.into_domain().map(Decoded::Input),
             None => Err(MappingError::unknown(
@@ -173,11 +163,11 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
         }
     }
 
-    fn tick(&self, now_ms: u64) -> Option<TableInput> {
-        Some(TableInput::Tick { now_ms })
+    fn tick(&self, now_ms: u64) -> Option<Input> {
+        Some(Input::Tick { now_ms })
     }
 
-    fn refusal(&self, _input: &TableInput, rejection: &Rejection) -> Vec<Fact> {
+    fn refusal(&self, _input: &Input, rejection: &Rejection) -> Vec<Fact> {
         vec![Fact::Refused(rejection.to_message(self.table_id()))]
     }
 
@@ -199,7 +189,7 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
     fn flow_of_event(&self, fact: &Fact) -> Option<String> {
         Some(
             match fact {
-                Fact::Table(event) => event_game(event),
+                Fact::Table(event) => event.game_id(),
                 Fact::Refused(TableRejection::Game(m)) => &m.game_id,
                 Fact::Refused(TableRejection::Goal(m)) => &m.game_id,
             }
@@ -221,17 +211,6 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
             self.set_locks(ibr);
         }
         self.track_game(state);
-    }
-}
-
-fn event_game(event: &Event) -> &str {
-    match event {
-        Event::GameStarted { game_id, .. }
-        | Event::GoalScored { game_id, .. }
-        | Event::PhaseChanged { game_id, .. }
-        | Event::IbrChanged { game_id, .. }
-        | Event::GameFinished { game_id, .. }
-        | Event::GameAborted { game_id, .. } => game_id,
     }
 }
 
@@ -270,7 +249,7 @@ where
 /// again. Ends when the host stops.
 pub fn spawn_sensors<S: GoalSensors + Send + 'static>(
     mut sensors: S,
-    balls: mpsc::Sender<TableInput>,
+    balls: mpsc::Sender<Input>,
     mut playing: watch::Receiver<bool>,
     poll: Duration,
     part: Part,
@@ -312,7 +291,7 @@ pub fn spawn_sensors<S: GoalSensors + Send + 'static>(
                         let Some(ball) = ball else { continue };
                         if in_game {
                             part.count("ball");
-                            if balls.send(TableInput::Ball(ball)).await.is_err() {
+                            if balls.send(Input::from(ball)).await.is_err() {
                                 return;
                             }
                         } else {

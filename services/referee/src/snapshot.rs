@@ -1,8 +1,9 @@
 //! The on-disk format of the referee's state snapshots (`arcade_runtime::Snapshot`).
 //!
-//! Version 1, postcard: the current (or last) game — its id, its rules document as JSON text
+//! Version 2, postcard (version 1 lacked the play before the last ball; its snapshots are
+//! skipped and the log replayed): the current (or last) game — its id, its rules document as JSON text
 //! (the rules' own format, parsed again on load with [`Rules::reload`]), players, clock start,
-//! score, phase, balls, winner, whether it is over — the ball locks last decided, and every
+//! score, phase, balls, winner, whether it is over, the play before the last ball — the ball locks last decided, and every
 //! game id ever started on the table. These structs are the format; the domain's types never
 //! go to disk.
 
@@ -40,6 +41,8 @@ struct GameV1 {
     /// 0 hinge, 1 lock.
     winner: Option<u8>,
     over: bool,
+    /// Before the last ball, while it can be cancelled: hinge, lock, phase code, balls.
+    before_last: Option<(i64, i64, u8, u64)>,
 }
 
 fn payload(reason: impl Into<String>) -> SnapshotError {
@@ -80,17 +83,33 @@ fn game_v1(game: &GameState) -> GameV1 {
         started_at_ms: game.started_at_ms,
         hinge: game.play.score.hinge,
         lock: game.play.score.lock,
-        phase: match game.play.phase {
-            Phase::Default => 0,
-            Phase::TieBreak => 1,
-            Phase::Timeout => 2,
-        },
+        phase: phase_code(game.play.phase),
         balls: game.play.balls,
         winner: game.play.winner.map(|side| match side {
             Side::Hinge => 0,
             Side::Lock => 1,
         }),
         over: game.over,
+        before_last: game
+            .before_last
+            .map(|p| (p.score.hinge, p.score.lock, phase_code(p.phase), p.balls)),
+    }
+}
+
+fn phase_code(phase: Phase) -> u8 {
+    match phase {
+        Phase::Default => 0,
+        Phase::TieBreak => 1,
+        Phase::Timeout => 2,
+    }
+}
+
+fn phase_of(code: u8) -> Result<Phase, SnapshotError> {
+    match code {
+        0 => Ok(Phase::Default),
+        1 => Ok(Phase::TieBreak),
+        2 => Ok(Phase::Timeout),
+        other => Err(payload(format!("phase code {other}"))),
     }
 }
 
@@ -108,22 +127,28 @@ fn game_from(game: GameV1) -> Result<GameState, SnapshotError> {
                 hinge: game.hinge,
                 lock: game.lock,
             },
-            phase: match game.phase {
-                0 => Phase::Default,
-                1 => Phase::TieBreak,
-                2 => Phase::Timeout,
-                other => return Err(payload(format!("phase code {other}"))),
-            },
+            phase: phase_of(game.phase)?,
             balls: game.balls,
             winner: game.winner.map(side_of).transpose()?,
         },
+        before_last: game
+            .before_last
+            .map(|(hinge, lock, phase, balls)| {
+                Ok::<_, SnapshotError>(Play {
+                    score: Score { hinge, lock },
+                    phase: phase_of(phase)?,
+                    balls,
+                    winner: None,
+                })
+            })
+            .transpose()?,
         over: game.over,
         id: game.id,
     })
 }
 
 impl<L: BallLocks + Send + 'static> Snapshot for RefereeService<L> {
-    const VERSION: u32 = 1;
+    const VERSION: u32 = 2;
 
     fn encode(state: &TableState) -> Vec<u8> {
         let snapshot = TableV1 {

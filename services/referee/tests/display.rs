@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arcade_referee::display::{DisplayOptions, DisplayPlan, DisplayStats, spawn_display};
-use arcade_referee::service::{self, TableInput};
+use arcade_referee::service::{self, Input};
 use arcade_referee::settings::TableSettings;
 use arcade_referee::settings::{DisplayKind, DisplaySettings};
 use arcade_referee::table::{
@@ -302,7 +302,7 @@ async fn a_wide_text_scrolls_one_column_per_tick_and_a_new_text_starts_at_its_st
         phase: Phase::TieBreak,
     };
     let (board, board_rx) = watch::channel(Some(tie_break.clone()));
-    let (stop, _stop_rx) = mpsc::channel::<TableInput>(1);
+    let (stop, _stop_rx) = mpsc::channel::<Input>(1);
     let stats = DisplayStats::default();
     let task = spawn_display(
         display.clone(),
@@ -355,7 +355,7 @@ async fn a_failing_display_is_counted_and_written_again_once_it_works() {
         score: score(2, 1),
         phase: Phase::Default,
     }));
-    let (stop, stop_rx) = mpsc::channel::<TableInput>(1);
+    let (stop, stop_rx) = mpsc::channel::<Input>(1);
     let dir = tempfile::tempdir().unwrap();
     let runtime = Runtime::new(Arc::new(
         EmbeddedBus::open(&dir.path().join("bus")).unwrap(),
@@ -392,7 +392,7 @@ async fn a_failing_display_is_counted_and_written_again_once_it_works() {
 async fn the_result_stays_then_the_idle_text_until_the_next_game() {
     let (display, mut seen) = Recorder::new();
     let (board, board_rx) = watch::channel(None);
-    let (stop, _stop_rx) = mpsc::channel::<TableInput>(1);
+    let (stop, _stop_rx) = mpsc::channel::<Input>(1);
     let stats = DisplayStats::default();
     let task = spawn_display(display.clone(), board_rx, stop, options(Some("BAR")), stats);
     wait_shown(&mut seen, 1).await;

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use arcade_contracts::Envelope;
 use arcade_referee::display::{DisplayOptions, DisplayPlan, DisplayStats};
-use arcade_referee::service::{self, RefereeService, TableInput};
+use arcade_referee::service::{self, Input, RefereeService};
 use arcade_referee::settings::parse_balls;
 use arcade_referee::table::{Ball, GoalSensors, SharedTable, SimulatedTable, TerminalDisplay};
 use arcade_referee::{IbrLock, Side};
@@ -191,16 +191,12 @@ impl OfflineTable {
             service::start(&runtime, &table_id, table.clone(), sensors, POLL, display).unwrap();
         let rules: serde_json::Value =
             serde_json::from_str(include_str!("../examples/bar.rules.json")).unwrap();
-        let start = serde_json::from_value(json!({
+        let start: arcade_contracts::table::TableGameStart = serde_json::from_value(json!({
             "tableId": table_id, "gameId": format!("{table_id}-g1"), "rules": rules,
             "players": {"hinge": ["alice"], "lock": ["bob"]}
         }))
         .unwrap();
-        referee
-            .local()
-            .send(TableInput::Start(start))
-            .await
-            .unwrap();
+        referee.local().send(Input::from(start)).await.unwrap();
         OfflineTable {
             table_id,
             table,

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use arcade_contracts::{Catalog, Envelope};
-use arcade_referee::service::{self, RefereeService, TableInput};
+use arcade_referee::service::{self, Input, RefereeService};
 use arcade_referee::settings::parse_balls;
 use arcade_referee::table::{SharedTable, SimulatedTable};
 use arcade_referee::{IbrLock, Side};
@@ -556,7 +556,7 @@ async fn messages_that_fail_their_schema_or_are_not_for_a_referee_are_dead_lette
         "body is not JSON",
         "gameId",
         "/side",
-        "takes table.game.start.v1, table.goal.report.v1 and table.game.abort.v1, not table.goal.scored.v1",
+        "takes table.game.start.v1, table.goal.report.v1, table.game.abort.v1 and table.goal.cancel.v1, not table.goal.scored.v1",
     ];
     for (reason, expected) in reasons.iter().zip(expect) {
         assert!(
@@ -736,7 +736,7 @@ async fn a_ball_from_the_sensors_when_no_game_is_played_changes_nothing() {
         .unwrap();
     let local = referee.local();
     for ball in parse_balls("hinge,lock:inout").unwrap() {
-        local.send(TableInput::Ball(ball)).await.unwrap();
+        local.send(Input::from(ball)).await.unwrap();
     }
     drop(local);
     tokio::time::sleep(POLL * 10).await;

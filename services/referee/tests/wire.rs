@@ -6,35 +6,15 @@ mod common;
 use arcade_contracts::table::{TableGameStart, TableGoalReport};
 use arcade_contracts::{Catalog, Message, Route};
 use arcade_referee::domain::referee::BallSeen;
-use arcade_referee::mapping::{TableEvent, TableRejection, goal_report, start_game};
+use arcade_referee::mapping::{TableEvent, TableRejection};
 use arcade_referee::{BallKind, Event, Input, Referee, TableState};
 
 fn payload(message: &TableEvent) -> serde_json::Value {
-    match message {
-        TableEvent::GameStarted(m) => serde_json::to_value(m),
-        TableEvent::GoalScored(m) => serde_json::to_value(m),
-        TableEvent::PhaseChanged(m) => serde_json::to_value(m),
-        TableEvent::IbrChanged(m) => serde_json::to_value(m),
-        TableEvent::GameFinished(m) => serde_json::to_value(m),
-    }
-    .unwrap()
+    message.payload().unwrap()
 }
 
 fn decode(message_type: &str, payload: serde_json::Value) -> TableEvent {
-    match message_type {
-        "table.game.started.v1" => {
-            TableEvent::GameStarted(serde_json::from_value(payload).unwrap())
-        }
-        "table.goal.scored.v1" => TableEvent::GoalScored(serde_json::from_value(payload).unwrap()),
-        "table.phase.changed.v1" => {
-            TableEvent::PhaseChanged(serde_json::from_value(payload).unwrap())
-        }
-        "table.ibr.changed.v1" => TableEvent::IbrChanged(serde_json::from_value(payload).unwrap()),
-        "table.game.finished.v1" => {
-            TableEvent::GameFinished(serde_json::from_value(payload).unwrap())
-        }
-        other => panic!("unexpected {other}"),
-    }
+    TableEvent::decode(message_type, &payload).unwrap()
 }
 
 /// A whole game from the example commands: start, goals into the tie-break, the timeout.
@@ -42,9 +22,9 @@ fn played_game(referee: &Referee) -> Vec<Event> {
     let start = TableGameStart::example();
     let report = TableGoalReport::example();
     let at = 1_717_243_200_000;
-    let mut inputs = vec![Input::Start(start_game(&start, at))];
+    let mut inputs = vec![Input::from(start.clone()).at(at)];
     for i in 0..4 {
-        inputs.push(Input::Report(goal_report(&report, at + 10_000 * i + 1)));
+        inputs.push(Input::from(report.clone()).at(at + 10_000 * i + 1));
         let side = arcade_referee::Side::Lock;
         inputs.push(Input::Ball(BallSeen {
             side,
@@ -52,7 +32,7 @@ fn played_game(referee: &Referee) -> Vec<Event> {
             at_ms: at + 10_000 * i + 2,
         }));
     }
-    inputs.push(Input::Report(goal_report(&report, at + 50_000)));
+    inputs.push(Input::from(report.clone()).at(at + 50_000));
     inputs.push(Input::Tick {
         now_ms: at + 900_000,
     });
@@ -107,7 +87,7 @@ fn rejections_become_their_rejected_messages() {
         .rules
         .insert("timeout_s".into(), serde_json::json!(-5));
     let refusal = referee
-        .decide(&TableState::default(), &Input::Start(start_game(&start, 0)))
+        .decide(&TableState::default(), &Input::from(start.clone()).at(0))
         .unwrap_err();
     let TableRejection::Game(message) = refusal.to_message("t1") else {
         panic!("{refusal:?}")
@@ -127,10 +107,7 @@ fn rejections_become_their_rejected_messages() {
     let mut report = TableGoalReport::example();
     report.table_id = "t1".into();
     let refusal = referee
-        .decide(
-            &TableState::default(),
-            &Input::Report(goal_report(&report, 0)),
-        )
+        .decide(&TableState::default(), &Input::from(report.clone()).at(0))
         .unwrap_err();
     let TableRejection::Goal(message) = refusal.to_message("t1") else {
         panic!("{refusal:?}")

@@ -1,5 +1,6 @@
-//! `arcade referee start|abort|goal`: an organiser's commands to the referee of one table,
-//! published as `table.game.start.v1`, `table.game.abort.v1` and `table.goal.report.v1`
+//! `arcade referee start|abort|goal|cancel`: an organiser's commands to the referee of one
+//! table, published as `table.game.start.v1`, `table.game.abort.v1`, `table.goal.report.v1` and
+//! `table.goal.cancel.v1`
 //! exactly as `arcade send` publishes (through RabbitMQ with `--amqp`, else the admin endpoint
 //! of `arcade run`), each then waiting for the referee's answer: the event it decided, printed
 //! as a JSON line, or its `table.*.rejected.v1`, whose reason is printed with exit code 1. And
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 use arcade_contracts::Message;
 use arcade_contracts::table::{
     TableGameAbort, TableGameFinished, TableGameRejected, TableGameStart, TableGameStarted,
-    TableGoalRejected, TableGoalReport, TableGoalScored,
+    TableGoalCancel, TableGoalCancelled, TableGoalRejected, TableGoalReport, TableGoalScored,
 };
 use arcade_referee::settings::read_rules;
 use serde_json::{Value, json};
@@ -33,6 +34,8 @@ pub enum RefereeCommand {
     Abort(AbortArgs),
     /// Report a goal on a table's game in progress (table.goal.report.v1).
     Goal(GoalArgs),
+    /// Cancel the last ball of a table's game in progress (table.goal.cancel.v1).
+    Cancel(CancelArgs),
     /// Draw one frame of the table's score display (8 rows, `#` lit), without hardware.
     Display(super::referee_display::DisplayArgs),
     /// Rule authors' tools, with no service.
@@ -130,6 +133,30 @@ pub struct GoalArgs {
     pub connection: Connection,
 }
 
+/// `arcade referee cancel`.
+#[derive(Debug, clap::Args)]
+pub struct CancelArgs {
+    /// The table.
+    #[arg(long, value_name = "T")]
+    pub table: String,
+    /// The game in progress (refused when it is not the table's).
+    #[arg(long, value_name = "G")]
+    pub game: String,
+    /// The ball to cancel, its number in table.goal.scored.v1: refused unless it is the last
+    /// [default: the last ball, whichever it is].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub ball: Option<u64>,
+    /// Why, carried by table.goal.cancelled.v1.
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+    /// The message id, and how long to wait for the referee's answer.
+    #[command(flatten)]
+    pub answer: AnswerArgs,
+    /// Broker and admin endpoint.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
 const PRODUCER: &str = "arcade-referee-cli";
 
 pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
@@ -190,6 +217,18 @@ pub async fn run(command: RefereeCommand) -> anyhow::Result<ExitCode> {
                 &answers,
             )
             .await
+        }
+        RefereeCommand::Cancel(args) => {
+            let payload = TableGoalCancel {
+                table_id: args.table,
+                game_id: args.game,
+                ball: args.ball,
+                reason: args.reason,
+            };
+            let answers = [TableGoalCancelled::TYPE, TableGameRejected::TYPE];
+            let payload = serde_json::to_value(payload)?;
+            let (connection, answer) = (&args.connection, &args.answer);
+            ask(connection, answer, TableGoalCancel::TYPE, payload, &answers).await
         }
         RefereeCommand::Display(args) => Ok(crate::pipe::tool(|out, err| {
             super::referee_display::run(&args, out, err)

@@ -5,83 +5,12 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::game::Play;
 use super::rules::{Rules, RulesError};
 use super::terms::{BallKind, Ibr, Phase, Score, Side};
 
-/// The players of a game, by side (names or ids chosen by the server). Passed through.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Players {
-    /// Players on the hinge side.
-    pub hinge: Vec<String>,
-    /// Players on the lock side.
-    pub lock: Vec<String>,
-}
-
-/// A request to start a game (`table.game.start.v1`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct StartGame {
-    /// The table it is addressed to.
-    pub table_id: String,
-    /// The game's id, chosen by the server.
-    pub game_id: String,
-    /// The rules document, parsed and checked here.
-    pub rules: Value,
-    /// The players, if the server named them.
-    pub players: Option<Players>,
-    /// When it is handled (ms since epoch): the game clock starts here.
-    pub at_ms: u64,
-}
-
-/// A ball seen by the table's goal sensors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BallSeen {
-    /// The side that scored.
-    pub side: Side,
-    /// How it went in.
-    pub kind: BallKind,
-    /// When it was seen (ms since epoch).
-    pub at_ms: u64,
-}
-
-/// A goal reported from outside the table (`table.goal.report.v1`): a table without sensors,
-/// a scorekeeper's tablet, the demo.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GoalReport {
-    /// The table it is addressed to.
-    pub table_id: String,
-    /// The game it is meant for; a report for another game is refused. `None`: the game in
-    /// progress, whichever it is.
-    pub game_id: Option<String>,
-    /// The side that scored.
-    pub side: Side,
-    /// How it went in.
-    pub kind: BallKind,
-    /// Who scored, if the reporter names a person; passed on to `table.goal.scored.v1`. When
-    /// the game names its players, it must be one of them; one of the other side scores an
-    /// own goal.
-    pub player: Option<String>,
-    /// When it is handled (ms since epoch).
-    pub at_ms: u64,
-}
-
-/// A request to end the game on the table without a winner (`table.game.abort.v1`): rules
-/// that can never be won, a game left unfinished.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AbortGame {
-    /// The table it is addressed to.
-    pub table_id: String,
-    /// The game to end; an abort of another game is refused.
-    pub game_id: String,
-    /// Why, as the organiser puts it.
-    pub reason: Option<String>,
-    /// When it is handled (ms since epoch).
-    pub at_ms: u64,
-}
-
-/// What the referee reacts to.
+/// What the referee reacts to: the one enum of its inputs, the commands off the wire (through
+/// their `From` impls in [`crate::mapping`]), the sensors' balls and the runtime's clock.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
     /// Start a game.
@@ -92,11 +21,50 @@ pub enum Input {
     Report(GoalReport),
     /// End the game in progress without a winner. Refused when it does not fit.
     Abort(AbortGame),
+    /// Cancel the last ball of the game in progress (`table.goal.cancel.v1`): refused once the
+    /// game is finished, when it has no ball to cancel, or when `ball` is not its last.
+    Cancel {
+        /// The table it is addressed to.
+        table_id: String,
+        /// The game in progress.
+        game_id: String,
+        /// The ball to cancel; `None`: the last.
+        ball: Option<u64>,
+        /// Why, as the organiser puts it.
+        reason: Option<String>,
+    },
     /// The clock (ms since epoch), sent by the runtime at [`Referee::next_deadline`].
     Tick {
         /// Now, in ms since epoch.
         now_ms: u64,
     },
+}
+
+impl Input {
+    /// This input as handled at `now_ms` (ms since epoch): a command off the wire or a ball from
+    /// the sensors carries no time of its own, the host stamps it with its clock. A tick keeps
+    /// its own.
+    pub fn at(self, now_ms: u64) -> Input {
+        match self {
+            Input::Start(start) => Input::Start(StartGame {
+                at_ms: now_ms,
+                ..start
+            }),
+            Input::Ball(ball) => Input::Ball(BallSeen {
+                at_ms: now_ms,
+                ..ball
+            }),
+            Input::Report(report) => Input::Report(GoalReport {
+                at_ms: now_ms,
+                ..report
+            }),
+            Input::Abort(abort) => Input::Abort(AbortGame {
+                at_ms: now_ms,
+                ..abort
+            }),
+            untimed => untimed,
+        }
+    }
 }
 
 /// Why a game ended.
@@ -183,6 +151,21 @@ pub enum Event {
         /// `Timeout` when won under the timeout conditions.
         reason: FinishReason,
     },
+    /// `table.goal.cancelled.v1`: the last ball was taken back; the game is as it was before.
+    GoalCancelled {
+        /// The game.
+        game_id: String,
+        /// The cancelled ball's number; the next ball takes it again.
+        ball: u64,
+        /// The score before it.
+        score: Score,
+        /// The phase before it.
+        phase: Phase,
+        /// The ball locks before it.
+        ibr: Ibr,
+        /// The organiser's reason, if given.
+        reason: Option<String>,
+    },
     /// `table.game.finished.v1` with reason `aborted`: the game ended without a winner.
     GameAborted {
         /// The game.
@@ -196,6 +179,21 @@ pub enum Event {
         /// The organiser's reason, if given.
         reason: Option<String>,
     },
+}
+
+impl Event {
+    /// The game it is about.
+    pub fn game_id(&self) -> &str {
+        match self {
+            Event::GameStarted { game_id, .. }
+            | Event::GoalScored { game_id, .. }
+            | Event::PhaseChanged { game_id, .. }
+            | Event::IbrChanged { game_id, .. }
+            | Event::GameFinished { game_id, .. }
+            | Event::GameAborted { game_id, .. }
+            | Event::GoalCancelled { game_id, .. } => game_id,
+        }
+    }
 }
 
 /// Why a game start was refused (`table.game.rejected.v1`).
@@ -240,6 +238,17 @@ pub enum GameRefusal {
     OtherGame {
         /// The table's current (or last) game.
         current: String,
+    },
+    /// A cancel finds no ball to take back: none yet, or the last one was cancelled already.
+    #[error("game \"{0}\" has no ball to cancel")]
+    NoBall(String),
+    /// A cancel names another ball than the game's last.
+    #[error("ball {named} is not the last ball of the game, {last} is")]
+    NotTheLastBall {
+        /// The ball named.
+        named: u64,
+        /// The game's last ball.
+        last: u64,
     },
     /// The game is over already.
     #[error("game \"{0}\" is finished")]
@@ -293,6 +302,14 @@ pub enum Rejection {
         /// Why.
         reason: AbortRefusal,
     },
+    /// A refused `table.goal.cancel.v1`.
+    #[error("cannot cancel: {reason}")]
+    Cancel {
+        /// The game it named.
+        game_id: String,
+        /// Why.
+        reason: GameRefusal,
+    },
 }
 
 /// The current (or last) game of the table.
@@ -303,6 +320,8 @@ pub struct GameState {
     pub(crate) players: Option<Players>,
     pub(crate) started_at_ms: u64,
     pub(crate) play: Play,
+    /// The play before the last ball, while that ball can be cancelled.
+    pub(crate) before_last: Option<Play>,
     /// Set by its `table.game.finished.v1`: won, or aborted without a winner.
     pub(crate) over: bool,
 }
@@ -365,3 +384,6 @@ pub struct Referee {
 }
 
 mod decide;
+mod input;
+
+pub use input::{AbortGame, BallSeen, GoalReport, Players, StartGame};

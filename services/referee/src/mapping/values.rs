@@ -1,10 +1,9 @@
 //! The referee's values between the domain and the `table.*` contract shapes: sides, ball
-//! kinds, phases, locks, scores, players, and the commands as decider inputs.
+//! kinds, phases, locks, scores and players.
 
 use arcade_contracts::table as wire;
-use serde_json::Value;
 
-use crate::domain::referee::{AbortGame, GoalReport, Players, StartGame};
+use crate::domain::referee::Players;
 use crate::domain::{BallKind, IbrLock, Phase, RulesError, Score, Side};
 
 /// A message from the log that cannot be turned back into a domain event.
@@ -24,39 +23,6 @@ pub enum ReplayError {
     /// A game won without a winner.
     #[error("game \"{0}\" finished with reason win or timeout but names no winner")]
     NoWinner(String),
-}
-
-/// The decider input of a `table.game.start.v1`, handled at `at_ms` (ms since epoch).
-pub fn start_game(command: &wire::TableGameStart, at_ms: u64) -> StartGame {
-    StartGame {
-        table_id: command.table_id.clone(),
-        game_id: command.game_id.clone(),
-        rules: Value::Object(command.rules.clone()),
-        players: command.players.as_ref().map(players_in),
-        at_ms,
-    }
-}
-
-/// The decider input of a `table.goal.report.v1`, handled at `at_ms` (ms since epoch).
-pub fn goal_report(command: &wire::TableGoalReport, at_ms: u64) -> GoalReport {
-    GoalReport {
-        table_id: command.table_id.clone(),
-        game_id: command.game_id.clone(),
-        side: side_in(command.side),
-        kind: kind_in(command.kind),
-        player: command.player.clone(),
-        at_ms,
-    }
-}
-
-/// The decider input of a `table.game.abort.v1`, handled at `at_ms` (ms since epoch).
-pub fn abort_game(command: &wire::TableGameAbort, at_ms: u64) -> AbortGame {
-    AbortGame {
-        table_id: command.table_id.clone(),
-        game_id: command.game_id.clone(),
-        reason: command.reason.clone(),
-        at_ms,
-    }
 }
 
 /// A domain side on the wire.

@@ -10,6 +10,8 @@
 //!   given). The referee checks the rules: a refusal comes back as `table.game.rejected.v1`,
 //!   shown on the page with its JSON path.
 //! - `POST /tables/{tableId}/abort` `{"gameId", "reason"?}` → `table.game.abort.v1`.
+//! - `POST /tables/{tableId}/cancel` `{"gameId", "ball"?, "reason"?}` → `table.goal.cancel.v1`
+//!   (the last ball; refused unless `ball` is it).
 //! - `POST /tables/{tableId}/goals` `{"side", "kind"?, "player"?, "gameId"?}` →
 //!   `table.goal.report.v1`.
 //! - `GET /console/tables/examples.json`: the example rules documents to choose from.
@@ -18,7 +20,7 @@
 //! schema before it is sent, and a refusal names each field by its JSON pointer.
 
 use arcade_contracts::Message;
-use arcade_contracts::table::{TableGameAbort, TableGameStart, TableGoalReport};
+use arcade_contracts::table::{TableGameAbort, TableGameStart, TableGoalCancel, TableGoalReport};
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -65,6 +67,10 @@ pub fn routes() -> Router<Web> {
         .route(
             "/tables/{table_id}/abort",
             organiser_action(check_table_id, TableGameAbort::TYPE, abort),
+        )
+        .route(
+            "/tables/{table_id}/cancel",
+            organiser_action(check_table_id, TableGoalCancel::TYPE, cancel),
         )
         .route(
             "/tables/{table_id}/goals",
@@ -177,6 +183,14 @@ fn start(table_id: String, mut body: Map<String, Value>) -> Command {
 fn abort(table_id: String, mut body: Map<String, Value>) -> Command {
     body.insert("tableId".into(), Value::String(table_id));
     actions::drop_blank(&mut body, &["reason"]);
+    let answer = json!({ "gameId": body.get("gameId").cloned().unwrap_or(Value::Null) });
+    Ok((body, answer))
+}
+
+/// `table.goal.cancel.v1` of `{"gameId", "ball"?, "reason"?}`.
+fn cancel(table_id: String, mut body: Map<String, Value>) -> Command {
+    body.insert("tableId".into(), Value::String(table_id));
+    actions::drop_blank(&mut body, &["reason", "ball"]);
     let answer = json!({ "gameId": body.get("gameId").cloned().unwrap_or(Value::Null) });
     Ok((body, answer))
 }

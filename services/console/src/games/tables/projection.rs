@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use arcade_contracts::Message;
 use arcade_contracts::table::{
     BallKind, FinishReason, IbrLock, Phase, Players, Score, Side, TableGameFinished,
-    TableGameRejected, TableGameStarted, TableGoalRejected, TableGoalScored, TableIbrChanged,
-    TablePhaseChanged,
+    TableGameRejected, TableGameStarted, TableGoalCancelled, TableGoalRejected, TableGoalScored,
+    TableIbrChanged, TablePhaseChanged,
 };
 use serde::{Deserialize, Serialize};
 
@@ -201,6 +201,14 @@ impl Tables {
                     },
                 );
                 game.goals.truncate(LAST_GOALS);
+            }
+            TableGoalCancelled::TYPE => {
+                let m: TableGoalCancelled = event.payload_as().ok()?;
+                let game = self.game(event, &m.table_id, &m.game_id, m.score)?;
+                game.score = m.score;
+                game.phase = m.phase;
+                game.balls = m.ball.saturating_sub(1);
+                game.goals.retain(|goal| goal.ball != m.ball);
             }
             TablePhaseChanged::TYPE => {
                 let m: TablePhaseChanged = event.payload_as().ok()?;

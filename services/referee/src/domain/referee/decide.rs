@@ -60,6 +60,45 @@ impl Referee {
                 Ok(ball(game, state.ibr, seen))
             }
             Input::Abort(abort) => self.abort(state, abort),
+            Input::Cancel {
+                table_id,
+                game_id,
+                ball,
+                reason,
+            } => {
+                let refuse = |reason| Rejection::Cancel {
+                    game_id: game_id.clone(),
+                    reason,
+                };
+                let game = self
+                    .game_in_progress(state, table_id, Some(game_id))
+                    .map_err(refuse)?;
+                let before = game
+                    .before_last
+                    .ok_or_else(|| refuse(GameRefusal::NoBall(game.id.clone())))?;
+                let last = game.play.balls;
+                if let Some(named) = *ball
+                    && named != last
+                {
+                    return Err(refuse(GameRefusal::NotTheLastBall { named, last }));
+                }
+                let ibr = before.ibr(&game.rules);
+                let mut events = vec![Event::GoalCancelled {
+                    game_id: game.id.clone(),
+                    ball: last,
+                    score: before.score,
+                    phase: before.phase,
+                    ibr,
+                    reason: reason.clone(),
+                }];
+                if state.ibr != Some(ibr) {
+                    events.push(Event::IbrChanged {
+                        game_id: game.id.clone(),
+                        ibr,
+                    });
+                }
+                Ok(events)
+            }
             Input::Tick { now_ms } => Ok(match &state.game {
                 Some(game) if game.in_progress() => tick(game, state.ibr, *now_ms),
                 _ => Vec::new(),
@@ -86,11 +125,13 @@ impl Referee {
                     players: players.clone(),
                     started_at_ms: *started_at_ms,
                     play,
+                    before_last: None,
                     over: false,
                 });
             }
             Event::GoalScored { score, ball, .. } => {
                 if let Some(game) = &mut state.game {
+                    game.before_last = Some(game.play);
                     game.play.balls = *ball;
                     game.play.score = *score;
                 }
@@ -99,6 +140,21 @@ impl Referee {
                 if let Some(game) = &mut state.game {
                     game.play.phase = *to;
                     game.play.score = *score;
+                    // The clock does not go back: a cancel after the timeout stays in it.
+                    if let (Phase::Timeout, Some(before)) = (to, &mut game.before_last) {
+                        before.phase = Phase::Timeout;
+                    }
+                }
+            }
+            Event::GoalCancelled {
+                ball, score, phase, ..
+            } => {
+                if let Some(game) = &mut state.game {
+                    game.play.balls = ball.saturating_sub(1);
+                    game.play.score = *score;
+                    game.play.phase = *phase;
+                    game.play.winner = None;
+                    game.before_last = None;
                 }
             }
             Event::IbrChanged { ibr, .. } => state.ibr = Some(*ibr),

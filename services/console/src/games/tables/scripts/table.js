@@ -23,6 +23,7 @@ function render(view) {
   }
   var running = g && !g.finished;
   document.getElementById("abort").disabled = !running;
+  document.getElementById("cancel-goal").disabled = !(running && g.goals.length);
   document.querySelectorAll(".goal-button").forEach(function (b) { b.disabled = !running; });
 }
 
@@ -53,6 +54,14 @@ function abortGame() {
   var reason = document.getElementById("abort-reason").value.trim();
   Console.post(base + "/abort", { gameId: current.gameId, reason: reason || null }).then(function (r) {
     Console.say("abort-message", r.ok, r.ok ? "Abort sent." : (r.data && r.data.error) || ("refused: " + r.status));
+  });
+}
+
+function cancelGoal() {
+  if (!current || !current.goals.length) return;
+  var last = current.goals[0];
+  Console.post(base + "/cancel", { gameId: current.gameId, ball: last.ball }).then(function (r) {
+    Console.say("goal-message", r.ok, r.ok ? "Cancel of ball " + last.ball + " sent." : (r.data && r.data.error) || ("refused: " + r.status));
   });
 }
 
@@ -95,7 +104,8 @@ Console.fill("page",
           h("input", { id: "goal-player", placeholder: "scorer (optional)", "aria-label": "scorer" })),
         h("div", { class: "row" },
           h("button", { type: "button", class: "goal-button", id: "goal-hinge", onclick: function () { reportGoal("hinge"); } }, "Goal hinge"),
-          h("button", { type: "button", class: "goal-button", id: "goal-lock", onclick: function () { reportGoal("lock"); } }, "Goal lock")),
+          h("button", { type: "button", class: "goal-button", id: "goal-lock", onclick: function () { reportGoal("lock"); } }, "Goal lock"),
+          h("button", { type: "button", id: "cancel-goal", onclick: cancelGoal }, "Cancel the last goal")),
         h("div", { id: "goal-message", class: "message" })),
       Console.action({ id: "abort-card" }, "Abort the game",
         h("div", { class: "row" },
