@@ -353,6 +353,7 @@ async fn the_operators_live_race_and_the_publics_are_feeds_of_their_own() {
         started.desk.clone(),
         Arc::new(gate),
         LiveLimits::default(),
+        arcade_console::creations(arcade_console::NEW_GAMES_PER_MINUTE),
     );
     let mut events: Vec<Publication> = (0..4u64)
         .map(|c| {

@@ -220,6 +220,7 @@ fn config(snapshots: SnapshotPolicy) -> HostConfig {
         prefetch: 64,
         relay_batch: 16,
         snapshots,
+        ..HostConfig::default()
     }
 }
 
