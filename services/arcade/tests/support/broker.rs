@@ -17,7 +17,7 @@ pub fn broker_url() -> Option<String> {
     }
 }
 
-fn rabbitmqctl(args: &[&str]) -> Output {
+pub fn rabbitmqctl(args: &[&str]) -> Output {
     let program = std::env::var("RABBITMQCTL").unwrap_or_else(|_| "rabbitmqctl".into());
     Command::new(&program)
         .args(args)

@@ -71,7 +71,7 @@ impl AmqpBus {
     /// A bus for `config`. It does not connect yet (see [`AmqpBus::connect_now`]): a service
     /// runs without the broker and the bus connects when it is first needed and reachable.
     pub fn new(config: AmqpConfig) -> Result<Self, InvalidUrl> {
-        let nodes = nodes::parse(&config.url, config.frame_max)
+        let nodes = nodes::parse(&config.url, config.frame_max, config.heartbeat)
             .map_err(|(url, reason)| InvalidUrl { url, reason })?;
         let (base, cap) = config.backoff;
         let user = short(&nodes.first().authority.userinfo.username);
@@ -295,6 +295,7 @@ impl AmqpBus {
 
 #[cfg(test)]
 mod tests {
+    use super::super::DEFAULT_HEARTBEAT_SECS;
     use super::*;
 
     #[test]
@@ -360,5 +361,22 @@ mod tests {
         );
         let broker_default = AmqpBus::new(AmqpConfig::new(base)).unwrap();
         assert_eq!(broker_default.inner.nodes.first().query.frame_max, None);
+    }
+
+    #[test]
+    fn a_short_heartbeat_is_proposed_unless_the_url_sets_one() {
+        let proposed = |url: &str| {
+            AmqpBus::new(AmqpConfig::new(url))
+                .unwrap()
+                .inner
+                .nodes
+                .first()
+                .query
+                .heartbeat
+        };
+        let base = "amqp://referee:pw@broker:5672/arcade";
+        assert_eq!(proposed(base), Some(DEFAULT_HEARTBEAT_SECS));
+        assert_eq!(proposed(&format!("{base}?heartbeat=5")), Some(5));
+        assert_eq!(proposed(&format!("{base}?heartbeat=0")), Some(0));
     }
 }
