@@ -263,6 +263,13 @@ impl AmqpBus {
             (&config.commands_exchange, ExchangeKind::Topic, kept),
             (&config.dead_letters, ExchangeKind::Fanout, durable),
         ];
+        // Where the broker's definitions hold the shared topology, nothing is declared: a user
+        // with least privilege may not, and each refusal closes a channel (which lapin logs as
+        // an ERROR). Passive declarations need no permission.
+        // (Tests' topologies, which expire, are always declared.)
+        if config.expire_after.is_none() && self.topology_exists(&connection).await {
+            return Ok(connection);
+        }
         let declare = async {
             for (name, kind, options) in exchanges {
                 channel
@@ -290,6 +297,52 @@ impl AmqpBus {
             self.declare_history(&connection).await;
         }
         Ok(connection)
+    }
+}
+
+impl AmqpBus {
+    /// Whether the shared exchanges, the dead-letter queue and the history stream (when one is
+    /// configured) exist, asked with passive declarations on a channel of their own (the first
+    /// one missing closes it).
+    async fn topology_exists(&self, connection: &Connection) -> bool {
+        let config = &self.inner.config;
+        let passive = ExchangeDeclareOptions {
+            passive: true,
+            ..ExchangeDeclareOptions::default()
+        };
+        let queue = lapin::options::QueueDeclareOptions {
+            passive: true,
+            ..lapin::options::QueueDeclareOptions::default()
+        };
+        let history = config
+            .history
+            .as_ref()
+            .filter(|_| config.expire_after.is_none())
+            .map(|h| h.stream.as_str());
+        let probe = async {
+            let channel = connection.create_channel().await?;
+            for name in [
+                &config.events_exchange,
+                &config.commands_exchange,
+                &config.dead_letters,
+            ] {
+                channel
+                    .exchange_declare(
+                        short(name),
+                        ExchangeKind::Topic,
+                        passive,
+                        FieldTable::default(),
+                    )
+                    .await?;
+            }
+            for name in std::iter::once(config.dead_letters.as_str()).chain(history) {
+                channel
+                    .queue_declare(short(name), queue, FieldTable::default())
+                    .await?;
+            }
+            channel.close(200, short("topology found")).await
+        };
+        probe.await.is_ok()
     }
 }
 
