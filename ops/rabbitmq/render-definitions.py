@@ -116,7 +116,8 @@ def principal_definitions(user, vhost, queue, write, read, topics):
 def team_definitions(team, vhost):
     """A car team's user: reads its own queue race.team.<team>, binds it to the race facts a
     team sees (TEAM_FACTS, one routing key each: read on arcade.events is the right to bind to
-    it, and the topic permission names each key), sends commands (its registration, answers,
+    it, and the topic permission names each key) and to the commands sent to it (its own queue's
+    name on arcade.commands, as every consumer binds its queue), sends commands (its registration, answers,
     budget queries) to the race master's queue only, through the commands exchange (topic
     permission: routing key `race-master`), publishes no event. No write on the default
     exchange, which would reach any queue."""
@@ -129,10 +130,10 @@ def team_definitions(team, vhost):
         vhost,
         queue,
         write=f"^(arcade\\.commands|{queue})$",
-        read=f"^(arcade\\.events|{queue})$",
+        read=f"^(arcade\\.events|arcade\\.commands|{queue})$",
         topics={
             "arcade.events": ("^$", f"^({facts})$"),
-            "arcade.commands": ("^race-master$", "^$"),
+            "arcade.commands": ("^race-master$", f"^{queue}$"),
         },
     )
 

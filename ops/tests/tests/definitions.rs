@@ -472,5 +472,8 @@ fn the_renderer_gives_each_team_and_table_a_user_of_its_own() {
         assert!(!binds.is_match(key), "race-team-red binding {key}");
     }
     let team_read = regex(&red["read"]);
-    assert!(team_read.is_match("arcade.events") && !team_read.is_match("arcade.commands"));
+    assert!(team_read.is_match("arcade.events") && team_read.is_match("arcade.commands"));
+    let own = regex(&commands["read"]);
+    assert!(own.is_match("race.team.red") && !own.is_match("race.team.blue"));
+    assert!(!own.is_match("race-master") && !own.is_match("#"));
 }
