@@ -1,6 +1,12 @@
 """A RabbitMQ node of a bench script's own: its own ports, data dir and Erlang cookie (the
 machine's broker is not touched), with Arcade's `max_message_size` from ops/rabbitmq/rabbitmq.conf
-unless told otherwise."""
+unless told otherwise, and no plugin.
+
+Run as a script (tests do), it starts a node, prints its AMQP port once it listens, and stops it
+when its standard input closes:
+
+    python3 ops/bench/rabbitnode.py [--definitions FILE]   # FILE: load_definitions at boot
+"""
 import os, secrets, shutil, signal, socket, subprocess, sys, tempfile, time
 
 RABBIT_BIN = os.environ.get("RABBITMQ_BIN_DIR", "/usr/lib/rabbitmq/bin")
@@ -17,7 +23,7 @@ def free_port():
 class Node:
     """A RabbitMQ node of this script's own, with Arcade's broker settings."""
 
-    def __init__(self, limit=True):
+    def __init__(self, limit=True, definitions=None):
         self.dir = tempfile.mkdtemp(prefix="hostile-rss-rabbit-")
         self.port = free_port()
         self.name = f"arcade-rss-{os.getpid()}@localhost"
@@ -36,6 +42,8 @@ class Node:
         with open(os.path.join(d, "rabbitmq.conf"), "w") as f:
             f.write("log.console = false\ndisk_free_limit.absolute = 50MB\n"
                     f"listeners.tcp.default = {self.port}\n" + "".join(settings))
+            if definitions:
+                f.write(f"load_definitions = {os.path.abspath(definitions)}\n")
         self.env = dict(os.environ, HOME=d, RABBITMQ_NODENAME=self.name,
                         RABBITMQ_CONF_ENV_FILE=f"{d}/rabbitmq-env.conf",
                         RABBITMQ_CONFIG_FILE=f"{d}/rabbitmq",
@@ -68,3 +76,16 @@ class Node:
             self.proc.kill()
         subprocess.run(["pkill", "-f", self.dir], check=False)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser(description="a RabbitMQ node until stdin closes")
+    parser.add_argument("--definitions", help="definitions file the node loads at boot")
+    args = parser.parse_args()
+    node = Node(definitions=args.definitions)
+    try:
+        print(node.port, flush=True)
+        sys.stdin.read()
+    finally:
+        node.stop()

@@ -38,6 +38,19 @@ HASHING_ALGORITHM = "rabbit_password_hashing_sha256"
 TEAM_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # contracts::race::NAME_PATTERN
 TABLE_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # a queue name part without '.'
 
+# The race facts a team's queue is bound to (contracts::race::TEAM_FACTS; a test holds them
+# equal). A team's user may bind its own queue to these and to nothing else of arcade.events:
+# `arcade car --amqp` binds them itself, type by type, as the race master does.
+TEAM_FACTS = [
+    "race.started.v1", "race.distribution.changed.v1", "race.registration.rejected.v1",
+    "race.command.rejected.v1", "race.turn.started.v1", "race.phase.started.v1",
+    "race.car.moved.v1", "race.car.stopped.v1", "race.module.changed.v1",
+    "race.penalty.given.v1", "race.event.drawn.v1", "race.event.resolved.v1",
+    "race.combat.paired.v1", "race.combat.resolved.v1", "race.duel.started.v1",
+    "race.duel.played.v1", "race.duel.resolved.v1", "race.decision.closed.v1",
+    "race.hint.published.v1", "race.finished.v1",
+]
+
 VHOST_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9._-]{0,32}$")
 
@@ -101,20 +114,27 @@ def principal_definitions(user, vhost, queue, write, read, topics):
 
 
 def team_definitions(team, vhost):
-    """A car team's user: reads its own queue race.team.<team>, sends commands (its
-    registration, answers, budget queries) to the race master's queue only, through the commands
-    exchange (topic permission: routing key `race-master`), publishes no event. No write on the
-    default exchange, which would reach any queue."""
+    """A car team's user: reads its own queue race.team.<team>, binds it to the race facts a
+    team sees (TEAM_FACTS, one routing key each: read on arcade.events is the right to bind to
+    it, and the topic permission names each key) and to the commands sent to it (its own queue's
+    name on arcade.commands, as every consumer binds its queue), sends commands (its registration, answers,
+    budget queries) to the race master's queue only, through the commands exchange (topic
+    permission: routing key `race-master`), publishes no event. No write on the default
+    exchange, which would reach any queue."""
     if not TEAM_PATTERN.match(team):
         raise RenderError(f"--teams {team!r}: a team name matches {TEAM_PATTERN.pattern}")
     queue = re.escape(f"race.team.{team}")
+    facts = "|".join(re.escape(fact) for fact in TEAM_FACTS)
     return principal_definitions(
         f"race-team-{team}",
         vhost,
         queue,
         write=f"^(arcade\\.commands|{queue})$",
-        read=f"^{queue}$",
-        topics={"arcade.events": ("^$", "^$"), "arcade.commands": ("^race-master$", "^$")},
+        read=f"^(arcade\\.events|arcade\\.commands|{queue})$",
+        topics={
+            "arcade.events": ("^$", f"^({facts})$"),
+            "arcade.commands": ("^race-master$", f"^{queue}$"),
+        },
     )
 
 

@@ -6,6 +6,7 @@
 use std::process::Command;
 
 use arcade_contracts::catalog::{MessageKind, all_types};
+use arcade_contracts::race::TEAM_FACTS;
 use arcade_ops_tests::deployment::{
     committed_definitions, ops_dir, password_variable, policy_users,
 };
@@ -207,18 +208,27 @@ fn service_queues_dead_letter_to_arcade_dead() {
         // A stream dead-letters nothing: it keeps every message for every reader.
         if queue["name"] != "arcade.dead" && queue["arguments"]["x-queue-type"] != "stream" {
             let name = queue["name"].as_str().unwrap();
+            // A queue takes the matching policy of highest priority.
             let policy = policies
                 .iter()
-                .find(|p| {
+                .filter(|p| {
                     Regex::new(p["pattern"].as_str().unwrap())
                         .unwrap()
                         .is_match(name)
                 })
+                .max_by_key(|p| p["priority"].as_i64())
                 .unwrap_or_else(|| panic!("no policy for {name}"));
-            assert_eq!(
-                policy["definition"]["dead-letter-exchange"], "arcade.dead",
-                "{name} dead-letters to arcade.dead"
-            );
+            if name == "console" {
+                // Bounded, its oldest dropped (not into arcade.dead, which they would fill): the
+                // runtime publishes the console's own dead letters there (tests/policies.rs).
+                assert!(policy["definition"]["dead-letter-exchange"].is_null());
+                assert_eq!(policy["definition"]["overflow"], "drop-head");
+            } else {
+                assert_eq!(
+                    policy["definition"]["dead-letter-exchange"], "arcade.dead",
+                    "{name} dead-letters to arcade.dead"
+                );
+            }
         }
     }
     assert!(
@@ -447,4 +457,23 @@ fn the_renderer_gives_each_team_and_table_a_user_of_its_own() {
         .find(|t| t["exchange"] == "arcade.events")
         .unwrap();
     assert_eq!(events["write"], "^$", "a team publishes no event");
+    // It binds its own queue to the facts a team sees, one type at a time, and to no other
+    // event: not `race.#`, not a fact that tells a rival's money or points.
+    let binds = regex(&events["read"]);
+    for event in all_types().iter().filter(|t| t.kind == MessageKind::Event) {
+        assert_eq!(
+            binds.is_match(event.name),
+            TEAM_FACTS.contains(&event.name),
+            "race-team-red binding {}",
+            event.name
+        );
+    }
+    for key in ["race.#", "race.*.v1", "#", "race.started.v1.x"] {
+        assert!(!binds.is_match(key), "race-team-red binding {key}");
+    }
+    let team_read = regex(&red["read"]);
+    assert!(team_read.is_match("arcade.events") && team_read.is_match("arcade.commands"));
+    let own = regex(&commands["read"]);
+    assert!(own.is_match("race.team.red") && !own.is_match("race.team.blue"));
+    assert!(!own.is_match("race-master") && !own.is_match("#"));
 }

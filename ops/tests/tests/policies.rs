@@ -17,6 +17,23 @@ use regex::Regex;
 use serde_json::{Value, json};
 
 const POLICY: &str = "arcade-queues";
+/// The console's queue's own policy (priority over `arcade-queues`): it is bounded, since
+/// events reach it whether a console runs or not.
+const CONSOLE_POLICY: &str = "arcade-console";
+
+/// The console queue's settings: at most 100,000 messages and 256 MiB, the oldest dropped
+/// (`drop-head`: a console away that long has missed them; publishers are never refused, as
+/// `reject-publish` would refuse every service's events), and no dead-letter exchange (the
+/// dropped ones would only fill `arcade.dead`; the console's own dead letters are published
+/// there by the runtime).
+fn console_settings() -> Value {
+    json!({
+        "delivery-limit": DELIVERY_LIMIT,
+        "max-length": 100_000,
+        "max-length-bytes": 268_435_456,
+        "overflow": "drop-head",
+    })
+}
 
 fn policy(definitions: &Value) -> &Value {
     definitions["policies"]
@@ -77,6 +94,25 @@ fn service_queues_carry_only_required_arguments_and_the_policy_gives_the_rest() 
     }
 }
 
+#[test]
+fn the_console_queue_is_bounded_by_its_own_policy() {
+    let definitions = committed_definitions().unwrap();
+    let policies = definitions["policies"].as_array().unwrap();
+    let console = policies
+        .iter()
+        .find(|p| p["name"] == CONSOLE_POLICY)
+        .unwrap_or_else(|| panic!("definitions.json has no policy {CONSOLE_POLICY}"));
+    assert_eq!(console["definition"], console_settings());
+    assert_eq!(console["apply-to"], "queues");
+    let pattern = Regex::new(console["pattern"].as_str().unwrap()).unwrap();
+    assert!(pattern.is_match("console"));
+    for (_, queue) in SERVICE_QUEUES.iter().filter(|(_, q)| *q != "console") {
+        assert!(!pattern.is_match(queue), "{CONSOLE_POLICY} takes {queue}");
+    }
+    // A queue takes the matching policy of highest priority.
+    assert!(console["priority"].as_i64() > policy(&definitions)["priority"].as_i64());
+}
+
 #[tokio::test]
 async fn the_broker_applies_the_policy_to_each_service_s_own_queue() {
     let test = "the_broker_applies_the_policy_to_each_service_s_own_queue";
@@ -107,10 +143,14 @@ async fn the_broker_applies_the_policy_to_each_service_s_own_queue() {
                 tokio::time::sleep(std::time::Duration::from_millis(200)).await;
             }
             assert_eq!(held["arguments"], declared_arguments(), "{queue}: {held}");
-            assert_eq!(held["policy"], POLICY, "{queue}: {held}");
+            let (policy, settings) = if queue == "console" {
+                (CONSOLE_POLICY, console_settings())
+            } else {
+                (POLICY, expected_settings())
+            };
+            assert_eq!(held["policy"], policy, "{queue}: {held}");
             assert_eq!(
-                held["effective_policy_definition"],
-                expected_settings(),
+                held["effective_policy_definition"], settings,
                 "{queue}: {held}"
             );
         }

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 #[path = "support/broker.rs"]
 mod broker;
-use broker::{Vhost, broker_url};
+use broker::{Vhost, broker_url_with_plugin};
 
 const TOKEN: &str = "arcade-test-operator-token";
 const GAMES: usize = 20;
@@ -272,7 +272,9 @@ fn open(game: &str) -> Value {
 
 #[test]
 fn two_bingo_partitions_share_the_games_and_each_game_stays_on_one() {
-    let Some(url) = broker_url() else { return };
+    let Some(url) = broker_url_with_plugin("rabbitmq_consistent_hash_exchange") else {
+        return;
+    };
     let vhost = Vhost::new("partitions", &url);
     let dir = tempfile::tempdir().unwrap();
     let data = [dir.path().join("p0"), dir.path().join("p1")];
@@ -434,7 +436,9 @@ const SESSIONS: u64 = 20_000;
 
 #[test]
 fn two_telemetry_partitions_merge_into_what_one_instance_counts() {
-    let Some(url) = broker_url() else { return };
+    let Some(url) = broker_url_with_plugin("rabbitmq_consistent_hash_exchange") else {
+        return;
+    };
     let vhost = Vhost::new("partitions", &url);
     let dir = tempfile::tempdir().unwrap();
     let data = [

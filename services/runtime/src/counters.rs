@@ -38,6 +38,9 @@ pub struct Counters {
     pub consuming: AtomicBool,
     /// Its queue.
     pub queue: OnceLock<String>,
+    /// Why its queue cannot be consumed until the broker's operator acts (a plugin missing),
+    /// if so.
+    pub misconfigured: Mutex<Option<String>>,
     /// One past the last entry committed to its log.
     pub log_end: AtomicU64,
     /// The relay's cursor: the first entry of the log not yet confirmed by the bus.

@@ -16,7 +16,8 @@ pub const DEFAULT_MAX_BACKLOG: u64 = 10_000;
 /// A condition that does not hold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Failing {
-    /// What: `broker`, `service`, `replay`, `consuming`, `relay_backlog` or `part`.
+    /// What: `broker`, `broker_setup`, `service`, `replay`, `consuming`, `relay_backlog` or
+    /// `part`.
     pub check: &'static str,
     /// The service concerned, if one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -81,6 +82,10 @@ pub fn readiness(runtime: &Runtime, max_backlog: u64) -> Readiness {
         };
         if !counters.replayed.load(Ordering::Relaxed) {
             fail("replay", "its log is not replayed yet".into());
+        }
+        let misconfigured = counters.misconfigured.lock().ok().and_then(|m| m.clone());
+        if let Some(reason) = misconfigured {
+            fail("broker_setup", reason);
         }
         if !counters.consuming.load(Ordering::Relaxed) {
             let queue = counters.queue.get().map_or("its queue", String::as_str);

@@ -14,7 +14,7 @@ use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::WithExportConfig;
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::SdkTracerProvider;
-use tracing_subscriber::filter::{LevelFilter, Targets};
+use tracing_subscriber::filter::{FilterExt as _, LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
@@ -84,6 +84,19 @@ fn quiet_storage(value: &str) -> String {
     }
 }
 
+/// The AMQP client's logs capped at DEBUG, whatever `RUST_LOG` asks: at TRACE lapin prints
+/// every frame it writes or reads (target `lapin::io_loop`, "will write to buffer": the
+/// `Connection.StartOk` with the SASL response, the broker password as a byte array, on every
+/// (re)connection; `lapin::channels`, `lapin::frames`: frames and the messages they carry). Its
+/// DEBUG and higher say heartbeats, channel and connection states, never a frame's content.
+fn wire_cap() -> Targets {
+    Targets::new()
+        .with_default(LevelFilter::TRACE)
+        .with_target("lapin", LevelFilter::DEBUG)
+        .with_target("amq_protocol", LevelFilter::DEBUG)
+        .with_target("amq_protocol_tcp", LevelFilter::DEBUG)
+}
+
 /// Installs the global subscriber for a process named `service`, configured by the environment.
 pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
     init_with(TelemetryConfig::from_env(service)?)
@@ -115,7 +128,10 @@ pub fn init_with(config: TelemetryConfig) -> Result<Telemetry, TelemetryError> {
         std::io::IsTerminal::is_terminal(&std::io::stderr()),
     );
     tracing_subscriber::registry()
-        .with(logs::layer(config.log_format, std::io::stderr, ansi)?.with_filter(filter))
+        .with(
+            logs::layer(config.log_format, std::io::stderr, ansi)?
+                .with_filter(filter.and(wire_cap())),
+        )
         .with(
             tracing_opentelemetry::layer()
                 .with_tracer(tracer)
@@ -183,5 +199,16 @@ mod tests {
         assert_eq!(quiet_storage("arcade=debug"), "arcade=debug,sled=warn");
         assert_eq!(quiet_storage("trace,sled=trace"), "trace,sled=trace");
         assert!(EnvFilter::try_new(quiet_storage("trace")).is_ok());
+    }
+
+    #[test]
+    fn the_amqp_clients_frames_are_never_logged() {
+        use tracing::Level;
+        let cap = wire_cap();
+        assert!(!cap.would_enable("lapin::io_loop", &Level::TRACE));
+        assert!(!cap.would_enable("lapin", &Level::TRACE));
+        assert!(!cap.would_enable("amq_protocol_tcp", &Level::TRACE));
+        assert!(cap.would_enable("lapin::channels", &Level::DEBUG));
+        assert!(cap.would_enable("arcade_runtime::bus", &Level::TRACE));
     }
 }

@@ -166,7 +166,7 @@ async fn history_length(bus: &AmqpBus) -> Result<u64, String> {
     use lapin::options::QueueDeclareOptions;
     use lapin::types::{FieldTable, LongString};
     let config = bus.config();
-    let nodes = arcade_runtime::bus::amqp::nodes::parse(&config.url, None)
+    let nodes = arcade_runtime::bus::amqp::nodes::parse(&config.url, None, config.heartbeat)
         .map_err(|(shown, why)| format!("{shown}: {why}"))?;
     let tls = match &config.ca_file {
         None => lapin::tcp::OwnedTLSConfig::default(),

@@ -17,7 +17,7 @@ pub fn broker_url() -> Option<String> {
     }
 }
 
-fn rabbitmqctl(args: &[&str]) -> Output {
+pub fn rabbitmqctl(args: &[&str]) -> Output {
     let program = std::env::var("RABBITMQCTL").unwrap_or_else(|_| "rabbitmqctl".into());
     Command::new(&program)
         .args(args)
@@ -60,4 +60,31 @@ impl Drop for Vhost {
     fn drop(&mut self) {
         let _ = rabbitmqctl(&["delete_vhost", &self.name]);
     }
+}
+
+/// The URL of a broker with `plugin` enabled (`rabbitmq-plugins is_enabled`): a broker as
+/// Debian installs it has none. Without it the test is skipped saying what is missing and how
+/// to enable it (`ops/ci/prepare-broker.sh` does for CI), or fails under
+/// `ARCADE_REQUIRE_BROKER=1`.
+#[allow(dead_code)] // not every test that includes this file needs a plugin
+pub fn broker_url_with_plugin(plugin: &str) -> Option<String> {
+    let url = broker_url()?;
+    let program = std::env::var("RABBITMQ_PLUGINS").unwrap_or_else(|_| "rabbitmq-plugins".into());
+    let enabled = Command::new(&program)
+        .args(["-q", "is_enabled", plugin])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if enabled {
+        return Some(url);
+    }
+    let why = format!(
+        "the broker lacks the plugin {plugin} ({program} is_enabled {plugin} says no): \
+         enable it with `rabbitmq-plugins enable {plugin}` (ops/ci/prepare-broker.sh does)"
+    );
+    assert!(
+        std::env::var("ARCADE_REQUIRE_BROKER").as_deref() != Ok("1"),
+        "ARCADE_REQUIRE_BROKER=1: {why}"
+    );
+    eprintln!("skipped: {why}");
+    None
 }

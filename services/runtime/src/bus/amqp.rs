@@ -50,7 +50,7 @@ use lapin::options::{QueueBindOptions, QueueDeclareOptions};
 use lapin::types::{FieldTable, ShortString};
 
 use super::{Bus, BusError, Confirms, Consumer, Publication, Published, SubscriptionSpec};
-pub use config::{AmqpConfig, DEFAULT_PREFETCH_BYTES, InvalidUrl, redact};
+pub use config::{AmqpConfig, DEFAULT_HEARTBEAT_SECS, DEFAULT_PREFETCH_BYTES, InvalidUrl, redact};
 pub use history::{HistoryConfig, StreamOffset};
 pub use link::AmqpBus;
 pub use topology::QueueType;

@@ -125,6 +125,10 @@ pub enum BusError {
     /// The broker refused the publication (negative confirm, access refused).
     #[error("broker refused the message: {0}")]
     Refused(String),
+    /// The broker lacks something Arcade needs and cannot do without (a plugin): a
+    /// configuration error, not an outage. The text names what and how to fix it.
+    #[error("the broker is not set up for this service: {0}")]
+    Misconfigured(String),
     /// The bus is shutting down or the consumer was closed.
     #[error("the bus is closed")]
     Closed,

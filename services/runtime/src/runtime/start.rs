@@ -153,6 +153,9 @@ impl Runtime {
     }
 }
 
+/// How often a subscription the broker's setup prevents is tried again.
+const MISCONFIGURED_RETRY: Duration = Duration::from_secs(30);
+
 /// Where the receiver says whether it consumes.
 struct Subscribed {
     /// Becomes `true` at the first subscription.
@@ -161,6 +164,13 @@ struct Subscribed {
 }
 
 impl Subscribed {
+    /// Why the queue cannot be consumed until the broker is set up (`None`: it can).
+    fn misconfigured(&self, reason: Option<String>) {
+        if let Ok(mut slot) = self.counters.misconfigured.lock() {
+            *slot = reason;
+        }
+    }
+
     fn consuming(&self, consuming: bool) {
         if consuming {
             self.bound.send_replace(true);
@@ -195,6 +205,7 @@ async fn receive(
         let mut consumer = match subscribed {
             Ok(consumer) => {
                 bound.consuming(true);
+                bound.misconfigured(None);
                 if warned {
                     info!(queue = %spec.queue, "subscribed again");
                 }
@@ -203,6 +214,19 @@ async fn receive(
                 consumer
             }
             Err(BusError::Closed) => break,
+            // Not an outage: said once as an error, shown by `/ready`, tried again rarely (the
+            // operator may fix the broker without restarting this process).
+            Err(BusError::Misconfigured(reason)) => {
+                if !warned {
+                    error!(queue = %spec.queue, error = %reason, "the broker is not set up for this service; /ready answers 503 until it is (trying again every {} s)", MISCONFIGURED_RETRY.as_secs());
+                    warned = true;
+                }
+                bound.misconfigured(Some(reason));
+                tokio::select! {
+                    () = cancel.cancelled() => break,
+                    () = tokio::time::sleep(MISCONFIGURED_RETRY) => continue,
+                }
+            }
             Err(error) => {
                 if !warned {
                     warn!(queue = %spec.queue, %error, "cannot subscribe; retrying with backoff");

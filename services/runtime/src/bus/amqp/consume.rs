@@ -70,6 +70,13 @@ impl AmqpBus {
             Ok(stream) => stream,
             Err(e) => {
                 let _ = channel.close(200, short("subscription failed")).await;
+                if let Some(partitioned) = &spec.partition
+                    && super::declare::missing_plugin(&e)
+                {
+                    return Err(BusError::Misconfigured(
+                        self.partitions_error(partitioned, &e),
+                    ));
+                }
                 return Err(if connection.status().connected() {
                     BusError::Refused(if topology::inequivalent(&e.to_string()) {
                         self.declare_error(&connection, &spec.queue, &e).await

@@ -51,6 +51,13 @@ impl AmqpBus {
         };
         let result = setup.await;
         let _ = channel.close(200, short("declared")).await;
+        if let (Err(e), Some(partitioned)) = (&result, partition)
+            && missing_plugin(e)
+        {
+            return Err(BusError::Misconfigured(
+                self.partitions_error(partitioned, e),
+            ));
+        }
         match result {
             Ok(()) => Ok(()),
             Err(e) if connection.status().connected() => Err(BusError::Refused(match partition {
@@ -274,7 +281,9 @@ impl AmqpBus {
     ) -> String {
         let text = error.to_string();
         let hint = if text.contains("x-consistent-hash") || text.contains("exchange type") {
-            ": enable the broker's plugin (rabbitmq-plugins enable rabbitmq_consistent_hash_exchange)"
+            ": the broker lacks the plugin rabbitmq_consistent_hash_exchange; enable it with \
+             `rabbitmq-plugins enable rabbitmq_consistent_hash_exchange` (or list it in \
+             enabled_plugins)"
         } else {
             ""
         };
@@ -309,6 +318,13 @@ impl AmqpBus {
             );
         }
     }
+}
+
+/// Whether `error` says the broker lacks the consistent-hash exchange type (RabbitMQ closes the
+/// connection with `COMMAND_INVALID - unknown exchange type 'x-consistent-hash'`).
+pub(super) fn missing_plugin(error: &lapin::Error) -> bool {
+    let text = error.to_string();
+    text.contains("unknown exchange type") && text.contains(CONSISTENT_HASH)
 }
 
 /// Whether declaring the durable queue `queue` with `arguments` succeeds, on a channel of its

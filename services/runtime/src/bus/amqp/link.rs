@@ -71,7 +71,7 @@ impl AmqpBus {
     /// A bus for `config`. It does not connect yet (see [`AmqpBus::connect_now`]): a service
     /// runs without the broker and the bus connects when it is first needed and reachable.
     pub fn new(config: AmqpConfig) -> Result<Self, InvalidUrl> {
-        let nodes = nodes::parse(&config.url, config.frame_max)
+        let nodes = nodes::parse(&config.url, config.frame_max, config.heartbeat)
             .map_err(|(url, reason)| InvalidUrl { url, reason })?;
         let (base, cap) = config.backoff;
         let user = short(&nodes.first().authority.userinfo.username);
@@ -263,6 +263,13 @@ impl AmqpBus {
             (&config.commands_exchange, ExchangeKind::Topic, kept),
             (&config.dead_letters, ExchangeKind::Fanout, durable),
         ];
+        // Where the broker's definitions hold the shared topology, nothing is declared: a user
+        // with least privilege may not, and each refusal closes a channel (which lapin logs as
+        // an ERROR). Passive declarations need no permission.
+        // (Tests' topologies, which expire, are always declared.)
+        if config.expire_after.is_none() && self.topology_exists(&connection).await {
+            return Ok(connection);
+        }
         let declare = async {
             for (name, kind, options) in exchanges {
                 channel
@@ -293,8 +300,55 @@ impl AmqpBus {
     }
 }
 
+impl AmqpBus {
+    /// Whether the shared exchanges, the dead-letter queue and the history stream (when one is
+    /// configured) exist, asked with passive declarations on a channel of their own (the first
+    /// one missing closes it).
+    async fn topology_exists(&self, connection: &Connection) -> bool {
+        let config = &self.inner.config;
+        let passive = ExchangeDeclareOptions {
+            passive: true,
+            ..ExchangeDeclareOptions::default()
+        };
+        let queue = lapin::options::QueueDeclareOptions {
+            passive: true,
+            ..lapin::options::QueueDeclareOptions::default()
+        };
+        let history = config
+            .history
+            .as_ref()
+            .filter(|_| config.expire_after.is_none())
+            .map(|h| h.stream.as_str());
+        let probe = async {
+            let channel = connection.create_channel().await?;
+            for name in [
+                &config.events_exchange,
+                &config.commands_exchange,
+                &config.dead_letters,
+            ] {
+                channel
+                    .exchange_declare(
+                        short(name),
+                        ExchangeKind::Topic,
+                        passive,
+                        FieldTable::default(),
+                    )
+                    .await?;
+            }
+            for name in std::iter::once(config.dead_letters.as_str()).chain(history) {
+                channel
+                    .queue_declare(short(name), queue, FieldTable::default())
+                    .await?;
+            }
+            channel.close(200, short("topology found")).await
+        };
+        probe.await.is_ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::DEFAULT_HEARTBEAT_SECS;
     use super::*;
 
     #[test]
@@ -360,5 +414,22 @@ mod tests {
         );
         let broker_default = AmqpBus::new(AmqpConfig::new(base)).unwrap();
         assert_eq!(broker_default.inner.nodes.first().query.frame_max, None);
+    }
+
+    #[test]
+    fn a_short_heartbeat_is_proposed_unless_the_url_sets_one() {
+        let proposed = |url: &str| {
+            AmqpBus::new(AmqpConfig::new(url))
+                .unwrap()
+                .inner
+                .nodes
+                .first()
+                .query
+                .heartbeat
+        };
+        let base = "amqp://referee:pw@broker:5672/arcade";
+        assert_eq!(proposed(base), Some(DEFAULT_HEARTBEAT_SECS));
+        assert_eq!(proposed(&format!("{base}?heartbeat=5")), Some(5));
+        assert_eq!(proposed(&format!("{base}?heartbeat=0")), Some(0));
     }
 }

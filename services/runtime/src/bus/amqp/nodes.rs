@@ -20,9 +20,13 @@ pub struct Nodes {
     next: AtomicUsize,
 }
 
-/// The URLs of `list` (comma-separated), with `frame_max` proposed where a URL sets none; the
-/// error names the bad entry (password hidden) and why.
-pub fn parse(list: &str, frame_max: Option<u32>) -> Result<Nodes, (String, String)> {
+/// The URLs of `list` (comma-separated), with `frame_max` and `heartbeat` (seconds) proposed
+/// where a URL sets none; the error names the bad entry (password hidden) and why.
+pub fn parse(
+    list: &str,
+    frame_max: Option<u32>,
+    heartbeat: Option<u16>,
+) -> Result<Nodes, (String, String)> {
     let mut uris = Vec::new();
     let mut shown = Vec::new();
     for entry in list.split(',').map(str::trim) {
@@ -37,6 +41,9 @@ pub fn parse(list: &str, frame_max: Option<u32>) -> Result<Nodes, (String, Strin
             .map_err(|reason| (super::redact(entry), reason))?;
         if uri.query.frame_max.is_none() {
             uri.query.frame_max = frame_max;
+        }
+        if uri.query.heartbeat.is_none() {
+            uri.query.heartbeat = heartbeat;
         }
         uris.push(uri);
         shown.push(super::redact(entry));
@@ -93,6 +100,7 @@ mod tests {
         let nodes = parse(
             "amqp://g:pw@127.0.0.1:5701/%2f, amqp://g:pw@127.0.0.1:5702/%2f,amqp://g:pw@127.0.0.1:5703/%2f",
             Some(16384),
+            Some(10),
         )
         .unwrap();
         assert_eq!(nodes.len(), 3);
@@ -103,20 +111,22 @@ mod tests {
         nodes.connected(2);
         assert_eq!(order(&nodes), [0, 1, 2]);
         assert_eq!(nodes.shown(1), "amqp://g:***@127.0.0.1:5702/%2f");
-        assert!(
-            nodes
-                .attempts()
-                .all(|(_, uri, _)| uri.query.frame_max == Some(16384))
-        );
+        assert!(nodes.attempts().all(
+            |(_, uri, _)| uri.query.frame_max == Some(16384) && uri.query.heartbeat == Some(10)
+        ));
     }
 
     #[test]
     fn a_bad_entry_is_named_without_its_password() {
-        let (entry, _) = parse("amqp://g:pw@127.0.0.1:5701/%2f,http://g:secret@x", None)
-            .err()
-            .unwrap();
+        let (entry, _) = parse(
+            "amqp://g:pw@127.0.0.1:5701/%2f,http://g:secret@x",
+            None,
+            None,
+        )
+        .err()
+        .unwrap();
         assert_eq!(entry, "http://g:***@x");
-        let (list, reason) = parse("amqp://g:pw@127.0.0.1:5701/%2f,", None)
+        let (list, reason) = parse("amqp://g:pw@127.0.0.1:5701/%2f,", None, None)
             .err()
             .unwrap();
         assert!(
