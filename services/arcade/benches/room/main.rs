@@ -136,6 +136,12 @@ async fn start_arcade() -> Arcade {
         .args(["--admin", &format!("127.0.0.1:{admin_port}")])
         .args(["--console", &format!("127.0.0.1:{console_port}")])
         .env("ARCADE_ADMIN_TOKEN", TOKEN)
+        // The events come through the admin endpoint from one address, standing in for the
+        // services that publish them on the bus: that one producer may send 1,000 a second
+        // over up to 64 requests in flight (the defaults: 200 a second, 64 connections per
+        // address). The live clients keep every default limit.
+        .env("ARCADE_CLIENT_RATE", "5000")
+        .env("ARCADE_CLIENT_CONNECTIONS", "256")
         .env("RUST_LOG", "warn")
         .env_remove("ARCADE_AMQP_URL")
         .stdin(Stdio::null())
