@@ -150,7 +150,7 @@ impl Service for BingoService {
                 ));
             }
         }
-        incoming.into_domain().map(Decoded::Input)
+        Ok(Decoded::Input(incoming.into()))
     }
 
     fn refusal(&self, _input: &Input, rejection: &Rejection) -> Vec<Event> {

@@ -6,6 +6,7 @@ mod common;
 
 use arcade_bingo::Input;
 use arcade_bingo::domain::{Action, CardCell, Event, GameSpec, PatternKind, SourceSpec, TickMode};
+use arcade_contracts::bingo as wire;
 use common::*;
 use serde_json::json;
 
@@ -54,7 +55,7 @@ fn ticked_squares(events: &[Event]) -> Vec<u32> {
     let mut squares: Vec<u32> = events
         .iter()
         .filter_map(|e| match e {
-            Event::SquareTicked { square, .. } => Some(*square),
+            Event::SquareTicked(wire::SquareTicked { square_id, .. }) => Some(*square_id),
             _ => None,
         })
         .collect();
@@ -68,15 +69,15 @@ fn a_gesture_ticks_the_squares_it_triggers_and_announces_each() {
     let events = s.run(gesture("e1", "alice", "talk.hello", None));
     assert_eq!(ticked_squares(&events), vec![1, 2, 3]);
     let cell = cell_of(&s, "a", "alice", 1);
-    assert!(events.contains(&Event::SquareTicked {
+    assert!(events.contains(&Event::SquareTicked(wire::SquareTicked {
         game_id: "a".into(),
         serial: 1,
         player: "alice".into(),
-        square: 1,
+        square_id: 1,
         cell,
         entry_id: "e1".into(),
         verb: "talk.hello".into(),
-    }));
+    })));
     let mut expected: Vec<u8> = [1, 2, 3]
         .iter()
         .map(|&q| cell_of(&s, "a", "alice", q))
@@ -163,15 +164,15 @@ fn undo_unticks_only_what_the_gesture_alone_ticked() {
     let events = s.run(undo("e1"));
     assert_eq!(
         events,
-        vec![Event::GestureUndone {
+        vec![Event::GestureUndone(wire::GestureUndone {
             game_id: "a".into(),
             entry_id: "e1".into(),
             unticked: vec![]
-        }]
+        })]
     );
     assert!(ticked(&s, "a", "alice").contains(&six));
     let events = s.run(undo("e2"));
-    let Event::GestureUndone { unticked, .. } = &events[0] else {
+    let Event::GestureUndone(wire::GestureUndone { unticked, .. }) = &events[0] else {
         panic!("{events:?}")
     };
     let mut cells: Vec<u8> = unticked.iter().map(|c| c.cell).collect();
@@ -182,7 +183,7 @@ fn undo_unticks_only_what_the_gesture_alone_ticked() {
     assert!(unticked.contains(&CardCell {
         serial: 1,
         player: "alice".into(),
-        square: 6,
+        square_id: 6,
         cell: six
     }));
     assert_eq!(
@@ -197,11 +198,11 @@ fn an_undo_that_arrives_before_its_gesture_keeps_the_gesture_from_ticking() {
     let mut s = game(triggers_spec(vec![PatternKind::FullCard]));
     assert_eq!(
         s.run(undo("early")),
-        vec![Event::GestureUndone {
+        vec![Event::GestureUndone(wire::GestureUndone {
             game_id: "a".into(),
             entry_id: "early".into(),
             unticked: vec![],
-        }]
+        })]
     );
     assert_eq!(s.run(gesture("early", "alice", "x6", None)), vec![]);
     assert_eq!(s.run(goal("alice", "table-3", "early")), vec![]);
@@ -271,7 +272,7 @@ fn a_gesture_that_completes_a_pattern_wins_by_itself_once() {
     );
     assert_eq!(
         events[1],
-        Event::CardWon {
+        Event::CardWon(wire::CardWon {
             game_id: "a".into(),
             serial: 1,
             player: Some("alice".into()),
@@ -279,7 +280,7 @@ fn a_gesture_that_completes_a_pattern_wins_by_itself_once() {
             cells: vec![0, 1, 2],
             won_at: NOW,
             place: 1,
-        }
+        })
     );
     // Completing the full card later does not win again.
     let rest: Vec<u32> = [3, 5, 6, 7, 8]
@@ -304,11 +305,11 @@ fn undo_unticks_nothing_on_a_card_that_already_won() {
     let events = s.run(undo("e0"));
     assert_eq!(
         events,
-        vec![Event::GestureUndone {
+        vec![Event::GestureUndone(wire::GestureUndone {
             game_id: "a".into(),
             entry_id: "e0".into(),
             unticked: vec![]
-        }]
+        })]
     );
     assert_eq!(ticked(&s, "a", "alice"), vec![0, 1, 2, 4]);
     // The claim names the win it kept.
@@ -345,7 +346,7 @@ fn a_referee_s_goal_ticks_score_a_goal_at_table_3() {
     let mut s = game(triggers_spec(vec![PatternKind::FullCard]));
     let events = s.run(goal("alice", "table-3", "m-1"));
     assert_eq!(ticked_squares(&events), vec![3, 4, 5]);
-    assert!(events.iter().all(|e| matches!(e, Event::SquareTicked { entry_id, verb, .. } if entry_id == "m-1" && verb == "table.goal")));
+    assert!(events.iter().all(|e| matches!(e, Event::SquareTicked(wire::SquareTicked { entry_id, verb, .. }) if entry_id == "m-1" && verb == "table.goal")));
     assert_eq!(
         s.run(goal("alice", "table-3", "m-1")),
         vec![],

@@ -5,6 +5,7 @@ mod common;
 
 use arcade_bingo::Bingo;
 use arcade_bingo::domain::{Action, Check, ClaimAnswer, Event, PatternKind, Secret, WinReport};
+use arcade_contracts::bingo as wire;
 use common::*;
 
 /// A called 5×5 game of the squares 1..=75, patterns in this order, alice and bob dealt, and
@@ -76,31 +77,34 @@ fn a_call_is_announced_the_first_time_and_a_repeated_call_is_refused_already_cal
     let events = s.run(cmd_id("q", "c-1", Action::Call { square: 42 }));
     assert_eq!(
         events,
-        vec![Event::SquareCalled {
+        vec![Event::SquareCalled(wire::SquareCalled {
             request_id: Some("c-1".into()),
             game_id: "q".into(),
-            square: 42,
+            square_id: 42,
             label: "Square 42".into(),
             call_number: 1,
-        }]
+        })]
     );
     let repeated = cmd_id("q", "c-2", Action::Call { square: 42 });
     let rejection = s.when(repeated).rejection();
     assert_eq!(
         rejection.to_event(),
-        Event::RequestRejected {
+        Event::RequestRejected(wire::RequestRejected {
             request_type: "bingo.square.call.v1".into(),
             request_id: Some("c-2".into()),
             game_id: "q".into(),
             code: "already-called".into(),
             reason: "square 42 of game \"q\" was already called (call 1): a square is called once"
                 .into(),
-        }
+        })
     );
     let events = s.run(call(7));
     assert!(matches!(
         events.as_slice(),
-        [Event::SquareCalled { call_number: 2, .. }]
+        [Event::SquareCalled(wire::SquareCalled {
+            call_number: 2,
+            ..
+        })]
     ));
     assert_eq!(s.state().game("q").unwrap().called(), &[42, 7]);
 }
@@ -169,7 +173,7 @@ fn a_claim_on_a_complete_card_wins_and_names_the_pattern_and_the_ticked_cells() 
     assert_eq!(
         events,
         vec![
-            Event::CardWon {
+            Event::CardWon(wire::CardWon {
                 game_id: "q".into(),
                 serial,
                 player: Some("alice".into()),
@@ -177,7 +181,7 @@ fn a_claim_on_a_complete_card_wins_and_names_the_pattern_and_the_ticked_cells() 
                 cells: vec![10, 11, 12, 13, 14],
                 won_at: NOW,
                 place: 1,
-            },
+            }),
             Event::ClaimAnswered(ClaimAnswer {
                 request_id: Some("claim-1".into()),
                 game_id: "q".into(),
@@ -243,21 +247,24 @@ fn winners_are_kept_in_order() {
         &(0..25).filter(|&c| c != 12).collect::<Vec<u8>>(),
     );
     let bob_won = s.run(claim(2, "bob"));
-    assert!(matches!(bob_won[0], Event::CardWon { place: 1, .. }));
+    assert!(matches!(
+        bob_won[0],
+        Event::CardWon(wire::CardWon { place: 1, .. })
+    ));
     let alice_won = s.run(verify(1, None));
     assert!(matches!(
         alice_won[0],
-        Event::CardWon {
+        Event::CardWon(wire::CardWon {
             place: 2,
             serial: 1,
             ..
-        }
+        })
     ));
     assert_eq!(answer(&alice_won).check, Check::Verify);
     assert_eq!(s.state().game("q").unwrap().winners(), &[2, 1]);
     let closed = s.run(cmd("q", Action::Close));
     assert!(
-        matches!(&closed[0], Event::GameClosed { winners, cards: 4, .. } if winners == &vec![2, 1])
+        matches!(&closed[0], Event::GameClosed(wire::GameClosed { winners, cards: 4, .. }) if winners == &vec![2, 1])
     );
 }
 
@@ -267,7 +274,7 @@ fn the_first_matching_pattern_in_order_names_the_win() {
     call_cells(&mut s, "alice", &[0, 1, 2, 3, 4, 20, 21, 22, 23, 24]);
     let won = s.run(claim(1, "alice"));
     assert!(
-        matches!(&won[0], Event::CardWon { pattern, cells, .. } if pattern == "fourCorners" && cells == &vec![0, 4, 20, 24])
+        matches!(&won[0], Event::CardWon(wire::CardWon { pattern, cells, .. }) if pattern == "fourCorners" && cells == &vec![0, 4, 20, 24])
     );
 }
 
@@ -314,7 +321,7 @@ fn a_printed_card_is_verified_by_its_label_and_can_win() {
     }
     let events = s.run(verify(3, Some(&label.to_uppercase())));
     assert!(
-        matches!(&events[0], Event::CardWon { player: None, pattern, .. } if pattern == "column")
+        matches!(&events[0], Event::CardWon(wire::CardWon { player: None, pattern, .. }) if pattern == "column")
     );
     let a = answer(&events);
     assert_eq!((a.check, a.player.clone()), (Check::VerifyLabel, None));
@@ -352,14 +359,18 @@ fn a_card_that_does_not_match_its_serial_is_refused() {
         .map(|&i| Some(u32::from(i) + 1))
         .collect();
     cells.insert(12, None);
-    let s = given(s.into_history().into_iter().chain([Event::CardDealt {
-        request_id: None,
-        game_id: "q".into(),
-        player: "alice".into(),
-        serial: 1,
-        cells,
-        first_deal: true,
-    }]));
+    let s = given(
+        s.into_history()
+            .into_iter()
+            .chain([Event::CardDealt(wire::CardDealt {
+                request_id: None,
+                game_id: "q".into(),
+                player: "alice".into(),
+                serial: 1,
+                cells,
+                first_deal: true,
+            })]),
+    );
     let (code, reason) = s.refused(claim(1, "alice"));
     assert_eq!(code, "card-mismatch");
     assert_eq!(
@@ -409,13 +420,13 @@ fn closing_twice_or_an_unknown_game_is_refused() {
     let closed = s.run(cmd_id("q", "close-1", Action::Close));
     assert_eq!(
         closed,
-        vec![Event::GameClosed {
+        vec![Event::GameClosed(wire::GameClosed {
             request_id: Some("close-1".into()),
             game_id: "q".into(),
             winners: vec![],
             cards: 4,
             closed_at: NOW,
-        }]
+        })]
     );
     assert!(!s.state().game("q").unwrap().is_open());
     let (code, reason) = s.refused(cmd("q", Action::Close));
@@ -432,13 +443,13 @@ fn a_rejection_names_the_request_and_becomes_one_event() {
     let rejection = s.when(claim(2, "alice")).rejection();
     assert_eq!(
         rejection.to_event(),
-        Event::RequestRejected {
+        Event::RequestRejected(wire::RequestRejected {
             request_type: "bingo.card.claim.v1".into(),
             request_id: Some("claim-1".into()),
             game_id: "q".into(),
             code: "not-your-card".into(),
             reason: "card 2 of game \"q\" is not yours: a player claims their own card only".into(),
-        }
+        })
     );
 }
 

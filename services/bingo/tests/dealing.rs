@@ -6,6 +6,7 @@ mod common;
 use arcade_bingo::Bingo;
 use arcade_bingo::domain::limits::MAX_CARDS;
 use arcade_bingo::domain::{Action, Cells, Event, Keys, PatternKind, PrintedCard, Secret};
+use arcade_contracts::bingo as wire;
 use common::*;
 
 fn called_game(size: u32, pool: u32) -> Scenario {
@@ -29,12 +30,12 @@ fn deal(player: &str) -> arcade_bingo::Input {
 fn dealt(events: &[Event]) -> (u32, Cells, bool) {
     match events {
         [
-            Event::CardDealt {
+            Event::CardDealt(wire::CardDealt {
                 serial,
                 cells,
                 first_deal,
                 ..
-            },
+            }),
         ] => (*serial, cells.clone(), *first_deal),
         other => panic!("{other:?}"),
     }
@@ -161,14 +162,18 @@ const GOLDEN_LABEL: &str = "e393-5c3c-7564-4346";
 fn a_serial_whose_card_repeats_another_is_skipped() {
     // Given card 1 already holds the squares the secret gives serial 2 …
     let mut s = called_game(5, 75);
-    s = given(s.into_history().into_iter().chain([Event::CardDealt {
-        request_id: None,
-        game_id: "g".into(),
-        player: "zoe".into(),
-        serial: 1,
-        cells: cells_for("g", 2, 75, 24, Some(12)),
-        first_deal: true,
-    }]));
+    s = given(
+        s.into_history()
+            .into_iter()
+            .chain([Event::CardDealt(wire::CardDealt {
+                request_id: None,
+                game_id: "g".into(),
+                player: "zoe".into(),
+                serial: 1,
+                cells: cells_for("g", 2, 75, 24, Some(12)),
+                first_deal: true,
+            })]),
+    );
     // … the next deal tries serial 2, finds it alike, and deals serial 3.
     let (serial, cells, _) = dealt(&s.run(deal("alice")));
     assert_eq!(serial, 3);
@@ -193,10 +198,12 @@ fn every_arrangement_of_eight() -> Vec<Event> {
     });
     cards
         .chunks(1000)
-        .map(|chunk| Event::CardsPrinted {
-            request_id: None,
-            game_id: "g".into(),
-            cards: chunk.to_vec(),
+        .map(|chunk| {
+            Event::CardsPrinted(wire::CardsPrinted {
+                request_id: None,
+                game_id: "g".into(),
+                cards: chunk.to_vec(),
+            })
         })
         .collect()
 }
@@ -250,10 +257,12 @@ fn many_cards(n: u32) -> Vec<Event> {
     let cards: Vec<PrintedCard> = (0..n).map(card).collect();
     cards
         .chunks(1000)
-        .map(|chunk| Event::CardsPrinted {
-            request_id: None,
-            game_id: "g".into(),
-            cards: chunk.to_vec(),
+        .map(|chunk| {
+            Event::CardsPrinted(wire::CardsPrinted {
+                request_id: None,
+                game_id: "g".into(),
+                cards: chunk.to_vec(),
+            })
         })
         .collect()
 }
@@ -286,9 +295,9 @@ fn printed_batches_continue_the_serials_and_carry_labels_the_server_verifies() {
     s.run(deal("alice"));
     let events = s.run(cmd_id("g", "print-1", Action::Print { count: 3 }));
     let [
-        Event::CardsPrinted {
+        Event::CardsPrinted(wire::CardsPrinted {
             request_id, cards, ..
-        },
+        }),
     ] = events.as_slice()
     else {
         panic!("{events:?}")
@@ -325,7 +334,7 @@ fn a_batch_holds_one_to_a_thousand_cards() {
         );
     }
     let events = s.when(cmd("g", Action::Print { count: 1000 })).events();
-    let [Event::CardsPrinted { cards, .. }] = events.as_slice() else {
+    let [Event::CardsPrinted(wire::CardsPrinted { cards, .. })] = events.as_slice() else {
         panic!()
     };
     assert_eq!(cards.len(), 1000);

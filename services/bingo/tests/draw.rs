@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use arcade_bingo::domain::{Action, Event, PatternKind, Secret};
 use arcade_bingo::{BingoService, Input};
+use arcade_contracts::bingo as wire;
 use common::*;
 
 /// A called 5×5 game `q` of the squares 1..=75, alice dealt.
@@ -33,11 +34,11 @@ fn draw() -> Input {
 fn called(events: &[Event]) -> (u32, u32) {
     match events {
         [
-            Event::SquareCalled {
-                square,
+            Event::SquareCalled(wire::SquareCalled {
+                square_id: square,
                 call_number,
                 ..
-            },
+            }),
         ] => (*square, *call_number),
         other => panic!("a draw calls one square: {other:?}"),
     }
@@ -51,9 +52,9 @@ fn a_draw_calls_a_square_of_the_pool_announced_as_a_call_with_the_request_id() {
     assert!((1..=75).contains(&square), "{square}");
     assert_eq!(number, 1);
     match &events[0] {
-        Event::SquareCalled {
+        Event::SquareCalled(wire::SquareCalled {
             request_id, label, ..
-        } => {
+        }) => {
             assert_eq!(request_id.as_deref(), Some("d-1"));
             assert_eq!(label, &format!("Square {square}"));
         }

@@ -4,6 +4,7 @@
 //! card already won; undone before it is recorded, it ticks nothing when it comes (the undo is
 //! kept in every open activity game). Closed games and called games ignore gestures.
 
+use arcade_contracts::bingo as wire;
 use serde_json::Value;
 
 use super::claims::{new_win, won_event};
@@ -98,15 +99,15 @@ fn tick_game(game: &Game, gesture: &Gesture, now: u64) -> Vec<Event> {
         if triggered {
             let cell = grid.cell_of_draw(draw);
             ticked |= bit(cell);
-            events.push(Event::SquareTicked {
+            events.push(Event::SquareTicked(wire::SquareTicked {
                 game_id: game.id.clone(),
                 serial: card.serial,
                 player: gesture.member.clone(),
-                square: square.id,
+                square_id: square.id,
                 cell,
                 entry_id: gesture.entry_id.clone(),
                 verb: gesture.verb.clone(),
-            });
+            }));
         }
     }
     if ticked != card.ticked && card.win.is_none() {
@@ -129,11 +130,11 @@ fn undo_game(game: &Game, entry_id: &str) -> Option<Event> {
         // Undone before it was recorded (the log's order is not the broker's): the undo is
         // kept, so the gesture ticks nothing when it comes.
         None => {
-            return Some(Event::GestureUndone {
+            return Some(Event::GestureUndone(wire::GestureUndone {
                 game_id: game.id.clone(),
                 entry_id: entry_id.to_string(),
                 unticked: Vec::new(),
-            });
+            }));
         }
     };
     let pool = game.config.pool();
@@ -151,14 +152,14 @@ fn undo_game(game: &Game, entry_id: &str) -> Option<Event> {
             Some(CardCell {
                 serial: card.serial,
                 player: card.owner.clone().unwrap_or_default(),
-                square,
+                square_id: square,
                 cell,
             })
         })
         .collect();
-    Some(Event::GestureUndone {
+    Some(Event::GestureUndone(wire::GestureUndone {
         game_id: game.id.clone(),
         entry_id: entry_id.to_string(),
         unticked,
-    })
+    }))
 }

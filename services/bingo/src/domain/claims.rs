@@ -2,6 +2,8 @@
 //! secret deals for its serial, and the answer (ticked cells and the winning pattern, if any).
 //! A card wins once; a closed game's cards are verified, never winning.
 
+use arcade_contracts::bingo as wire;
+
 use super::event::{Check, ClaimAnswer, Event, WinReport};
 use super::grid::cells_of;
 use super::refusal::Refusal;
@@ -98,7 +100,7 @@ pub(crate) fn new_win(game: &Game, pattern: usize, cells: u128, now: u64) -> Win
 /// The `CardWon` of card `index`.
 pub(crate) fn won_event(game: &Game, index: usize, win: &WinReport) -> Event {
     let card = &game.cards[index];
-    Event::CardWon {
+    Event::CardWon(wire::CardWon {
         game_id: game.id.clone(),
         serial: card.serial,
         player: card.owner.clone(),
@@ -106,5 +108,5 @@ pub(crate) fn won_event(game: &Game, index: usize, win: &WinReport) -> Event {
         cells: win.cells.clone(),
         won_at: win.at,
         place: win.place,
-    }
+    })
 }

@@ -6,6 +6,8 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
+use arcade_contracts::bingo as wire;
+
 use super::activity;
 use super::claims::{Asker, check_card};
 use super::config::{GameConfig, TickMode};
@@ -150,27 +152,27 @@ impl Bingo {
         }
         if let Some(&index) = game.by_player.get(player) {
             let card = &game.cards[index as usize];
-            return Ok(vec![Event::CardDealt {
+            return Ok(vec![Event::CardDealt(wire::CardDealt {
                 request_id: rid,
                 game_id: game.id.clone(),
                 player: player.to_string(),
                 serial: card.serial,
                 cells: game.cells(&card.layout),
                 first_deal: false,
-            }]);
+            })]);
         }
         if game.card_count() >= MAX_CARDS {
             return Err(Refusal::CardLimit(game.id.clone()));
         }
         let (serial, layout) = self.distinct_card(game, game.next_serial, &HashSet::new())?;
-        Ok(vec![Event::CardDealt {
+        Ok(vec![Event::CardDealt(wire::CardDealt {
             request_id: rid,
             game_id: game.id.clone(),
             player: player.to_string(),
             serial,
             cells: game.cells(&layout),
             first_deal: true,
-        }])
+        })])
     }
 
     fn print(&self, game: &Game, count: u32, rid: Option<String>) -> Result<Vec<Event>, Refusal> {
@@ -215,11 +217,11 @@ impl Bingo {
             batch.insert(layout);
             next = serial + 1;
         }
-        Ok(vec![Event::CardsPrinted {
+        Ok(vec![Event::CardsPrinted(wire::CardsPrinted {
             request_id: rid,
             game_id: game.id.clone(),
             cards,
-        }])
+        })])
     }
 
     /// The first serial from `first` whose card is unlike every card of the game (and of the
@@ -317,14 +319,14 @@ fn call(game: &Game, square: u32, rid: Option<String>) -> Result<Vec<Event>, Ref
         });
     }
     let label = pool.at(index).map(|s| s.label.clone()).unwrap_or_default();
-    Ok(vec![Event::SquareCalled {
+    Ok(vec![Event::SquareCalled(wire::SquareCalled {
         request_id: rid,
         game_id: game.id.clone(),
-        square,
+        square_id: square,
         label,
         // At most 500 squares.
         call_number: game.call_order.len() as u32 + 1,
-    }])
+    })])
 }
 
 fn close(game: &Game, rid: Option<String>, now: u64) -> Result<Vec<Event>, Refusal> {
@@ -334,11 +336,11 @@ fn close(game: &Game, rid: Option<String>, now: u64) -> Result<Vec<Event>, Refus
             closed: Closed::Close,
         });
     }
-    Ok(vec![Event::GameClosed {
+    Ok(vec![Event::GameClosed(wire::GameClosed {
         request_id: rid,
         game_id: game.id.clone(),
         winners: game.winners.clone(),
         cards: game.card_count(),
         closed_at: now,
-    }])
+    })])
 }

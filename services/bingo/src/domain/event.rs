@@ -1,7 +1,9 @@
-//! The bingo service's own facts. Each becomes one contract message (see `convert`); together
+//! The bingo service's own facts. Each is one contract message (see `mapping`); together
 //! they rebuild the state (`evolve` needs no secret: a dealt card carries its squares).
 
 use std::sync::Arc;
+
+use arcade_contracts::bingo as wire;
 
 use super::config::GameConfig;
 use super::pool::SquareId;
@@ -14,18 +16,8 @@ pub type Cells = Vec<Option<SquareId>>;
 /// thing.
 pub use arcade_contracts::bingo::PrintedCard;
 
-/// A cell of a player's card.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CardCell {
-    /// The card.
-    pub serial: u32,
-    /// Who holds it.
-    pub player: String,
-    /// The square in the cell.
-    pub square: SquareId,
-    /// The cell.
-    pub cell: u8,
-}
+/// A cell of a player's card: the contract's type, the same thing.
+pub use arcade_contracts::bingo::CardCell;
 
 /// Which check an answer is for (a player's claim, the organiser's check by serial, or of a
 /// printed card by label): the contract's type, the same thing.
@@ -80,129 +72,39 @@ pub enum Event {
         opened_at: u64,
     },
     /// A player's card (dealt now, or again).
-    CardDealt {
-        /// The request's id.
-        request_id: Option<String>,
-        /// The game.
-        game_id: String,
-        /// Who holds it.
-        player: String,
-        /// Its serial.
-        serial: u32,
-        /// Its squares.
-        cells: Cells,
-        /// Whether it was dealt now.
-        first_deal: bool,
-    },
+    CardDealt(wire::CardDealt),
     /// A batch of printed cards.
-    CardsPrinted {
-        /// The request's id.
-        request_id: Option<String>,
-        /// The game.
-        game_id: String,
-        /// The cards.
-        cards: Vec<PrintedCard>,
-    },
+    CardsPrinted(wire::CardsPrinted),
     /// A square called for the first time.
-    SquareCalled {
-        /// The request's id.
-        request_id: Option<String>,
-        /// The game.
-        game_id: String,
-        /// The square.
-        square: SquareId,
-        /// Its label.
-        label: String,
-        /// How many squares are called now.
-        call_number: u32,
-    },
+    SquareCalled(wire::SquareCalled),
     /// A gesture ticked a square of a card.
-    SquareTicked {
-        /// The game.
-        game_id: String,
-        /// The card.
-        serial: u32,
-        /// Who holds it.
-        player: String,
-        /// The square.
-        square: SquareId,
-        /// Its cell.
-        cell: u8,
-        /// The gesture's key.
-        entry_id: String,
-        /// The gesture's verb.
-        verb: String,
-    },
+    SquareTicked(wire::SquareTicked),
     /// A gesture was undone in a game.
-    GestureUndone {
-        /// The game.
-        game_id: String,
-        /// The gesture's key.
-        entry_id: String,
-        /// The cells unticked.
-        unticked: Vec<CardCell>,
-    },
+    GestureUndone(wire::GestureUndone),
     /// The answer to a claim or verification.
     ClaimAnswered(ClaimAnswer),
     /// A card won.
-    CardWon {
-        /// The game.
-        game_id: String,
-        /// The card.
-        serial: u32,
-        /// Who holds it (`None`: printed).
-        player: Option<String>,
-        /// The pattern's name.
-        pattern: String,
-        /// The pattern's cells.
-        cells: Vec<u8>,
-        /// When, ms since the epoch.
-        won_at: u64,
-        /// Place among the winners, from 1.
-        place: u32,
-    },
+    CardWon(wire::CardWon),
     /// A game closed.
-    GameClosed {
-        /// The request's id.
-        request_id: Option<String>,
-        /// The game.
-        game_id: String,
-        /// Winning serials in order.
-        winners: Vec<u32>,
-        /// Cards dealt and printed.
-        cards: u32,
-        /// When, ms since the epoch.
-        closed_at: u64,
-    },
+    GameClosed(wire::GameClosed),
     /// A request was refused (the sender learns why; the state does not change).
-    RequestRejected {
-        /// The refused request's type.
-        request_type: String,
-        /// Its id.
-        request_id: Option<String>,
-        /// The game it named.
-        game_id: String,
-        /// A stable code.
-        code: String,
-        /// Why.
-        reason: String,
-    },
+    RequestRejected(wire::RequestRejected),
 }
 
 impl Event {
     /// The game the event is about (the flow it belongs to).
     pub fn game_id(&self) -> &str {
         match self {
-            Event::GameOpened { game_id, .. }
-            | Event::CardDealt { game_id, .. }
-            | Event::CardsPrinted { game_id, .. }
-            | Event::SquareCalled { game_id, .. }
-            | Event::SquareTicked { game_id, .. }
-            | Event::GestureUndone { game_id, .. }
-            | Event::CardWon { game_id, .. }
-            | Event::GameClosed { game_id, .. }
-            | Event::RequestRejected { game_id, .. } => game_id,
-            Event::ClaimAnswered(answer) => &answer.game_id,
+            Event::GameOpened { game_id, .. } => game_id,
+            Event::CardDealt(m) => &m.game_id,
+            Event::CardsPrinted(m) => &m.game_id,
+            Event::SquareCalled(m) => &m.game_id,
+            Event::SquareTicked(m) => &m.game_id,
+            Event::GestureUndone(m) => &m.game_id,
+            Event::ClaimAnswered(m) => &m.game_id,
+            Event::CardWon(m) => &m.game_id,
+            Event::GameClosed(m) => &m.game_id,
+            Event::RequestRejected(m) => &m.game_id,
         }
     }
 }

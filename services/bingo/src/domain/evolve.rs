@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use arcade_contracts::bingo as wire;
+
 use super::event::{Cells, Event};
 use super::grid::{CellMask, bit};
 use super::state::{Card, Game, GestureState, State, Win};
@@ -19,29 +21,31 @@ impl State {
                     .entry(game_id.clone())
                     .or_insert_with(|| Game::new(game_id.clone(), Arc::clone(config)));
             }
-            Event::CardDealt {
+            Event::CardDealt(wire::CardDealt {
                 game_id,
                 player,
                 serial,
                 cells,
                 ..
-            } => {
+            }) => {
                 if let Some(game) = self.games.get_mut(game_id)
                     && !game.by_player.contains_key(player)
                 {
                     game.add_card(*serial, Some(player.clone()), cells);
                 }
             }
-            Event::CardsPrinted { game_id, cards, .. } => {
+            Event::CardsPrinted(wire::CardsPrinted { game_id, cards, .. }) => {
                 if let Some(game) = self.games.get_mut(game_id) {
                     for card in cards {
                         game.add_card(card.serial, None, &card.cells);
                     }
                 }
             }
-            Event::SquareCalled {
-                game_id, square, ..
-            } => {
+            Event::SquareCalled(wire::SquareCalled {
+                game_id,
+                square_id: square,
+                ..
+            }) => {
                 if let Some(game) = self.games.get_mut(game_id)
                     && let Some(index) = game.config.pool().index_of(*square)
                     && !game.called[usize::from(index)]
@@ -50,25 +54,25 @@ impl State {
                     game.call_order.push(*square);
                 }
             }
-            Event::SquareTicked {
+            Event::SquareTicked(wire::SquareTicked {
                 game_id,
                 serial,
                 cell,
                 entry_id,
                 ..
-            } => {
+            }) => {
                 if let Some(game) = self.games.get_mut(game_id) {
                     game.tick(*serial, *cell, entry_id);
                 }
             }
-            Event::GestureUndone {
+            Event::GestureUndone(wire::GestureUndone {
                 game_id, entry_id, ..
-            } => {
+            }) => {
                 if let Some(game) = self.games.get_mut(game_id) {
                     game.undo(entry_id);
                 }
             }
-            Event::CardWon {
+            Event::CardWon(wire::CardWon {
                 game_id,
                 serial,
                 pattern,
@@ -76,7 +80,7 @@ impl State {
                 won_at,
                 place,
                 ..
-            } => {
+            }) => {
                 if let Some(game) = self.games.get_mut(game_id)
                     && let Some(i) = game.card_index(*serial)
                     && game.cards[i].win.is_none()
@@ -95,12 +99,12 @@ impl State {
                     game.winners.push(*serial);
                 }
             }
-            Event::GameClosed { game_id, .. } => {
+            Event::GameClosed(wire::GameClosed { game_id, .. }) => {
                 if let Some(game) = self.games.get_mut(game_id) {
                     game.open = false;
                 }
             }
-            Event::ClaimAnswered(_) | Event::RequestRejected { .. } => {}
+            Event::ClaimAnswered(_) | Event::RequestRejected(_) => {}
         }
     }
 }

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use arcade_contracts::bingo as wire;
+
 use super::config_error::ConfigError;
 use super::event::Event;
 use super::limits::{MAX_CARDS, MAX_PRINT_BATCH};
@@ -256,12 +258,12 @@ impl fmt::Display for Rejection {
 impl Rejection {
     /// The event that tells the sender (`bingo.request.rejected.v1`).
     pub fn to_event(&self) -> Event {
-        Event::RequestRejected {
+        Event::RequestRejected(wire::RequestRejected {
             request_type: self.request_type.to_string(),
             request_id: self.request_id.clone(),
             game_id: self.game_id.clone(),
             code: self.refusal.code().to_string(),
             reason: self.refusal.to_string(),
-        }
+        })
     }
 }

@@ -1,21 +1,22 @@
 //! The service's events as contract messages (`From<&Event> for Outgoing`) and back
-//! (`From`/`TryFrom<contract> for Event`, for replay). Each event is exactly one message.
+//! (`TryFrom<Outgoing> for Event`, for replay). Each event is exactly one message.
 //!
-//! An event whose fields are its message's, one to one (a few renamed), is one line of
-//! [`events!`]: both directions come from it, and the compiler checks that no field of either
-//! side is left out. The others have their arm and their conversion back written out.
+//! An event that is the same thing as its message holds it: each direction is one line. The
+//! others (a game's checked configuration, a claim's win) are written out.
 
 use std::sync::Arc;
 
 use arcade_contracts::bingo as wire;
+use arcade_runtime::MappingError;
+use arcade_runtime::mapping::into_domain;
 
 use super::spec::{config_out, spec_in};
-use crate::domain::{CardCell, ClaimAnswer, ConfigError, Event, GameConfig, WinReport};
+use crate::domain::{ClaimAnswer, ConfigError, Event, GameConfig, WinReport};
 
 arcade_runtime::mapping! {
     /// An event as its contract message; each event is exactly one message.
     #[derive(Debug, Clone, PartialEq)]
-    pub enum Outgoing for Event, of "the bingo service's log" {
+    pub enum Outgoing, of "the bingo service's log" {
         /// `bingo.game.opened.v1`
         GameOpened(wire::GameOpened),
         /// `bingo.card.dealt.v1`
@@ -39,88 +40,68 @@ arcade_runtime::mapping! {
     }
 }
 
-/// `From<&Event> for Outgoing` with an arm per one-to-one event (`Variant { field, domain_field:
-/// wire_field }` lists every field, the wire's name after a colon where it differs) and the
-/// written-out arms; and `From<wire::Variant> for Event` for each one-to-one event.
-macro_rules! events {
-    (
-        one_to_one { $($variant:ident { $($field:ident $(: $wire:ident)?),* $(,)? })* }
-        written_out { $($pattern:pat => $message:expr,)* }
-    ) => {
-        impl From<&Event> for Outgoing {
-            fn from(event: &Event) -> Outgoing {
-                match event.clone() {
-                    $(Event::$variant { $($field),* } => Outgoing::$variant(wire::$variant {
-                        $($($wire:)? $field),*
-                    }),)*
-                    $($pattern => $message,)*
-                }
-            }
-        }
-
-        $(
-            impl From<wire::$variant> for Event {
-                fn from(message: wire::$variant) -> Event {
-                    let wire::$variant { $($($wire:)? $field),* } = message;
-                    Event::$variant { $($field),* }
-                }
-            }
-        )*
-    };
-}
-
-events! {
-    one_to_one {
-        CardDealt { request_id, game_id, player, serial, cells, first_deal }
-        CardsPrinted { request_id, game_id, cards }
-        SquareCalled { request_id, game_id, square: square_id, label, call_number }
-        SquareTicked { game_id, serial, player, square: square_id, cell, entry_id, verb }
-        CardWon { game_id, serial, player, pattern, cells, won_at, place }
-        GameClosed { request_id, game_id, winners, cards, closed_at }
-        RequestRejected { request_type, request_id, game_id, code, reason }
-    }
-    written_out {
-        Event::GameOpened { request_id, game_id, config, opened_at } => {
-            let c = config_out(&config);
-            Outgoing::GameOpened(wire::GameOpened {
+impl From<&Event> for Outgoing {
+    fn from(event: &Event) -> Outgoing {
+        match event.clone() {
+            Event::GameOpened {
                 request_id,
                 game_id,
-                tick_mode: c.tick_mode,
-                grid: c.grid,
-                pool: c.pool,
-                patterns: c.patterns,
-                activity_sources: c.sources,
+                config,
                 opened_at,
-            })
-        },
-        Event::GestureUndone { game_id, entry_id, unticked } => {
-            Outgoing::GestureUndone(wire::GestureUndone {
-                game_id,
-                entry_id,
-                unticked: unticked
-                    .into_iter()
-                    .map(|c| wire::CardCell {
-                        serial: c.serial,
-                        player: c.player,
-                        square_id: c.square,
-                        cell: c.cell,
-                    })
-                    .collect(),
-            })
-        },
-        Event::ClaimAnswered(a) => Outgoing::ClaimAnswered(wire::ClaimAnswered {
-            request_id: a.request_id,
-            game_id: a.game_id,
-            serial: a.serial,
-            check: a.check,
-            player: a.player,
-            ticked_cells: a.ticked_cells,
-            pattern: a.win.as_ref().map(|w| w.pattern.clone()),
-            winning_cells: a.win.as_ref().map(|w| w.cells.clone()),
-            won_at: a.win.as_ref().map(|w| w.at),
-            place: a.win.as_ref().map(|w| w.place),
-            game_closed: a.game_closed,
-        }),
+            } => {
+                let c = config_out(&config);
+                Outgoing::GameOpened(wire::GameOpened {
+                    request_id,
+                    game_id,
+                    tick_mode: c.tick_mode,
+                    grid: c.grid,
+                    pool: c.pool,
+                    patterns: c.patterns,
+                    activity_sources: c.sources,
+                    opened_at,
+                })
+            }
+            Event::CardDealt(m) => m.into(),
+            Event::CardsPrinted(m) => m.into(),
+            Event::SquareCalled(m) => m.into(),
+            Event::SquareTicked(m) => m.into(),
+            Event::GestureUndone(m) => m.into(),
+            Event::ClaimAnswered(a) => Outgoing::ClaimAnswered(wire::ClaimAnswered {
+                request_id: a.request_id,
+                game_id: a.game_id,
+                serial: a.serial,
+                check: a.check,
+                player: a.player,
+                ticked_cells: a.ticked_cells,
+                pattern: a.win.as_ref().map(|w| w.pattern.clone()),
+                winning_cells: a.win.as_ref().map(|w| w.cells.clone()),
+                won_at: a.win.as_ref().map(|w| w.at),
+                place: a.win.as_ref().map(|w| w.place),
+                game_closed: a.game_closed,
+            }),
+            Event::CardWon(m) => m.into(),
+            Event::GameClosed(m) => m.into(),
+            Event::RequestRejected(m) => m.into(),
+        }
+    }
+}
+
+impl TryFrom<Outgoing> for Event {
+    type Error = MappingError;
+
+    fn try_from(message: Outgoing) -> Result<Event, MappingError> {
+        Ok(match message {
+            Outgoing::GameOpened(m) => into_domain(m)?,
+            Outgoing::CardDealt(m) => Event::CardDealt(m),
+            Outgoing::CardsPrinted(m) => Event::CardsPrinted(m),
+            Outgoing::SquareCalled(m) => Event::SquareCalled(m),
+            Outgoing::SquareTicked(m) => Event::SquareTicked(m),
+            Outgoing::GestureUndone(m) => Event::GestureUndone(m),
+            Outgoing::ClaimAnswered(m) => m.into(),
+            Outgoing::CardWon(m) => Event::CardWon(m),
+            Outgoing::GameClosed(m) => Event::GameClosed(m),
+            Outgoing::RequestRejected(m) => Event::RequestRejected(m),
+        })
     }
 }
 
@@ -141,22 +122,6 @@ impl TryFrom<wire::GameOpened> for Event {
             config: Arc::new(GameConfig::new(&spec)?),
             opened_at: m.opened_at,
         })
-    }
-}
-
-impl From<wire::GestureUndone> for Event {
-    fn from(m: wire::GestureUndone) -> Event {
-        let unticked = m.unticked.into_iter().map(|c| CardCell {
-            serial: c.serial,
-            player: c.player,
-            square: c.square_id,
-            cell: c.cell,
-        });
-        Event::GestureUndone {
-            game_id: m.game_id,
-            entry_id: m.entry_id,
-            unticked: unticked.collect(),
-        }
     }
 }
 

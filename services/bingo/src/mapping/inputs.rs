@@ -11,7 +11,7 @@ arcade_runtime::mapping! {
     /// consumes the types its open games map ([`crate::State::mapped_message_types`]), read as
     /// [`Input::Foreign`].
     #[derive(Debug, Clone, PartialEq)]
-    pub enum Incoming for Input, of "the bingo service" {
+    pub enum Incoming, of "the bingo service" {
         /// `bingo.game.open.v1`
         OpenGame(wire::OpenGame),
         /// `bingo.card.deal.v1`
@@ -35,50 +35,63 @@ arcade_runtime::mapping! {
     }
 }
 
-/// `From<wire::Type> for Input` for each command: its action, from the message `m`, and the
-/// request id and game every command carries.
-macro_rules! commands {
-    ($($contract:ident($m:ident) => $action:expr;)+) => {$(
-        impl From<wire::$contract> for Input {
-            fn from($m: wire::$contract) -> Input {
-                let action = $action;
-                Input::Command(Command {
-                    request_id: $m.request_id,
-                    game_id: $m.game_id,
-                    action,
-                })
+impl From<Incoming> for Input {
+    fn from(message: Incoming) -> Input {
+        let (request_id, game_id, action) = match message {
+            Incoming::OpenGame(m) => {
+                let spec = spec_in(
+                    m.tick_mode,
+                    &m.grid,
+                    &m.pool,
+                    &m.patterns,
+                    &m.activity_sources,
+                );
+                (m.request_id, m.game_id, Action::Open(spec))
             }
-        }
-    )+};
-}
-
-commands! {
-    OpenGame(m) =>
-        Action::Open(spec_in(m.tick_mode, &m.grid, &m.pool, &m.patterns, &m.activity_sources));
-    DealCard(m) => Action::Deal { player: m.player };
-    PrintCards(m) => Action::Print { count: m.count };
-    CallSquare(m) => Action::Call { square: m.square_id };
-    DrawSquare(m) => Action::Draw;
-    ClaimCard(m) => Action::Claim { serial: m.serial, player: m.player };
-    VerifyCard(m) => Action::Verify { serial: m.serial, label: m.label };
-    CloseGame(m) => Action::Close;
-}
-
-impl From<ActivityRecorded> for Input {
-    fn from(m: ActivityRecorded) -> Input {
-        Input::Recorded(Gesture {
-            entry_id: m.entry_id,
-            member: m.member,
-            verb: m.verb,
-            object: m.object,
+            Incoming::DealCard(m) => (m.request_id, m.game_id, Action::Deal { player: m.player }),
+            Incoming::PrintCards(m) => (m.request_id, m.game_id, Action::Print { count: m.count }),
+            Incoming::CallSquare(m) => (
+                m.request_id,
+                m.game_id,
+                Action::Call {
+                    square: m.square_id,
+                },
+            ),
+            Incoming::DrawSquare(m) => (m.request_id, m.game_id, Action::Draw),
+            Incoming::ClaimCard(m) => {
+                let action = Action::Claim {
+                    serial: m.serial,
+                    player: m.player,
+                };
+                (m.request_id, m.game_id, action)
+            }
+            Incoming::VerifyCard(m) => {
+                let action = Action::Verify {
+                    serial: m.serial,
+                    label: m.label,
+                };
+                (m.request_id, m.game_id, action)
+            }
+            Incoming::CloseGame(m) => (m.request_id, m.game_id, Action::Close),
+            Incoming::Recorded(m) => {
+                let (entry_id, member, verb, object) = (m.entry_id, m.member, m.verb, m.object);
+                return Input::Recorded(Gesture {
+                    entry_id,
+                    member,
+                    verb,
+                    object,
+                });
+            }
+            Incoming::Undone(m) => {
+                return Input::Undone {
+                    entry_id: m.entry_id,
+                };
+            }
+        };
+        Input::Command(Command {
+            request_id,
+            game_id,
+            action,
         })
-    }
-}
-
-impl From<ActivityUndone> for Input {
-    fn from(m: ActivityUndone) -> Input {
-        Input::Undone {
-            entry_id: m.entry_id,
-        }
     }
 }

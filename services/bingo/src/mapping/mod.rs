@@ -3,10 +3,10 @@
 //! each read back as an [`Event`](crate::Event) on replay).
 //!
 //! A new message type is one line in [`Incoming`] (`inputs.rs`) or [`Outgoing`] (`events.rs`)
-//! and, in the same file, its conversion: one line of `commands!` for a request, one line of
-//! `events!` for an event whose fields are its message's (else its arm of
-//! `From<&Event> for Outgoing`). Only `arcade_contracts` types go on the wire; the
-//! domain's types are not serializable.
+//! and, in the same file, its arm of `From<Incoming> for Input`, or of `From<&Event> for
+//! Outgoing` and `TryFrom<Outgoing> for Event` (one line each for an event that holds its
+//! message). Only `arcade_contracts` types go on the wire; the domain's own types are not
+//! serializable.
 
 mod events;
 mod inputs;
@@ -32,7 +32,7 @@ impl Input {
         message_id: &str,
     ) -> Result<Input, MappingError> {
         match Incoming::read(message_type, payload)? {
-            Some(message) => message.into_domain(),
+            Some(message) => Ok(message.into()),
             None => Ok(Input::Foreign {
                 message_type: message_type.to_string(),
                 payload: payload.clone(),
@@ -56,7 +56,7 @@ impl Event {
 
     /// An event back from the service's log (replay). Inverts [`Event::to_message`].
     pub fn from_message(message_type: &str, payload: &Value) -> Result<Event, MappingError> {
-        Outgoing::to_domain(message_type, payload)
+        Outgoing::decode(message_type, payload)?.try_into()
     }
 }
 
