@@ -180,11 +180,14 @@ fn the_broker_password_appears_at_no_log_level() {
 
 /// A TCP proxy to the broker that can freeze the links it holds: they stay open, and it forwards
 /// nothing more either way (a half-open link, as a dropped NAT entry or a peer's lost power
-/// leaves one). Links accepted after a freeze forward normally.
+/// leaves one). While frozen it also closes every new link at once (the broker is out of
+/// reach), so the process cannot get ready again before [`Proxy::thaw`]; links accepted after
+/// that forward normally.
 struct Proxy {
     port: u16,
     links: Arc<Mutex<Vec<Arc<AtomicBool>>>>,
     accepted: Arc<AtomicUsize>,
+    refusing: Arc<AtomicBool>,
 }
 
 impl Proxy {
@@ -193,10 +196,15 @@ impl Proxy {
         let port = listener.local_addr().unwrap().port();
         let links: Arc<Mutex<Vec<Arc<AtomicBool>>>> = Arc::default();
         let accepted = Arc::new(AtomicUsize::new(0));
-        let (held, count) = (links.clone(), accepted.clone());
+        let refusing = Arc::new(AtomicBool::new(false));
+        let (held, count, refuse) = (links.clone(), accepted.clone(), refusing.clone());
         std::thread::spawn(move || {
             for client in listener.incoming() {
                 let Ok(client) = client else { continue };
+                if refuse.load(Ordering::SeqCst) {
+                    drop(client);
+                    continue;
+                }
                 count.fetch_add(1, Ordering::SeqCst);
                 let Ok(server) = TcpStream::connect(&upstream) else {
                     continue;
@@ -215,14 +223,21 @@ impl Proxy {
             port,
             links,
             accepted,
+            refusing,
         }
     }
 
-    /// Stops forwarding on every link open now, closing none.
+    /// Stops forwarding on every link open now, closing none, and closes new ones at once.
     fn freeze(&self) {
+        self.refusing.store(true, Ordering::SeqCst);
         for link in self.links.lock().unwrap().iter() {
             link.store(true, Ordering::SeqCst);
         }
+    }
+
+    /// Forwards new links again (the frozen ones stay silent).
+    fn thaw(&self) {
+        self.refusing.store(false, Ordering::SeqCst);
     }
 
     fn accepted(&self) -> usize {
@@ -327,7 +342,8 @@ fn a_half_open_link_makes_ready_503_within_30_s_and_is_replaced() {
         seen <= Duration::from_secs(30),
         "/ready answered 503 only {seen:?} after the link went silent"
     );
-    // A new link through the proxy, which forwards new links: ready again.
+    // The broker within reach again: a new link, ready again.
+    proxy.thaw();
     until_ready_is(&client, &admin, 200, Duration::from_secs(90));
     assert!(
         proxy.accepted() > links,
