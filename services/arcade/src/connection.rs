@@ -59,8 +59,24 @@ impl Connection {
         what: impl FnOnce(reqwest::StatusCode) -> String,
         unexplained: &str,
     ) -> anyhow::Result<reqwest::Response> {
-        let response = request.send().await.map_err(|e| self.unreachable(&e))?;
-        successful(response, what, unexplained).await
+        // Over its address's request rate (429), a tool waits as `Retry-After` says and sends
+        // again, for up to PATIENCE: bulk tools (`arcade puzzle simulate`) go at the rate the
+        // endpoint allows instead of failing.
+        let started = std::time::Instant::now();
+        let mut request = request;
+        loop {
+            let again = request.try_clone();
+            let response = request.send().await.map_err(|e| self.unreachable(&e))?;
+            if response.status() == reqwest::StatusCode::TOO_MANY_REQUESTS
+                && started.elapsed() < PATIENCE
+                && let Some(again) = again
+            {
+                tokio::time::sleep(retry_after(&response)).await;
+                request = again;
+                continue;
+            }
+            return successful(response, what, unexplained).await;
+        }
     }
 
     /// The error of a tool that found no admin endpoint where it was told to look.
@@ -70,6 +86,21 @@ impl Connection {
             self.admin()
         ))
     }
+}
+
+/// How long a tool keeps sending a request the admin endpoint answers 429.
+const PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The wait a 429 asks for: its `Retry-After` in seconds (1 when absent or unreadable, at most
+/// 10).
+fn retry_after(response: &reqwest::Response) -> std::time::Duration {
+    let seconds = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(1);
+    std::time::Duration::from_secs(seconds.clamp(1, 10))
 }
 
 /// The RabbitMQ bus of a tool named `name`, when `broker` gives a URL (`None`: the tool goes

@@ -155,10 +155,13 @@ fn get(client: &reqwest::blocking::Client, url: &str) -> serde_json::Value {
 fn a_mixed_run_of_v1_and_v2_counts_each_session_once_and_flags_every_tampered_one() {
     let data = tempfile::tempdir().unwrap();
     let admin = format!("127.0.0.1:{}", free_port());
+    // 11,000 sessions from one address: the operator's bulk load, beyond the default 200
+    // requests a second per address (a tool would wait and resend; the test need not wait).
     let mut child = arcade()
         .args(["run", "puzzle-telemetry", "--data"])
         .arg(data.path())
         .args(["--admin", &admin])
+        .env("ARCADE_CLIENT_RATE", "100000")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -340,4 +343,23 @@ fn puzzle_simulate_shows_its_progress_on_a_terminal_only() {
         !stderr.contains("sessions"),
         "a bar drawn into a pipe: {stderr:?}"
     );
+}
+
+#[test]
+fn a_tool_over_its_addresss_request_rate_waits_and_resends() {
+    let data = tempfile::tempdir().unwrap();
+    let admin = format!("127.0.0.1:{}", free_port());
+    // 10 requests a second (20 at once) for this address: 80 sessions meet 429s on the way.
+    let mut child = arcade()
+        .args(["run", "puzzle-telemetry", "--data"])
+        .arg(data.path())
+        .args(["--admin", &admin])
+        .env("ARCADE_CLIENT_RATE", "10")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_ready(&mut child);
+    let _run = Running(child);
+    simulate(&admin, 80, 4, "v2");
 }
