@@ -58,6 +58,24 @@ fn wait_ready(child: &mut Child) {
         .expect("arcade run logs that it is ready within 60 s");
 }
 
+/// `arcade run puzzle-telemetry` on `data` and `admin`, ready; with `rate`, its requests a
+/// second per client address (`ARCADE_CLIENT_RATE`).
+fn run_telemetry(data: &std::path::Path, admin: &str, rate: Option<&str>) -> Running {
+    let mut command = arcade();
+    command
+        .args(["run", "puzzle-telemetry", "--data"])
+        .arg(data)
+        .args(["--admin", admin])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(rate) = rate {
+        command.env("ARCADE_CLIENT_RATE", rate);
+    }
+    let mut child = command.spawn().unwrap();
+    wait_ready(&mut child);
+    Running(child)
+}
+
 fn simulate(admin: &str, sessions: u32, seed: u32, contract: &str) {
     let output = arcade()
         .args([
@@ -157,17 +175,7 @@ fn a_mixed_run_of_v1_and_v2_counts_each_session_once_and_flags_every_tampered_on
     let admin = format!("127.0.0.1:{}", free_port());
     // 11,000 sessions from one address: the operator's bulk load, beyond the default 200
     // requests a second per address (a tool would wait and resend; the test need not wait).
-    let mut child = arcade()
-        .args(["run", "puzzle-telemetry", "--data"])
-        .arg(data.path())
-        .args(["--admin", &admin])
-        .env("ARCADE_CLIENT_RATE", "100000")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_ready(&mut child);
-    let _run = Running(child);
+    let _run = run_telemetry(data.path(), &admin, Some("100000"));
 
     let mut flags = arcade()
         .args([
@@ -300,16 +308,7 @@ fn a_mixed_run_of_v1_and_v2_counts_each_session_once_and_flags_every_tampered_on
 fn puzzle_simulate_shows_its_progress_on_a_terminal_only() {
     let data = tempfile::tempdir().unwrap();
     let admin = format!("127.0.0.1:{}", free_port());
-    let mut child = arcade()
-        .args(["run", "puzzle-telemetry", "--data"])
-        .arg(data.path())
-        .args(["--admin", &admin])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_ready(&mut child);
-    let _run = Running(child);
+    let _run = run_telemetry(data.path(), &admin, None);
 
     let command = format!(
         "'{}' puzzle simulate --admin {admin} --sessions 300 --seed 11",
@@ -350,16 +349,6 @@ fn a_tool_over_its_addresss_request_rate_waits_and_resends() {
     let data = tempfile::tempdir().unwrap();
     let admin = format!("127.0.0.1:{}", free_port());
     // 10 requests a second (20 at once) for this address: 80 sessions meet 429s on the way.
-    let mut child = arcade()
-        .args(["run", "puzzle-telemetry", "--data"])
-        .arg(data.path())
-        .args(["--admin", &admin])
-        .env("ARCADE_CLIENT_RATE", "10")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_ready(&mut child);
-    let _run = Running(child);
+    let _run = run_telemetry(data.path(), &admin, Some("10"));
     simulate(&admin, 80, 4, "v2");
 }

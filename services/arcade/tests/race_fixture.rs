@@ -24,17 +24,7 @@ fn arcade() -> Command {
 
 /// The race master's log on a stopped data dir: its envelopes, in order.
 fn log(data: &Path) -> Vec<Value> {
-    let out = arcade()
-        .args(["log", "race-master", "--data"])
-        .arg(data)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str::<Value>(line).unwrap()["envelope"].clone())
-        .collect()
+    process::envelopes(TOKEN, "race-master", data)
 }
 
 fn of<'a>(log: &'a [Value], message_type: &str) -> Vec<&'a Value> {

@@ -29,17 +29,7 @@ fn arcade() -> Command {
 
 /// The referee's log on a stopped data dir: its envelopes, in order.
 fn log(data: &Path) -> Vec<Value> {
-    let out = arcade()
-        .args(["log", "referee.t1", "--data"])
-        .arg(data)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str::<Value>(line).unwrap()["envelope"].clone())
-        .collect()
+    process::envelopes(TOKEN, "referee.t1", data)
 }
 
 fn last<'a>(log: &'a [Value], message_type: &str, game: &str) -> &'a Value {

@@ -35,3 +35,19 @@ impl Drop for Killed {
         let _ = self.0.wait();
     }
 }
+
+/// The log of `service` on a stopped data dir (`arcade log`): its envelopes, in order.
+#[allow(dead_code)] // not every test that shares this file reads a log
+pub fn envelopes(token: &str, service: &str, data: &std::path::Path) -> Vec<serde_json::Value> {
+    let out = arcade(token)
+        .args(["log", service, "--data"])
+        .arg(data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["envelope"].clone())
+        .collect()
+}
