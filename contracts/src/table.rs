@@ -210,13 +210,8 @@ mod examples;
 pub mod play;
 pub mod requests;
 
-pub use play::{
-    TableGameFinished, TableGameStarted, TableGoalScored, TableIbrChanged, TablePhaseChanged,
-};
-pub use requests::{
-    TableGameAbort, TableGameRejected, TableGameStart, TableGoalCancel, TableGoalCancelled,
-    TableGoalRejected, TableGoalReport,
-};
+pub use play::*;
+pub use requests::*;
 
 /// The message types of this module: the requests and their answers, then the facts of play.
 pub fn types() -> Vec<MessageType> {

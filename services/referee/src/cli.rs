@@ -109,8 +109,8 @@ struct Line {
 
 #[derive(Serialize)]
 struct LineScore {
-    hinge: i64,
-    lock: i64,
+    hinge: u64,
+    lock: u64,
 }
 
 #[derive(Serialize)]

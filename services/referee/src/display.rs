@@ -60,9 +60,10 @@ pub fn board_of(state: &TableState) -> Option<Board> {
 }
 
 fn board_score(score: Score) -> BoardScore {
+    let points = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     BoardScore {
-        hinge: score.hinge,
-        lock: score.lock,
+        hinge: points(score.hinge),
+        lock: points(score.lock),
     }
 }
 

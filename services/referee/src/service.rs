@@ -33,9 +33,9 @@ use tracing::{info, warn};
 
 use crate::display::{DisplayPlan, board_of};
 pub use crate::domain::Input;
-use crate::domain::{Event, Referee, Rejection, TableState};
+use crate::domain::{Event, Ibr, Referee, Rejection, TableState};
 pub use crate::mapping::Fact;
-use crate::mapping::{TableCommand, TableRejection};
+use crate::mapping::{TableCommand, TableEvent, TableRejection};
 use crate::table::{BallLocks, GoalSensors};
 
 /// How often the goal sensors are read by default (the source polled I2C every 100 ms).
@@ -154,7 +154,7 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
 
     fn input(&self, message: &Envelope) -> Result<Decoded<Input>, MappingError> {
         match TableCommand::read(&message.message_type, &message.payload)? {
-            Some(command) => command.into_domain().map(Decoded::Input),
+            Some(command) => Ok(Decoded::Input(command.into())),
             None => Err(MappingError::unknown(
                 &message.message_type,
                 format_args!("the referee of table \"{}\"", self.table_id()),
@@ -173,7 +173,7 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
 
     fn encode(&self, fact: &Fact) -> Result<Outbound, MappingError> {
         match fact {
-            Fact::Table(event) => event.to_message(self.table_id()).outbound(),
+            Fact::Table(event) => TableEvent::from(event).outbound(),
             Fact::Refused(refusal) => refusal.outbound(),
         }
     }
@@ -199,8 +199,8 @@ impl<L: BallLocks + Send + 'static> Service for RefereeService<L> {
 
     fn effect(&self, state: &TableState, fact: &Fact) {
         if let Fact::Table(event) = fact {
-            if let Event::IbrChanged { ibr, .. } = event {
-                self.set_locks(*ibr);
+            if let Event::IbrChanged(m) = event {
+                self.set_locks(Ibr::new(m.hinge, m.lock));
             }
             self.track_game(state);
         }

@@ -3,40 +3,19 @@
 
 mod common;
 
-use arcade_contracts::table::TableGoalCancel;
+use arcade_contracts::table::{TableGoalCancel, TableGoalCancelled};
 use arcade_contracts::{Catalog, Message};
 use arcade_referee::domain::referee::{BallSeen, GameRefusal, StartGame};
 use arcade_referee::mapping::TableEvent;
-use arcade_referee::{
-    BallKind, Event, Ibr, IbrLock, Input, Phase, Referee, Rejection, Score, Side, TableState,
-};
+use arcade_referee::{BallKind, Event, Ibr, IbrLock, Input, Phase, Rejection, Score, Side};
 use arcade_runtime::testkit::Scenario;
-use arcade_runtime::{Context, Decided, Decider};
-use common::bar_document;
+use common::{TableRules, bar_document, ibr_changed};
 
 const T0: u64 = 1_717_243_200_000;
 
-#[derive(Debug)]
-struct TableRules(Referee);
-
-impl Decider for TableRules {
-    type State = TableState;
-    type Input = Input;
-    type Event = Event;
-    type Rejection = Rejection;
-
-    fn decide(&self, state: &TableState, input: &Input, _: &Context) -> Decided<Self> {
-        self.0.decide(state, input)
-    }
-
-    fn evolve(state: &mut TableState, event: &Event) {
-        Referee::evolve(state, event);
-    }
-}
-
 /// Game g1 of the bar rules on table t1, with `goals` hinge goals, one a second.
 fn hinge_goals(goals: u64) -> Scenario<TableRules> {
-    let mut table = Scenario::new(TableRules(Referee::new("t1")));
+    let mut table = common::table([]);
     table.run(Input::Start(StartGame {
         table_id: "t1".into(),
         game_id: "g1".into(),
@@ -84,18 +63,17 @@ fn cancelling_the_last_goal_restores_the_score_and_the_locks_before_it() {
     assert_eq!(table.state().ibr().unwrap().hinge, IbrLock::Locked);
 
     let events = table.when(cancel(Some(4))).then_expect([
-        Event::GoalCancelled {
+        Event::GoalCancelled(TableGoalCancelled {
+            table_id: "t1".into(),
             game_id: "g1".into(),
             ball: 4,
             score: Score::new(3, 0),
             phase: Phase::Default,
-            ibr: Ibr::RELEASED,
+            hinge: IbrLock::Released,
+            lock: IbrLock::Released,
             reason: Some("the sensor fired twice".into()),
-        },
-        Event::IbrChanged {
-            game_id: "g1".into(),
-            ibr: Ibr::RELEASED,
-        },
+        }),
+        ibr_changed("g1", Ibr::RELEASED),
     ]);
     table.apply(events);
     let play = |t: &Scenario<TableRules>| *t.state().game().unwrap().play();
@@ -105,7 +83,7 @@ fn cancelling_the_last_goal_restores_the_score_and_the_locks_before_it() {
     // The next ball takes the cancelled ball's number.
     let next = table.run(goal(Side::Lock, T0 + 10_000));
     assert!(
-        matches!(&next[0], Event::GoalScored { ball: 4, score, .. } if *score == Score::new(3, 1)),
+        matches!(&next[0], Event::GoalScored(m) if m.ball == 4 && m.score == Score::new(3, 1)),
         "{next:?}"
     );
 }
@@ -115,7 +93,7 @@ fn a_cancel_without_a_ball_number_takes_back_the_last_ball() {
     let table = hinge_goals(2);
     let events = table.when(cancel(None)).events();
     assert!(
-        matches!(&events[..], [Event::GoalCancelled { ball: 2, score, .. }] if *score == Score::new(1, 0)),
+        matches!(&events[..], [Event::GoalCancelled(m)] if m.ball == 2 && m.score == Score::new(1, 0)),
         "{events:?}"
     );
 }
@@ -157,14 +135,14 @@ fn the_cancelled_event_is_its_contract_message_and_comes_back_from_the_log() {
     let catalog = Catalog::new();
     let mut table = hinge_goals(4);
     let events = table.run(cancel(Some(4)));
-    let message = events[0].to_message("t1");
+    let message = TableEvent::from(&events[0]);
     let payload = message.payload().unwrap();
     assert_eq!(message.message_type(), "table.goal.cancelled.v1");
     catalog.validate(message.message_type(), &payload).unwrap();
     assert_eq!(payload["score"]["hinge"], 3);
     assert_eq!(payload["hinge"], "released");
-    let back = TableEvent::to_domain(message.message_type(), &payload).unwrap();
-    assert_eq!(back, events[0]);
+    let back = TableEvent::decode(message.message_type(), &payload).unwrap();
+    assert_eq!(Event::try_from(back).unwrap(), events[0]);
 
     let refused = table.when(cancel(None)).rejection().to_message("t1");
     assert_eq!(refused.message_type(), "table.game.rejected.v1");

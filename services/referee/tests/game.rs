@@ -21,11 +21,11 @@ fn example(name: &str) -> Rules {
     rules(serde_json::from_str(&text).unwrap())
 }
 
-fn at(hinge: i64, lock: i64, phase: Phase) -> Play {
+fn at(hinge: u64, lock: u64, phase: Phase) -> Play {
     Play {
         score: Score::new(hinge, lock),
         phase,
-        balls: (hinge + lock) as u64,
+        balls: hinge + lock,
         winner: None,
     }
 }

@@ -5,8 +5,9 @@
 mod common;
 
 use arcade_referee::domain::referee::{GameRefusal, GoalReport, Players, StartGame};
-use arcade_referee::{BallKind, Event, Input, Referee, Rejection, Side, TableState};
-use common::bar_document;
+use arcade_referee::{BallKind, Event, Input, Rejection, Side};
+use arcade_runtime::testkit::Scenario;
+use common::{TableRules, bar_document};
 use serde_json::{Value, json};
 
 const T0: u64 = 1_717_243_200_000;
@@ -32,39 +33,33 @@ fn goal(side: Side, player: Option<&str>) -> Input {
     })
 }
 
+/// Table t1 once g1 started with these players.
+fn started_with(players: Option<Players>) -> Scenario<TableRules> {
+    let mut table = common::table([]);
+    table.run(start(bar_document(), players));
+    table
+}
+
 /// The table once g1 started with alice and carol on hinge, bob on lock.
-fn started() -> TableState {
-    let players = Players {
+fn started() -> Scenario<TableRules> {
+    started_with(Some(Players {
         hinge: vec!["alice".into(), "carol".into()],
         lock: vec!["bob".into()],
-    };
-    let mut state = TableState::default();
-    for event in Referee::new("t1")
-        .decide(&state, &start(bar_document(), Some(players)))
-        .unwrap()
-    {
-        Referee::evolve(&mut state, &event);
-    }
-    state
+    }))
 }
 
 /// `(side, player, own_goal)` of the goal a report gives.
-fn scored(state: &TableState, input: &Input) -> (Side, Option<String>, bool) {
-    match &Referee::new("t1").decide(state, input).unwrap()[0] {
-        Event::GoalScored {
-            side,
-            player,
-            own_goal,
-            ..
-        } => (*side, player.clone(), *own_goal),
+fn scored(table: &Scenario<TableRules>, input: Input) -> (Side, Option<String>, bool) {
+    match &table.when(input).events()[0] {
+        Event::GoalScored(m) => (m.side, m.player.clone(), m.own_goal),
         other => panic!("expected a goal, got {other:?}"),
     }
 }
 
 #[test]
 fn a_player_of_the_scoring_side_scores_and_one_of_the_other_side_scores_an_own_goal() {
-    let state = started();
-    let own = |side, player: &str| scored(&state, &goal(side, Some(player)));
+    let table = started();
+    let own = |side, player: &str| scored(&table, goal(side, Some(player)));
     assert_eq!(
         own(Side::Hinge, "carol"),
         (Side::Hinge, Some("carol".into()), false)
@@ -84,16 +79,16 @@ fn a_player_of_the_scoring_side_scores_and_one_of_the_other_side_scores_an_own_g
     );
     // Nobody named: nothing to check.
     assert_eq!(
-        scored(&state, &goal(Side::Lock, None)),
+        scored(&table, goal(Side::Lock, None)),
         (Side::Lock, None, false)
     );
 }
 
 #[test]
 fn a_player_not_in_the_game_is_refused_with_the_game_s_players() {
-    let refused = Referee::new("t1")
-        .decide(&started(), &goal(Side::Hinge, Some("mallory")))
-        .unwrap_err();
+    let refused = started()
+        .when(goal(Side::Hinge, Some("mallory")))
+        .rejection();
     match &refused {
         Rejection::Report {
             game_id, reason, ..
@@ -111,15 +106,8 @@ fn a_player_not_in_the_game_is_refused_with_the_game_s_players() {
 
 #[test]
 fn a_game_without_named_players_takes_any_player() {
-    let mut state = TableState::default();
-    for event in Referee::new("t1")
-        .decide(&state, &start(bar_document(), None))
-        .unwrap()
-    {
-        Referee::evolve(&mut state, &event);
-    }
     assert_eq!(
-        scored(&state, &goal(Side::Hinge, Some("mallory"))),
+        scored(&started_with(None), goal(Side::Hinge, Some("mallory"))),
         (Side::Hinge, Some("mallory".into()), false)
     );
 }
@@ -133,9 +121,7 @@ fn a_start_whose_initial_score_wins_the_tie_break_is_refused_naming_the_phase() 
             "tie_break": {"start_rule": {"$geq": ["$max_score", 5]}, "win_rule": {"$geq": ["$score", 6]}}
         }
     });
-    let refused = Referee::new("t1")
-        .decide(&TableState::default(), &start(rules, None))
-        .unwrap_err();
+    let refused = common::table([]).when(start(rules, None)).rejection();
     assert_eq!(
         refused.to_string(),
         "invalid rules: initial_score: hinge already wins at 6–0 (hinge–lock) under conditions.tie_break (its start_rule holds at that score), before any ball is played"

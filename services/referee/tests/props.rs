@@ -1,13 +1,17 @@
 //! Property tests against the naive referee (tests/naive): random rules documents and random
 //! scripts of balls and clock readings.
 
+mod common;
 mod naive;
 
 use std::io::Write as _;
 
 use arcade_referee::cli::{Command, run};
 use arcade_referee::domain::referee::{BallSeen, StartGame};
+use arcade_referee::mapping::TableEvent;
 use arcade_referee::{BallKind, Event, IbrLock, Input, Phase, Referee, Rules, Side, TableState};
+use arcade_runtime::testkit::Scenario;
+use common::TableRules;
 use naive::{Naive, NaiveState};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -174,9 +178,8 @@ fn play_both(
     steps: &[Step],
     mut check: impl FnMut(&TableState, &NaiveState, &[Event]),
 ) {
-    let referee = Referee::new("t");
     let naive = Naive { doc };
-    let mut state = TableState::default();
+    let mut table = Scenario::new(TableRules(Referee::new("t")));
     let start = StartGame {
         table_id: "t".into(),
         game_id: "g".into(),
@@ -184,9 +187,7 @@ fn play_both(
         players: None,
         at_ms: 0,
     };
-    for event in referee.decide(&state, &Input::Start(start)).unwrap() {
-        Referee::evolve(&mut state, &event);
-    }
+    table.run(Input::Start(start));
     let mut expected = naive.start();
     let mut clock_s = 0;
     for step in steps {
@@ -207,11 +208,8 @@ fn play_both(
                 }
             }
         };
-        let events = referee.decide(&state, &input).unwrap();
-        for event in &events {
-            Referee::evolve(&mut state, event);
-        }
-        check(&state, &expected, &events);
+        let events = table.run(input);
+        check(table.state(), &expected, &events);
     }
 }
 
@@ -228,7 +226,7 @@ proptest! {
         play_both(&doc, &steps, |state, expected, _| {
             let play = state.game().unwrap().play();
             assert_eq!(
-                [play.score.hinge, play.score.lock, play.balls as i64],
+                [play.score.hinge as i64, play.score.lock as i64, play.balls as i64],
                 [expected.scores[0], expected.scores[1], expected.balls as i64]
             );
             assert_eq!(phase_name(play.phase), expected.phase);
@@ -243,8 +241,9 @@ proptest! {
         let naive = Naive { doc: &doc };
         play_both(&doc, &steps, |state, _, events| {
             for event in events {
-                if let Event::GameFinished { winner, score, phase, .. } = event {
-                    let scores = [score.hinge, score.lock];
+                if let Event::GameFinished(m) = event {
+                    let (winner, phase) = (&m.winner.expect("a game the script ends is won"), m.phase);
+                    let scores = [m.score.hinge as i64, m.score.lock as i64];
                     let (w, other) = (*winner as usize, 1 - *winner as usize);
                     assert!(naive.qualifies(phase.name(), w, scores), "{winner} won without qualifying");
                     assert!(!naive.qualifies(phase.name(), other, scores), "both qualified, yet {winner} won");
@@ -259,20 +258,17 @@ proptest! {
         let mut log = Vec::new();
         let mut live = TableState::default();
         play_both(&doc, &steps, |state, _, events| {
-            log.extend(events.iter().map(|e| e.to_message("t")));
+            log.extend(events.iter().map(TableEvent::from));
             live = state.clone();
         });
         // the start events are not in `log`: rebuild them the same way the live state got them
-        let mut rebuilt = TableState::default();
         let start = StartGame { table_id: "t".into(), game_id: "g".into(), rules: doc.clone(), players: None, at_ms: 0 };
-        for event in Referee::new("t").decide(&rebuilt, &Input::Start(start)).unwrap() {
-            Referee::evolve(&mut rebuilt, &Event::from_message(&event.to_message("t")).unwrap());
-        }
-        for message in &log {
-            Referee::evolve(&mut rebuilt, &Event::from_message(message).unwrap());
-        }
+        let started = Scenario::new(TableRules(Referee::new("t"))).when(Input::Start(start)).events();
+        let replayed = started.iter().map(TableEvent::from).chain(log)
+            .map(|message| Event::try_from(message).unwrap());
+        let rebuilt = Scenario::given(TableRules(Referee::new("t")), replayed);
         if !steps.is_empty() {
-            prop_assert_eq!(rebuilt, live);
+            prop_assert_eq!(rebuilt.state(), &live);
         }
     }
 

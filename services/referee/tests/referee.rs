@@ -8,12 +8,9 @@ use std::sync::Arc;
 use arcade_referee::domain::referee::{
     BallSeen, FinishReason, GoalReport, ReportRefusal, StartGame, StartRefusal,
 };
-use arcade_referee::{
-    BallKind, Event, Ibr, IbrLock, Input, Phase, Referee, Rejection, Rules, Score, Side, TableState,
-};
+use arcade_referee::{BallKind, Event, Ibr, IbrLock, Input, Phase, Rejection, Rules, Score, Side};
 use arcade_runtime::testkit::Scenario;
-use arcade_runtime::{Context, Decided, Decider};
-use common::bar_document;
+use common::{TableRules, bar_document, ibr_changed, phase_changed, scored, won};
 use serde_json::{Value, json};
 
 use BallKind::{Goal, Inout};
@@ -25,34 +22,9 @@ const HINGE_ONLY: Ibr = Ibr {
     lock: IbrLock::Released,
 };
 
-/// The referee's rules as a decider: the domain's inputs, each carrying its own time. (The
-/// runtime's `Decider` of the referee, `RefereeService`, takes the wire commands and stamps them
-/// with the host's clock; these tests speak the domain's inputs.)
-#[derive(Debug)]
-struct TableRules(Referee);
-
-impl Decider for TableRules {
-    type State = TableState;
-    type Input = Input;
-    type Event = Event;
-    type Rejection = Rejection;
-
-    fn decide(&self, state: &TableState, input: &Input, _: &Context) -> Decided<Self> {
-        self.0.decide(state, input)
-    }
-
-    fn evolve(state: &mut TableState, event: &Event) {
-        Referee::evolve(state, event);
-    }
-
-    fn next_deadline(&self, state: &TableState) -> Option<u64> {
-        Referee::next_deadline(state)
-    }
-}
-
 /// Table t1, given these past events.
 fn given(events: &[Event]) -> Scenario<TableRules> {
-    Scenario::given(TableRules(Referee::new("t1")), events.to_vec())
+    common::table(events.to_vec())
 }
 
 fn start_with(game_id: &str, rules: Value, at_ms: u64) -> Input {
@@ -101,34 +73,8 @@ fn bar_game_at(hinge: usize, lock: usize) -> Vec<Event> {
     history(&inputs)
 }
 
-fn scored(
-    side: Side,
-    kind: BallKind,
-    counted: bool,
-    score: (i64, i64),
-    phase: Phase,
-    ball: u64,
-    clock_ms: u64,
-) -> Event {
-    Event::GoalScored {
-        game_id: "g1".into(),
-        side,
-        kind,
-        counted,
-        score: Score::new(score.0, score.1),
-        phase,
-        ball,
-        clock_ms,
-        player: None,
-        own_goal: false,
-    }
-}
-
 fn ibr(ibr: Ibr) -> Event {
-    Event::IbrChanged {
-        game_id: "g1".into(),
-        ibr,
-    }
+    ibr_changed("g1", ibr)
 }
 
 #[test]
@@ -141,6 +87,7 @@ fn a_start_starts_the_game_and_sets_the_locks() {
         events,
         vec![
             Event::GameStarted {
+                table_id: "t1".into(),
                 game_id: "g1".into(),
                 rules,
                 players: None,
@@ -214,13 +161,7 @@ fn the_next_game_releases_the_locks_of_the_finished_one() {
     let events = given(&finished)
         .when(start_with("g2", bar_document(), T0 + 600_000))
         .events();
-    assert_eq!(
-        events[1],
-        Event::IbrChanged {
-            game_id: "g2".into(),
-            ibr: Ibr::RELEASED
-        }
-    );
+    assert_eq!(events[1], ibr_changed("g2", Ibr::RELEASED));
 }
 
 #[test]
@@ -262,13 +203,7 @@ fn four_four_then_a_hinge_goal_changes_phase() {
         events,
         vec![
             scored(Hinge, Goal, true, (5, 4), Phase::Default, 9, 300_000),
-            Event::PhaseChanged {
-                game_id: "g1".into(),
-                from: Phase::Default,
-                to: Phase::TieBreak,
-                score: Score::new(5, 4),
-                clock_ms: 300_000
-            },
+            phase_changed(Phase::Default, Phase::TieBreak, (5, 4), 300_000),
             ibr(HINGE_ONLY),
         ]
     );
@@ -283,14 +218,7 @@ fn a_winning_ball_locks_both_and_finishes_the_game() {
         vec![
             scored(Hinge, Inout, true, (5, 2), Phase::Default, 7, 250_000),
             ibr(Ibr::LOCKED),
-            Event::GameFinished {
-                game_id: "g1".into(),
-                winner: Hinge,
-                score: Score::new(5, 2),
-                phase: Phase::Default,
-                duration_ms: 250_000,
-                reason: FinishReason::Win
-            },
+            won(Hinge, (5, 2), Phase::Default, 250_000, FinishReason::Win),
         ]
     );
     let mut after = game.clone();
@@ -341,22 +269,15 @@ fn the_timeout_tick_changes_phase_and_the_leader_wins() {
     assert_eq!(
         events,
         vec![
-            Event::PhaseChanged {
-                game_id: "g1".into(),
-                from: Phase::Default,
-                to: Phase::Timeout,
-                score: Score::new(3, 2),
-                clock_ms: 900_000
-            },
+            phase_changed(Phase::Default, Phase::Timeout, (3, 2), 900_000),
             ibr(Ibr::LOCKED),
-            Event::GameFinished {
-                game_id: "g1".into(),
-                winner: Hinge,
-                score: Score::new(3, 2),
-                phase: Phase::Timeout,
-                duration_ms: 900_000,
-                reason: FinishReason::Timeout
-            },
+            won(
+                Hinge,
+                (3, 2),
+                Phase::Timeout,
+                900_000,
+                FinishReason::Timeout
+            ),
         ]
     );
 }
@@ -368,23 +289,10 @@ fn a_ball_after_the_deadline_times_out_first_then_counts() {
     assert_eq!(
         events,
         vec![
-            Event::PhaseChanged {
-                game_id: "g1".into(),
-                from: Phase::Default,
-                to: Phase::Timeout,
-                score: Score::new(2, 2),
-                clock_ms: 901_000
-            },
+            phase_changed(Phase::Default, Phase::Timeout, (2, 2), 901_000),
             scored(Lock, Goal, true, (2, 3), Phase::Timeout, 5, 901_000),
             ibr(Ibr::LOCKED),
-            Event::GameFinished {
-                game_id: "g1".into(),
-                winner: Lock,
-                score: Score::new(2, 3),
-                phase: Phase::Timeout,
-                duration_ms: 901_000,
-                reason: FinishReason::Timeout
-            },
+            won(Lock, (2, 3), Phase::Timeout, 901_000, FinishReason::Timeout),
         ]
     );
 }

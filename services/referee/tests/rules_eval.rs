@@ -8,7 +8,7 @@ use common::with_win_rule;
 use serde_json::{Value, json};
 
 /// Whether `rule` holds for `side` at hinge–lock.
-fn holds(rule: Value, side: Side, hinge: i64, lock: i64) -> bool {
+fn holds(rule: Value, side: Side, hinge: u64, lock: u64) -> bool {
     let rules =
         Rules::parse(&with_win_rule(rule.clone())).unwrap_or_else(|e| panic!("{rule}: {e}"));
     let win = rules.conditions(Phase::Default).unwrap().win;

@@ -1,14 +1,19 @@
 //! The referee's snapshot format: over random histories (games started with the example rules,
-//! balls, reports, aborts, clock ticks, refused requests), the state restored from a snapshot
+//! balls, reports, aborts, cancels, clock ticks, refused requests), the state restored from a snapshot
 //! taken anywhere, with the rest of the log folded on it, equals the state rebuilt from the
 //! whole log: the game, its rules, score, phase, balls, winner, the ball locks and every game
 //! id ever played.
 
+mod common;
+
+use arcade_contracts::table::TableGoalCancel;
 use arcade_referee::domain::referee::{AbortGame, BallSeen, GoalReport, StartGame};
 use arcade_referee::service::RefereeService;
 use arcade_referee::table::SimulatedTable;
 use arcade_referee::{BallKind, Event, Input, Referee, Side, TableState};
+use arcade_runtime::testkit::Scenario;
 use arcade_runtime::{Snapshot, SnapshotError};
+use common::TableRules;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -33,6 +38,7 @@ enum Op {
     Ball(bool, bool),
     Report(bool, bool),
     Abort(u8),
+    Cancel(u8),
     Tick(u64),
 }
 
@@ -42,6 +48,7 @@ fn op() -> impl Strategy<Value = Op> {
         8 => (any::<bool>(), any::<bool>()).prop_map(|(s, k)| Op::Ball(s, k)),
         2 => (any::<bool>(), any::<bool>()).prop_map(|(s, k)| Op::Report(s, k)),
         1 => (0u8..6).prop_map(Op::Abort),
+        1 => (0u8..6).prop_map(Op::Cancel),
         1 => (0u64..400_000).prop_map(Op::Tick),
     ]
 }
@@ -58,6 +65,7 @@ fn kind(goal: bool) -> BallKind {
     }
 }
 
+/// `events` folded on `state`, as the host folds the log's tail on a restored snapshot.
 fn fold(mut state: TableState, events: &[Event]) -> TableState {
     for event in events {
         Referee::evolve(&mut state, event);
@@ -66,10 +74,8 @@ fn fold(mut state: TableState, events: &[Event]) -> TableState {
 }
 
 fn history(ops: &[Op]) -> Vec<Event> {
-    let referee = Referee::new("t1");
     let documents = documents();
-    let mut state = TableState::default();
-    let mut events = Vec::new();
+    let mut table = Scenario::new(TableRules(Referee::new("t1")));
     let mut now = T0;
     for op in ops {
         now += 1_000;
@@ -100,17 +106,20 @@ fn history(ops: &[Op]) -> Vec<Event> {
                 reason: None,
                 at_ms: now,
             }),
+            Op::Cancel(g) => Input::from(TableGoalCancel {
+                table_id: "t1".into(),
+                game_id: format!("g{g}"),
+                ball: None,
+                reason: None,
+            }),
             Op::Tick(ms) => {
                 now += ms;
                 Input::Tick { now_ms: now }
             }
         };
-        if let Ok(decided) = referee.decide(&state, &input) {
-            state = fold(state, &decided);
-            events.extend(decided);
-        }
+        let _refused_or_applied = table.try_run(input);
     }
-    events
+    table.into_history()
 }
 
 proptest! {

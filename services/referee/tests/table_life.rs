@@ -3,20 +3,16 @@
 
 mod common;
 
+use arcade_contracts::table::{FinishReason, TableGameFinished};
 use arcade_referee::domain::referee::{
     AbortGame, AbortRefusal, GoalReport, StartGame, StartRefusal,
 };
-use arcade_referee::{
-    BallKind, Event, Ibr, IbrLock, Input, Phase, Referee, Rejection, Score, Side, TableState,
-};
-use common::bar_document;
+use arcade_referee::{BallKind, Event, Ibr, IbrLock, Input, Phase, Rejection, Score, Side};
+use arcade_runtime::testkit::Scenario;
+use common::{TableRules, bar_document, ibr_changed};
 use serde_json::{Value, json};
 
 const T0: u64 = 1_717_243_200_000;
-
-fn referee() -> Referee {
-    Referee::new("t1")
-}
 
 fn start(game_id: &str, rules: Value, at_ms: u64) -> Input {
     Input::Start(StartGame {
@@ -48,20 +44,13 @@ fn abort(game_id: &str, at_ms: u64) -> Input {
     })
 }
 
-/// Runs inputs through decide and evolve (refusals change nothing); returns the state and
-/// every event.
-fn play(inputs: &[Input]) -> (TableState, Vec<Event>) {
-    let mut state = TableState::default();
-    let mut all = Vec::new();
+/// Table t1 after these inputs, each decided and applied in turn (refusals change nothing).
+fn play(inputs: &[Input]) -> Scenario<TableRules> {
+    let mut table = common::table([]);
     for input in inputs {
-        if let Ok(events) = referee().decide(&state, input) {
-            for event in events {
-                Referee::evolve(&mut state, &event);
-                all.push(event);
-            }
-        }
+        let _refused_or_applied = table.try_run(input.clone());
     }
-    (state, all)
+    table
 }
 
 /// A bar game `game_id` won 5–0 by hinge.
@@ -82,25 +71,23 @@ fn unwinnable() -> Value {
 fn a_game_id_is_used_once_per_table_even_after_other_games() {
     let mut inputs = won("g1", T0);
     inputs.extend(won("g3", T0 + 60_000));
-    let (state, _) = play(&inputs);
-    assert_eq!(state.game().unwrap().id(), "g3");
-    let refused = referee()
-        .decide(&state, &start("g1", bar_document(), T0 + 120_000))
-        .unwrap_err();
-    assert_eq!(
-        refused,
-        Rejection::Start {
-            game_id: "g1".into(),
-            reason: StartRefusal::AlreadyPlayed("g1".into()),
-        }
-    );
+    let table = play(&inputs);
+    assert_eq!(table.state().game().unwrap().id(), "g3");
+    let refused = Rejection::Start {
+        game_id: "g1".into(),
+        reason: StartRefusal::AlreadyPlayed("g1".into()),
+    };
     assert_eq!(
         refused.to_string(),
         r#"game "g1" was already played on this table"#
     );
+    table
+        .when(start("g1", bar_document(), T0 + 120_000))
+        .then_reject(refused);
     assert!(
-        referee()
-            .decide(&state, &start("g4", bar_document(), T0 + 120_000))
+        table
+            .when(start("g4", bar_document(), T0 + 120_000))
+            .outcome()
             .is_ok()
     );
 }
@@ -110,43 +97,25 @@ fn an_abort_ends_the_game_without_a_winner_and_releases_both_locks() {
     // Locks as a won game leaves them, then a game that nobody can win.
     let mut inputs = won("g1", T0);
     inputs.push(start("g2", unwinnable(), T0 + 60_000));
-    let (state, _) = play(&inputs);
-    assert!(state.game().unwrap().in_progress());
-    assert_eq!(Referee::next_deadline(&state), None, "no timeout either");
-    let with_locks = {
-        let mut state = state.clone();
-        Referee::evolve(
-            &mut state,
-            &Event::IbrChanged {
-                game_id: "g2".into(),
-                ibr: Ibr::LOCKED,
-            },
-        );
-        state
-    };
-    let events = referee()
-        .decide(&with_locks, &abort("g2", T0 + 90_000))
-        .unwrap();
-    assert_eq!(
-        events,
-        vec![
-            Event::IbrChanged {
-                game_id: "g2".into(),
-                ibr: Ibr::RELEASED,
-            },
-            Event::GameAborted {
-                game_id: "g2".into(),
-                score: Score::new(0, 0),
-                phase: Phase::Default,
-                duration_ms: 30_000,
-                reason: Some("the bar closes".into()),
-            },
-        ]
-    );
-    let mut after = with_locks;
-    for event in &events {
-        Referee::evolve(&mut after, event);
-    }
+    let mut table = play(&inputs);
+    assert!(table.state().game().unwrap().in_progress());
+    assert_eq!(table.next_deadline(), None, "no timeout either");
+    table.apply([ibr_changed("g2", Ibr::LOCKED)]);
+    let events = table.when(abort("g2", T0 + 90_000)).then_expect([
+        ibr_changed("g2", Ibr::RELEASED),
+        Event::GameFinished(TableGameFinished {
+            table_id: "t1".into(),
+            game_id: "g2".into(),
+            winner: None,
+            score: Score::new(0, 0),
+            phase: Phase::Default,
+            duration_ms: 30_000,
+            reason: FinishReason::Aborted,
+            abort_reason: Some("the bar closes".into()),
+        }),
+    ]);
+    table.apply(events);
+    let after = table.state();
     assert!(!after.game().unwrap().in_progress());
     assert_eq!(after.game().unwrap().play().winner, None);
     assert_eq!(
@@ -158,20 +127,22 @@ fn an_abort_ends_the_game_without_a_winner_and_releases_both_locks() {
     );
     // The table is free again: a new game starts; the aborted id stays used.
     assert!(
-        referee()
-            .decide(&after, &start("g3", bar_document(), T0 + 95_000))
+        table
+            .when(start("g3", bar_document(), T0 + 95_000))
+            .outcome()
             .is_ok()
     );
     assert!(
-        referee()
-            .decide(&after, &start("g2", bar_document(), T0 + 95_000))
+        table
+            .when(start("g2", bar_document(), T0 + 95_000))
+            .outcome()
             .is_err()
     );
     // Balls after the abort change nothing; reports are refused.
     assert_eq!(
-        referee()
-            .decide(&after, &report("g2", Side::Lock, None, T0 + 96_000))
-            .unwrap_err()
+        table
+            .when(report("g2", Side::Lock, None, T0 + 96_000))
+            .rejection()
             .to_string(),
         r#"game "g2" is finished"#
     );
@@ -179,7 +150,7 @@ fn an_abort_ends_the_game_without_a_winner_and_releases_both_locks() {
 
 #[test]
 fn an_abort_that_fits_no_game_is_refused() {
-    let reason = |inputs: &[Input], input: Input| match referee().decide(&play(inputs).0, &input) {
+    let reason = |inputs: &[Input], input: Input| match play(inputs).when(input).outcome() {
         Err(Rejection::Abort { reason, .. }) => reason,
         other => panic!("expected a refusal, got {other:?}"),
     };
@@ -200,9 +171,9 @@ fn an_abort_that_fits_no_game_is_refused() {
         reason: None,
         at_ms: T0,
     });
-    let refused = referee()
-        .decide(&play(&[start("g1", unwinnable(), T0)]).0, &elsewhere)
-        .unwrap_err();
+    let refused = play(&[start("g1", unwinnable(), T0)])
+        .when(elsewhere)
+        .rejection();
     assert_eq!(
         refused.to_string(),
         r#"cannot abort: this referee is table "t1", not "t2""#
@@ -211,13 +182,13 @@ fn an_abort_that_fits_no_game_is_refused() {
 
 #[test]
 fn a_reported_goal_names_who_scored() {
-    let (state, _) = play(&[start("g1", bar_document(), T0)]);
-    let events = referee()
-        .decide(&state, &report("g1", Side::Lock, Some("bob"), T0 + 1_000))
-        .unwrap();
+    let table = play(&[start("g1", bar_document(), T0)]);
+    let events = table
+        .when(report("g1", Side::Lock, Some("bob"), T0 + 1_000))
+        .events();
     match &events[0] {
-        Event::GoalScored { player, side, .. } => {
-            assert_eq!((player.as_deref(), *side), (Some("bob"), Side::Lock));
+        Event::GoalScored(m) => {
+            assert_eq!((m.player.as_deref(), m.side), (Some("bob"), Side::Lock));
         }
         other => panic!("expected a goal, got {other:?}"),
     }
@@ -235,18 +206,18 @@ fn a_report_without_a_game_id_counts_in_the_game_in_progress() {
             at_ms,
         })
     };
-    let (state, _) = play(&[start("g1", bar_document(), T0)]);
-    let events = referee().decide(&state, &anonymous(T0 + 1_000)).unwrap();
+    let events = play(&[start("g1", bar_document(), T0)])
+        .when(anonymous(T0 + 1_000))
+        .events();
     assert!(
-        matches!(&events[0], Event::GoalScored { game_id, .. } if game_id == "g1"),
+        matches!(&events[0], Event::GoalScored(m) if m.game_id == "g1"),
         "{events:?}"
     );
-    match referee().decide(&TableState::default(), &anonymous(T0)) {
+    match play(&[]).when(anonymous(T0)).outcome() {
         Err(Rejection::Report { game_id, .. }) => assert_eq!(game_id, ""),
         other => panic!("expected a refusal, got {other:?}"),
     }
-    let (over, _) = play(&won("g1", T0));
-    match referee().decide(&over, &anonymous(T0 + 60_000)) {
+    match play(&won("g1", T0)).when(anonymous(T0 + 60_000)).outcome() {
         Err(Rejection::Report {
             game_id, reason, ..
         }) => {

@@ -7,7 +7,9 @@ use arcade_contracts::table::{TableGameStart, TableGoalReport};
 use arcade_contracts::{Catalog, Message, Route};
 use arcade_referee::domain::referee::BallSeen;
 use arcade_referee::mapping::{TableEvent, TableRejection};
-use arcade_referee::{BallKind, Event, Input, Referee, TableState};
+use arcade_referee::{BallKind, Event, Input, Referee};
+use arcade_runtime::testkit::Scenario;
+use common::TableRules;
 
 fn payload(message: &TableEvent) -> serde_json::Value {
     message.payload().unwrap()
@@ -17,8 +19,9 @@ fn decode(message_type: &str, payload: serde_json::Value) -> TableEvent {
     TableEvent::decode(message_type, &payload).unwrap()
 }
 
-/// A whole game from the example commands: start, goals into the tie-break, the timeout.
-fn played_game(referee: &Referee) -> Vec<Event> {
+/// A whole game from the example commands on the examples' table: start, goals into the
+/// tie-break, the timeout.
+fn played_game() -> Vec<Event> {
     let start = TableGameStart::example();
     let report = TableGoalReport::example();
     let at = 1_717_243_200_000;
@@ -36,25 +39,21 @@ fn played_game(referee: &Referee) -> Vec<Event> {
     inputs.push(Input::Tick {
         now_ms: at + 900_000,
     });
-    let mut state = TableState::default();
-    let mut events = Vec::new();
-    for input in &inputs {
-        for event in referee.decide(&state, input).unwrap() {
-            Referee::evolve(&mut state, &event);
-            events.push(event);
-        }
+    let mut table = Scenario::new(TableRules(Referee::new(TableGameStart::example().table_id)));
+    for input in inputs {
+        table.run(input);
     }
-    events
+    table.into_history()
 }
 
 #[test]
 fn every_event_matches_its_schema_and_round_trips() {
     let catalog = Catalog::new();
-    let referee = Referee::new(TableGameStart::example().table_id);
-    let events = played_game(&referee);
+    let table_id = TableGameStart::example().table_id;
+    let events = played_game();
     let types: Vec<&str> = events
         .iter()
-        .map(|e| e.to_message("t").message_type())
+        .map(|e| TableEvent::from(e).message_type())
         .collect();
     for wanted in [
         "table.game.started.v1",
@@ -68,11 +67,11 @@ fn every_event_matches_its_schema_and_round_trips() {
         );
     }
     for event in &events {
-        let message = event.to_message(referee.table_id());
+        let message = TableEvent::from(event);
         let json = payload(&message);
         catalog.validate(message.message_type(), &json).unwrap();
-        assert_eq!(json["tableId"], referee.table_id());
-        let back = Event::from_message(&decode(message.message_type(), json)).unwrap();
+        assert_eq!(json["tableId"], table_id);
+        let back = Event::try_from(decode(message.message_type(), json)).unwrap();
         assert_eq!(&back, event);
     }
 }
@@ -80,15 +79,14 @@ fn every_event_matches_its_schema_and_round_trips() {
 #[test]
 fn rejections_become_their_rejected_messages() {
     let catalog = Catalog::new();
-    let referee = Referee::new("t1");
     let mut start = TableGameStart::example();
     start.table_id = "t1".into();
     start
         .rules
         .insert("timeout_s".into(), serde_json::json!(-5));
-    let refusal = referee
-        .decide(&TableState::default(), &Input::from(start.clone()).at(0))
-        .unwrap_err();
+    let refusal = common::table([])
+        .when(Input::from(start.clone()))
+        .rejection();
     let TableRejection::Game(message) = refusal.to_message("t1") else {
         panic!("{refusal:?}")
     };
@@ -106,9 +104,9 @@ fn rejections_become_their_rejected_messages() {
 
     let mut report = TableGoalReport::example();
     report.table_id = "t1".into();
-    let refusal = referee
-        .decide(&TableState::default(), &Input::from(report.clone()).at(0))
-        .unwrap_err();
+    let refusal = common::table([])
+        .when(Input::from(report.clone()))
+        .rejection();
     let TableRejection::Goal(message) = refusal.to_message("t1") else {
         panic!("{refusal:?}")
     };

@@ -1,11 +1,13 @@
 //! The game itself, as pure functions of the rules: one ball, the timeout, the winner, and the
 //! ball-lock (IBR) decision by simulating the four possible next balls.
 
+use serde::{Deserialize, Serialize};
+
 use super::rules::{Conditions, Rules};
 use super::terms::{BallKind, Ibr, IbrLock, Phase, Score, Side};
 
 /// Where a game stands. Small and `Copy`: the IBR decision simulates on copies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Play {
     /// The score.
     pub score: Score,

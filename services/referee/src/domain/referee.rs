@@ -5,9 +5,15 @@
 
 use std::sync::Arc;
 
+use arcade_contracts::table::{
+    TableGameFinished, TableGoalCancel, TableGoalCancelled, TableGoalScored, TableIbrChanged,
+    TablePhaseChanged,
+};
+use serde::{Deserialize, Serialize};
+
 use super::game::Play;
 use super::rules::{Rules, RulesError};
-use super::terms::{BallKind, Ibr, Phase, Score, Side};
+use super::terms::{BallKind, Ibr, Score, Side};
 
 /// What the referee reacts to: the one enum of its inputs, the commands off the wire (through
 /// their `From` impls in [`crate::mapping`]), the sensors' balls and the runtime's clock.
@@ -21,18 +27,9 @@ pub enum Input {
     Report(GoalReport),
     /// End the game in progress without a winner. Refused when it does not fit.
     Abort(AbortGame),
-    /// Cancel the last ball of the game in progress (`table.goal.cancel.v1`): refused once the
-    /// game is finished, when it has no ball to cancel, or when `ball` is not its last.
-    Cancel {
-        /// The table it is addressed to.
-        table_id: String,
-        /// The game in progress.
-        game_id: String,
-        /// The ball to cancel; `None`: the last.
-        ball: Option<u64>,
-        /// Why, as the organiser puts it.
-        reason: Option<String>,
-    },
+    /// Cancel the last ball of the game in progress: refused once the game is finished, when
+    /// it has no ball to cancel, or when its `ball` is not the last.
+    Cancel(TableGoalCancel),
     /// The clock (ms since epoch), sent by the runtime at [`Referee::next_deadline`].
     Tick {
         /// Now, in ms since epoch.
@@ -67,20 +64,14 @@ impl Input {
     }
 }
 
-/// Why a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FinishReason {
-    /// Won under the `default` or `tie_break` conditions.
-    Win,
-    /// Won under the `timeout` conditions.
-    Timeout,
-}
-
-/// The referee's facts; each becomes one `table.*` message.
+/// The referee's facts; each is one `table.*` message. Those that are the same thing as their
+/// message hold it (naming the table); a game start holds its checked rules.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// `table.game.started.v1`.
     GameStarted {
+        /// The table.
+        table_id: String,
         /// The game.
         game_id: String,
         /// The checked rules (the document goes on the wire).
@@ -92,106 +83,28 @@ pub enum Event {
         /// The initial score.
         score: Score,
     },
-    /// `table.goal.scored.v1`: a ball went in (counted, or a rehearsal ball).
-    GoalScored {
-        /// The game.
-        game_id: String,
-        /// Who scored.
-        side: Side,
-        /// How.
-        kind: BallKind,
-        /// `false` for a rehearsal ball, which changes nothing.
-        counted: bool,
-        /// The score after the ball.
-        score: Score,
-        /// The phase the ball was played in (whose goal strengths counted it).
-        phase: Phase,
-        /// The ball's number in the game, from 1, rehearsal balls included.
-        ball: u64,
-        /// Game clock (ms since start).
-        clock_ms: u64,
-        /// Who scored, when a report named a person (sensors never do).
-        player: Option<String>,
-        /// The player is on the other side: the ball went into their own goal (it counts for
-        /// `side` all the same).
-        own_goal: bool,
-    },
-    /// `table.phase.changed.v1`.
-    PhaseChanged {
-        /// The game.
-        game_id: String,
-        /// The phase before.
-        from: Phase,
-        /// The phase after.
-        to: Phase,
-        /// The score at the change.
-        score: Score,
-        /// Game clock (ms since start).
-        clock_ms: u64,
-    },
-    /// `table.ibr.changed.v1`: the ball locks to apply (only published when one changes).
-    IbrChanged {
-        /// The game.
-        game_id: String,
-        /// Both ball returns.
-        ibr: Ibr,
-    },
-    /// `table.game.finished.v1`.
-    GameFinished {
-        /// The game.
-        game_id: String,
-        /// The winner.
-        winner: Side,
-        /// The final score.
-        score: Score,
-        /// The phase it was won in.
-        phase: Phase,
-        /// Game clock at the end (ms).
-        duration_ms: u64,
-        /// `Timeout` when won under the timeout conditions.
-        reason: FinishReason,
-    },
-    /// `table.goal.cancelled.v1`: the last ball was taken back; the game is as it was before.
-    GoalCancelled {
-        /// The game.
-        game_id: String,
-        /// The cancelled ball's number; the next ball takes it again.
-        ball: u64,
-        /// The score before it.
-        score: Score,
-        /// The phase before it.
-        phase: Phase,
-        /// The ball locks before it.
-        ibr: Ibr,
-        /// The organiser's reason, if given.
-        reason: Option<String>,
-    },
-    /// `table.game.finished.v1` with reason `aborted`: the game ended without a winner.
-    GameAborted {
-        /// The game.
-        game_id: String,
-        /// The score when it was aborted.
-        score: Score,
-        /// The phase it was aborted in.
-        phase: Phase,
-        /// Game clock at the end (ms).
-        duration_ms: u64,
-        /// The organiser's reason, if given.
-        reason: Option<String>,
-    },
+    /// A ball went in (counted, or a rehearsal ball).
+    GoalScored(TableGoalScored),
+    /// The game entered another phase.
+    PhaseChanged(TablePhaseChanged),
+    /// The ball locks to apply (only when one changes).
+    IbrChanged(TableIbrChanged),
+    /// The last ball was taken back; the game is as it was before it.
+    GoalCancelled(TableGoalCancelled),
+    /// The game ended: won (`winner`, reason `win` or `timeout`) or aborted (no winner).
+    GameFinished(TableGameFinished),
 }
 
 impl Event {
     /// The game it is about.
     pub fn game_id(&self) -> &str {
         match self {
-            Event::GameStarted { game_id, .. }
-            | Event::GoalScored { game_id, .. }
-            | Event::PhaseChanged { game_id, .. }
-            | Event::IbrChanged { game_id, .. }
-            | Event::GameFinished { game_id, .. }
-            | Event::GameAborted { game_id, .. }
-            | Event::GoalCancelled { game_id, .. } => game_id,
+            Event::GameStarted { game_id, .. } => game_id,
+            Event::GoalScored(m) => &m.game_id,
+            Event::PhaseChanged(m) => &m.game_id,
+            Event::IbrChanged(m) => &m.game_id,
+            Event::GoalCancelled(m) => &m.game_id,
+            Event::GameFinished(m) => &m.game_id,
         }
     }
 }
@@ -313,9 +226,11 @@ pub enum Rejection {
 }
 
 /// The current (or last) game of the table.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
     pub(crate) id: String,
+    /// On disk as its document, checked again on load.
+    #[serde(with = "super::rules::as_document")]
     pub(crate) rules: Arc<Rules>,
     pub(crate) players: Option<Players>,
     pub(crate) started_at_ms: u64,
@@ -353,8 +268,9 @@ impl GameState {
     }
 }
 
-/// The referee's state: a fold of its events.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The referee's state: a fold of its events. Its snapshots are its serde form
+/// ([`crate::snapshot`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TableState {
     pub(crate) game: Option<GameState>,
     pub(crate) ibr: Option<Ibr>,
@@ -386,4 +302,5 @@ pub struct Referee {
 mod decide;
 mod input;
 
-pub use input::{AbortGame, BallSeen, GoalReport, Players, StartGame};
+pub use arcade_contracts::table::{FinishReason, Players};
+pub use input::{AbortGame, BallSeen, GoalReport, StartGame};

@@ -3,6 +3,10 @@
 
 use std::sync::Arc;
 
+use arcade_contracts::table::{
+    FinishReason, TableGameFinished, TableGoalCancel, TableGoalCancelled, TableIbrChanged,
+};
+
 use super::{
     AbortGame, BallSeen, Event, GameRefusal, GameState, GoalReport, Input, Referee, Rejection,
     StartGame, StartRefusal, TableState,
@@ -41,7 +45,7 @@ impl Referee {
                         own_goal: false,
                         at_ms: *at_ms,
                     };
-                    ball(game, state.ibr, seen)
+                    ball(&self.table_id, game, state.ibr, seen)
                 }
                 _ => Vec::new(),
             }),
@@ -60,50 +64,12 @@ impl Referee {
                     own_goal,
                     at_ms: report.at_ms,
                 };
-                Ok(ball(game, state.ibr, seen))
+                Ok(ball(&self.table_id, game, state.ibr, seen))
             }
             Input::Abort(abort) => self.abort(state, abort),
-            Input::Cancel {
-                table_id,
-                game_id,
-                ball,
-                reason,
-            } => {
-                let refuse = |reason| Rejection::Cancel {
-                    game_id: game_id.clone(),
-                    reason,
-                };
-                let game = self
-                    .game_in_progress(state, table_id, Some(game_id))
-                    .map_err(refuse)?;
-                let before = game
-                    .before_last
-                    .ok_or_else(|| refuse(GameRefusal::NoBall(game.id.clone())))?;
-                let last = game.play.balls;
-                if let Some(named) = *ball
-                    && named != last
-                {
-                    return Err(refuse(GameRefusal::NotTheLastBall { named, last }));
-                }
-                let ibr = before.ibr(&game.rules);
-                let mut events = vec![Event::GoalCancelled {
-                    game_id: game.id.clone(),
-                    ball: last,
-                    score: before.score,
-                    phase: before.phase,
-                    ibr,
-                    reason: reason.clone(),
-                }];
-                if state.ibr != Some(ibr) {
-                    events.push(Event::IbrChanged {
-                        game_id: game.id.clone(),
-                        ibr,
-                    });
-                }
-                Ok(events)
-            }
+            Input::Cancel(cancel) => self.cancel(state, cancel),
             Input::Tick { now_ms } => Ok(match &state.game {
-                Some(game) if game.in_progress() => tick(game, state.ibr, *now_ms),
+                Some(game) if game.in_progress() => tick(&self.table_id, game, state.ibr, *now_ms),
                 _ => Vec::new(),
             }),
         }
@@ -118,6 +84,7 @@ impl Referee {
                 players,
                 started_at_ms,
                 score,
+                ..
             } => {
                 let mut play = Play::start(rules);
                 play.score = *score;
@@ -132,43 +99,36 @@ impl Referee {
                     over: false,
                 });
             }
-            Event::GoalScored { score, ball, .. } => {
+            Event::GoalScored(m) => {
                 if let Some(game) = &mut state.game {
                     game.before_last = Some(game.play);
-                    game.play.balls = *ball;
-                    game.play.score = *score;
+                    game.play.balls = m.ball;
+                    game.play.score = m.score;
                 }
             }
-            Event::PhaseChanged { to, score, .. } => {
+            Event::PhaseChanged(m) => {
                 if let Some(game) = &mut state.game {
-                    game.play.phase = *to;
-                    game.play.score = *score;
+                    game.play.phase = m.to;
+                    game.play.score = m.score;
                     // The clock does not go back: a cancel after the timeout stays in it.
-                    if let (Phase::Timeout, Some(before)) = (to, &mut game.before_last) {
+                    if let (Phase::Timeout, Some(before)) = (m.to, &mut game.before_last) {
                         before.phase = Phase::Timeout;
                     }
                 }
             }
-            Event::GoalCancelled {
-                ball, score, phase, ..
-            } => {
+            Event::GoalCancelled(m) => {
                 if let Some(game) = &mut state.game {
-                    game.play.balls = ball.saturating_sub(1);
-                    game.play.score = *score;
-                    game.play.phase = *phase;
+                    game.play.balls = m.ball.saturating_sub(1);
+                    game.play.score = m.score;
+                    game.play.phase = m.phase;
                     game.play.winner = None;
                     game.before_last = None;
                 }
             }
-            Event::IbrChanged { ibr, .. } => state.ibr = Some(*ibr),
-            Event::GameFinished { winner, .. } => {
+            Event::IbrChanged(m) => state.ibr = Some(Ibr::new(m.hinge, m.lock)),
+            Event::GameFinished(m) => {
                 if let Some(game) = &mut state.game {
-                    game.play.winner = Some(*winner);
-                    game.over = true;
-                }
-            }
-            Event::GameAborted { .. } => {
-                if let Some(game) = &mut state.game {
+                    game.play.winner = m.winner;
                     game.over = true;
                 }
             }
@@ -208,6 +168,7 @@ impl Referee {
         let play = Play::start(&rules);
         let ibr = play.ibr(&rules);
         let mut events = vec![Event::GameStarted {
+            table_id: self.table_id.clone(),
             game_id: start.game_id.clone(),
             rules: Arc::new(rules),
             players: start.players.clone(),
@@ -215,10 +176,7 @@ impl Referee {
             score: play.score,
         }];
         if state.ibr != Some(ibr) {
-            events.push(Event::IbrChanged {
-                game_id: start.game_id.clone(),
-                ibr,
-            });
+            events.push(ibr_changed(&self.table_id, &start.game_id, ibr));
         }
         Ok(events)
     }
@@ -234,18 +192,57 @@ impl Referee {
             .map_err(refuse)?;
         let mut events = Vec::new();
         if state.ibr != Some(Ibr::RELEASED) {
-            events.push(Event::IbrChanged {
-                game_id: game.id.clone(),
-                ibr: Ibr::RELEASED,
-            });
+            events.push(ibr_changed(&self.table_id, &game.id, Ibr::RELEASED));
         }
-        events.push(Event::GameAborted {
+        events.push(Event::GameFinished(TableGameFinished {
+            table_id: self.table_id.clone(),
             game_id: game.id.clone(),
+            winner: None,
             score: game.play.score,
             phase: game.play.phase,
             duration_ms: abort.at_ms.saturating_sub(game.started_at_ms),
-            reason: abort.reason.clone(),
-        });
+            reason: FinishReason::Aborted,
+            abort_reason: abort.reason.clone(),
+        }));
+        Ok(events)
+    }
+
+    /// Takes back the game's last ball: the play before it, and the ball locks of that play.
+    fn cancel(
+        &self,
+        state: &TableState,
+        cancel: &TableGoalCancel,
+    ) -> Result<Vec<Event>, Rejection> {
+        let refuse = |reason| Rejection::Cancel {
+            game_id: cancel.game_id.clone(),
+            reason,
+        };
+        let game = self
+            .game_in_progress(state, &cancel.table_id, Some(&cancel.game_id))
+            .map_err(refuse)?;
+        let before = game
+            .before_last
+            .ok_or_else(|| refuse(GameRefusal::NoBall(game.id.clone())))?;
+        let last = game.play.balls;
+        if let Some(named) = cancel.ball
+            && named != last
+        {
+            return Err(refuse(GameRefusal::NotTheLastBall { named, last }));
+        }
+        let ibr = before.ibr(&game.rules);
+        let mut events = vec![Event::GoalCancelled(TableGoalCancelled {
+            table_id: self.table_id.clone(),
+            game_id: game.id.clone(),
+            ball: last,
+            score: before.score,
+            phase: before.phase,
+            hinge: ibr.hinge,
+            lock: ibr.lock,
+            reason: cancel.reason.clone(),
+        })];
+        if state.ibr != Some(ibr) {
+            events.push(ibr_changed(&self.table_id, &game.id, ibr));
+        }
         Ok(events)
     }
 
@@ -294,4 +291,14 @@ impl Referee {
         self.game_in_progress(state, &report.table_id, report.game_id.as_deref())
             .map_err(refuse)
     }
+}
+
+/// `table.ibr.changed.v1` of game `game_id` on table `table_id`: the ball locks `ibr`.
+fn ibr_changed(table_id: &str, game_id: &str, ibr: Ibr) -> Event {
+    Event::IbrChanged(TableIbrChanged {
+        table_id: table_id.to_string(),
+        game_id: game_id.to_string(),
+        hinge: ibr.hinge,
+        lock: ibr.lock,
+    })
 }

@@ -2,16 +2,8 @@
 
 use serde_json::Value;
 
+use super::Players;
 use crate::domain::terms::{BallKind, Side};
-
-/// The players of a game, by side (names or ids chosen by the server). Passed through.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Players {
-    /// Players on the hinge side.
-    pub hinge: Vec<String>,
-    /// Players on the lock side.
-    pub lock: Vec<String>,
-}
 
 /// A request to start a game (`table.game.start.v1`).
 #[derive(Debug, Clone, PartialEq)]

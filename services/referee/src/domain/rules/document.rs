@@ -88,7 +88,7 @@ pub(super) fn parse(document: &Value) -> Result<Rules, RulesError> {
             return Err(RulesError::new(&path, Problem::Missing("win_rule".into())));
         };
         let lose = rule(&mut program, map, &path, "lose_rule")?;
-        conditions[phase.index()] = Some(Conditions { win, lose });
+        conditions[phase as usize] = Some(Conditions { win, lose });
         if phase == Phase::TieBreak {
             tie_break_start = start;
         }
@@ -165,7 +165,7 @@ fn goal_strength(doc: &Value) -> Result<[[[Strength; 2]; 2]; 3], RulesError> {
     for phase in [Phase::TieBreak, Phase::Timeout] {
         if let Some(doc) = field(map, phase.name()) {
             let path = format!("goal_strength.{phase}");
-            table[phase.index()] = phase_strength(doc, &path, Some(&default))?;
+            table[phase as usize] = phase_strength(doc, &path, Some(&default))?;
         }
     }
     Ok(table)
@@ -192,9 +192,9 @@ fn phase_strength(
         }
         for kind in BallKind::ALL {
             let given = side_map.and_then(|m| field(m, kind.name()));
-            table[side.index()][kind.index()] = match (given, fallback) {
+            table[side as usize][kind as usize] = match (given, fallback) {
                 (Some(v), _) => strength(v, &format!("{side_path}.{kind}"))?,
-                (None, Some(fallback)) => fallback[side.index()][kind.index()],
+                (None, Some(fallback)) => fallback[side as usize][kind as usize],
                 (None, None) if side_map.is_none() => {
                     return Err(RulesError::new(
                         path,

@@ -111,9 +111,9 @@ pub enum Problem {
         /// The side that would win.
         side: &'static str,
         /// The hinge side's initial score.
-        hinge: i64,
+        hinge: u64,
         /// The lock side's initial score.
-        lock: i64,
+        lock: u64,
     },
     /// A tie-break without a rule that starts it.
     #[error("missing start_rule: without it the tie-break never starts")]

@@ -21,12 +21,12 @@ impl Rules {
             1 => lines.push("rehearsal: the first ball counts for nothing".into()),
             n => lines.push(format!("rehearsal: the first {n} balls count for nothing")),
         }
-        let default = self.strength[Phase::Default.index()];
+        let default = self.strength[Phase::Default as usize];
         if default != [[PLAIN_BALL; 2]; 2] {
             lines.push(format!("goals: {}", strengths(&default)));
         }
         for phase in [Phase::TieBreak, Phase::Timeout] {
-            let table = self.strength[phase.index()];
+            let table = self.strength[phase as usize];
             if self.conditions(phase).is_some() && table != default {
                 lines.push(format!("goals in {}: {}", label(phase), strengths(&table)));
             }
@@ -97,8 +97,8 @@ fn label(phase: Phase) -> &'static str {
 /// `a goal +1, an in-out +2`, or per side when the sides differ.
 fn strengths(table: &[[Strength; 2]; 2]) -> String {
     let side = |t: &[Strength; 2]| {
-        let goal = points(t[BallKind::Goal.index()]);
-        let inout = points(t[BallKind::Inout.index()]);
+        let goal = points(t[BallKind::Goal as usize]);
+        let inout = points(t[BallKind::Inout as usize]);
         format!("a goal {goal}, an in-out {inout}")
     };
     let [hinge, lock] = table;

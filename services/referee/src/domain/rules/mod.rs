@@ -37,6 +37,28 @@ pub struct Conditions {
 /// Points a ball gives: `[scorer, opponent]`, e.g. `[2, -1]`.
 pub type Strength = [i64; 2];
 
+/// Rules stored as their document (a snapshot's), checked again when read back
+/// (`#[serde(with = "as_document")]` on an `Arc<Rules>`).
+pub(crate) mod as_document {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
+    use serde_json::{Map, Value};
+
+    use super::Rules;
+
+    pub(crate) fn serialize<S: Serializer>(rules: &Arc<Rules>, to: S) -> Result<S::Ok, S::Error> {
+        rules.source().serialize(to)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Arc<Rules>, D::Error> {
+        let document = Map::<String, Value>::deserialize(from)?;
+        Rules::reload(&Value::Object(document))
+            .map(Arc::new)
+            .map_err(D::Error::custom)
+    }
+}
+
 /// A checked, compiled rules document. Cheap to evaluate: no allocation, no JSON.
 #[derive(Debug, Clone)]
 pub struct Rules {
@@ -57,7 +79,7 @@ impl Rules {
     /// `start_rule`, and the initial score must not already win.
     pub fn parse(document: &Value) -> Result<Rules, RulesError> {
         let rules = document::parse(document)?;
-        if rules.conditions[Phase::TieBreak.index()].is_some() && rules.tie_break_start.is_none() {
+        if rules.conditions[Phase::TieBreak as usize].is_some() && rules.tie_break_start.is_none() {
             return Err(RulesError::new(
                 "conditions.tie_break",
                 Problem::NoTieBreakStart,
@@ -120,7 +142,7 @@ impl Rules {
     /// When the game times out, in milliseconds of game clock: only when `timeout_s > 0` and
     /// `conditions.timeout` exists.
     pub fn timeout_ms(&self) -> Option<u64> {
-        (self.timeout_s > 0 && self.conditions[Phase::Timeout.index()].is_some())
+        (self.timeout_s > 0 && self.conditions[Phase::Timeout as usize].is_some())
             .then(|| self.timeout_s.saturating_mul(1000))
     }
 
@@ -136,12 +158,12 @@ impl Rules {
 
     /// The points a ball of `kind` by `side` gives in `phase`: `[scorer, opponent]`.
     pub fn strength(&self, phase: Phase, side: Side, kind: BallKind) -> Strength {
-        self.strength[phase.index()][side.index()][kind.index()]
+        self.strength[phase as usize][side as usize][kind as usize]
     }
 
     /// The conditions of a phase, if the document has them.
     pub fn conditions(&self, phase: Phase) -> Option<Conditions> {
-        self.conditions[phase.index()]
+        self.conditions[phase as usize]
     }
 
     /// `conditions.tie_break.start_rule`, if any.

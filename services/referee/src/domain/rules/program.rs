@@ -9,11 +9,16 @@ use super::expr::{Cmp, Expr, Int, Var};
 /// The four variables' values for one side: `[$score, $other_score, $score_delta, $max_score]`.
 pub(crate) type Vars = [i64; 4];
 
-/// The variables for the side whose score is `score`.
+/// The variables for the side whose score is `score` (scores beyond `i64::MAX` count as it).
 #[inline]
-pub(crate) fn vars(score: i64, other: i64) -> Vars {
-    let delta = i64::try_from(score.abs_diff(other)).unwrap_or(i64::MAX);
-    [score, other, delta, score.max(other)]
+pub(crate) fn vars(score: u64, other: u64) -> Vars {
+    let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    [
+        int(score),
+        int(other),
+        int(score.abs_diff(other)),
+        int(score.max(other)),
+    ]
 }
 
 #[derive(Debug, Clone, Copy)]

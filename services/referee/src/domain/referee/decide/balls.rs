@@ -1,7 +1,12 @@
 //! What one ball, a tick or a timeout make of a game in progress: its events, from [`Play`]'s
 //! results.
 
-use super::super::{Event, FinishReason, GameRefusal, GameState, GoalReport};
+use arcade_contracts::table::{
+    FinishReason, TableGameFinished, TableGoalScored, TablePhaseChanged,
+};
+
+use super::super::{Event, GameRefusal, GameState, GoalReport};
+use super::ibr_changed;
 use crate::domain::game::Play;
 use crate::domain::terms::{BallKind, Ibr, Phase, Side};
 
@@ -45,7 +50,7 @@ pub(super) fn own_goal(game: &GameState, report: &GoalReport) -> Result<bool, Ga
 
 /// A ball in a game in progress: first the timeout if the clock passed it, then the ball (if
 /// the timeout did not end the game), then the ball locks and the end of the game.
-pub(super) fn ball(game: &GameState, ibr: Option<Ibr>, seen: Seen<'_>) -> Vec<Event> {
+pub(super) fn ball(table: &str, game: &GameState, ibr: Option<Ibr>, seen: Seen<'_>) -> Vec<Event> {
     let Seen {
         side,
         kind,
@@ -55,11 +60,12 @@ pub(super) fn ball(game: &GameState, ibr: Option<Ibr>, seen: Seen<'_>) -> Vec<Ev
     } = seen;
     let clock_ms = at_ms.saturating_sub(game.started_at_ms);
     let mut events = Vec::new();
-    let mut play = timeout(game, clock_ms, &mut events);
+    let mut play = timeout(table, game, clock_ms, &mut events);
     if play.winner.is_none() {
         let counted = !play.next_is_rehearsal(&game.rules);
         let next = play.after_ball(&game.rules, side, kind);
-        events.push(Event::GoalScored {
+        events.push(Event::GoalScored(TableGoalScored {
+            table_id: table.to_string(),
             game_id: game.id.clone(),
             side,
             kind,
@@ -70,29 +76,29 @@ pub(super) fn ball(game: &GameState, ibr: Option<Ibr>, seen: Seen<'_>) -> Vec<Ev
             clock_ms,
             player: player.map(str::to_string),
             own_goal,
-        });
-        phase_change(game, &play, &next, clock_ms, &mut events);
+        }));
+        phase_change(table, game, &play, &next, clock_ms, &mut events);
         play = next;
     }
-    settle(game, ibr, &play, clock_ms, &mut events);
+    settle(table, game, ibr, &play, clock_ms, &mut events);
     events
 }
 
-pub(super) fn tick(game: &GameState, ibr: Option<Ibr>, now_ms: u64) -> Vec<Event> {
+pub(super) fn tick(table: &str, game: &GameState, ibr: Option<Ibr>, now_ms: u64) -> Vec<Event> {
     let clock_ms = now_ms.saturating_sub(game.started_at_ms);
     let mut events = Vec::new();
-    let play = timeout(game, clock_ms, &mut events);
+    let play = timeout(table, game, clock_ms, &mut events);
     if !events.is_empty() {
-        settle(game, ibr, &play, clock_ms, &mut events);
+        settle(table, game, ibr, &play, clock_ms, &mut events);
     }
     events
 }
 
 /// The play once the clock reads `clock_ms`, pushing the phase change if it timed out.
-fn timeout(game: &GameState, clock_ms: u64, events: &mut Vec<Event>) -> Play {
+fn timeout(table: &str, game: &GameState, clock_ms: u64, events: &mut Vec<Event>) -> Play {
     match game.play.after_clock(&game.rules, clock_ms) {
         Some(next) => {
-            phase_change(game, &game.play, &next, clock_ms, events);
+            phase_change(table, game, &game.play, &next, clock_ms, events);
             next
         }
         None => game.play,
@@ -100,6 +106,7 @@ fn timeout(game: &GameState, clock_ms: u64, events: &mut Vec<Event>) -> Play {
 }
 
 fn phase_change(
+    table: &str,
     game: &GameState,
     before: &Play,
     after: &Play,
@@ -107,24 +114,29 @@ fn phase_change(
     events: &mut Vec<Event>,
 ) {
     if before.phase != after.phase {
-        events.push(Event::PhaseChanged {
+        events.push(Event::PhaseChanged(TablePhaseChanged {
+            table_id: table.to_string(),
             game_id: game.id.clone(),
             from: before.phase,
             to: after.phase,
             score: after.score,
             clock_ms,
-        });
+        }));
     }
 }
 
 /// The ball locks (when they change) and the end of the game (when it was just won).
-fn settle(game: &GameState, ibr: Option<Ibr>, play: &Play, clock_ms: u64, events: &mut Vec<Event>) {
+fn settle(
+    table: &str,
+    game: &GameState,
+    ibr: Option<Ibr>,
+    play: &Play,
+    clock_ms: u64,
+    events: &mut Vec<Event>,
+) {
     let next = play.ibr(&game.rules);
     if ibr != Some(next) {
-        events.push(Event::IbrChanged {
-            game_id: game.id.clone(),
-            ibr: next,
-        });
+        events.push(ibr_changed(table, &game.id, next));
     }
     if let Some(winner) = play.winner {
         let reason = if play.phase == Phase::Timeout {
@@ -132,13 +144,15 @@ fn settle(game: &GameState, ibr: Option<Ibr>, play: &Play, clock_ms: u64, events
         } else {
             FinishReason::Win
         };
-        events.push(Event::GameFinished {
+        events.push(Event::GameFinished(TableGameFinished {
+            table_id: table.to_string(),
             game_id: game.id.clone(),
-            winner,
+            winner: Some(winner),
             score: play.score,
             phase: play.phase,
             duration_ms: clock_ms,
             reason,
-        });
+            abort_reason: None,
+        }));
     }
 }
