@@ -5,12 +5,16 @@
 //! play before its last ball, the ball locks last decided, and every game id ever started on
 //! the table. A field the state gains is written without an edit here; a snapshot that lacks
 //! it, or holds one the state lost the type of, fails to decode and the host folds the log
-//! instead. Versions 1 and 2 (postcard, field by field) are skipped and the log replayed, the
-//! runtime's rule for a format it does not read.
+//! instead.
+//!
+//! Version 2 (postcard, field by field) is still read: [`v2`] turns it into version 3's form.
+//! Version 1 (without the play before the last ball) is skipped and the log replayed.
 //!
 //! [`Rules::reload`]: crate::domain::Rules::reload
 
 use arcade_runtime::{Snapshot, SnapshotError};
+
+mod v2;
 
 use crate::domain::TableState;
 use crate::service::RefereeService;
@@ -26,5 +30,13 @@ impl<L: BallLocks + Send + 'static> Snapshot for RefereeService<L> {
 
     fn decode(bytes: &[u8]) -> Result<TableState, SnapshotError> {
         serde_json::from_slice(bytes).map_err(|e| SnapshotError::Payload(e.to_string()))
+    }
+
+    fn decode_older(version: u32, bytes: &[u8]) -> Option<Result<TableState, SnapshotError>> {
+        let read = |bytes| {
+            serde_json::from_value(v2::read(bytes)?)
+                .map_err(|e| SnapshotError::Payload(format!("version 2: {e}")))
+        };
+        (version == 2).then(|| read(bytes))
     }
 }

@@ -1,8 +1,8 @@
 //! The referee's snapshot format: over random histories (games started with the example rules,
-//! balls, reports, aborts, cancels, clock ticks, refused requests), the state restored from a snapshot
-//! taken anywhere, with the rest of the log folded on it, equals the state rebuilt from the
-//! whole log: the game, its rules, score, phase, balls, winner, the ball locks and every game
-//! id ever played.
+//! balls, reports, aborts, cancels, clock ticks, refused requests), the state restored from a
+//! snapshot taken anywhere, with the rest of the log folded on it, equals the state rebuilt
+//! from the whole log: the game, its rules, score, phase, balls, winner, the ball locks and
+//! every game id ever played. A snapshot of version 2 reads as the state it was taken of.
 
 mod common;
 
@@ -10,7 +10,7 @@ use arcade_contracts::table::TableGoalCancel;
 use arcade_referee::domain::referee::{AbortGame, BallSeen, GoalReport, StartGame};
 use arcade_referee::service::RefereeService;
 use arcade_referee::table::SimulatedTable;
-use arcade_referee::{BallKind, Event, Input, Referee, Side, TableState};
+use arcade_referee::{BallKind, Event, IbrLock, Input, Phase, Referee, Side, TableState};
 use arcade_runtime::testkit::Scenario;
 use arcade_runtime::{Snapshot, SnapshotError};
 use common::TableRules;
@@ -157,4 +157,79 @@ fn a_snapshot_cut_short_is_refused_not_misread() {
             bytes.len()
         );
     }
+}
+
+/// Version 2's layout, as the referee wrote it before version 3.
+#[derive(serde::Serialize)]
+struct TableV2 {
+    game: Option<GameV2>,
+    ibr: Option<(u8, u8)>,
+    played: Vec<String>,
+}
+
+#[derive(serde::Serialize)]
+struct GameV2 {
+    id: String,
+    rules: String,
+    players: Option<(Vec<String>, Vec<String>)>,
+    started_at_ms: u64,
+    hinge: i64,
+    lock: i64,
+    phase: u8,
+    balls: u64,
+    winner: Option<u8>,
+    over: bool,
+    before_last: Option<(i64, i64, u8, u64)>,
+}
+
+#[test]
+fn a_version_2_snapshot_is_read_as_the_state_it_was_taken_of() {
+    // g1 of the bar rules at 3–1, its last ball (lock's) still cancellable.
+    let ops = [
+        Op::Start(0, 1),
+        Op::Ball(true, true),
+        Op::Ball(true, true),
+        Op::Ball(true, true),
+        Op::Ball(false, true),
+    ];
+    let state = fold(TableState::default(), &history(&ops));
+    let before = *fold(TableState::default(), &history(&ops[..4]))
+        .game()
+        .unwrap()
+        .play();
+    let game = state.game().unwrap();
+    let play = *game.play();
+    assert_eq!((play.score.hinge, play.score.lock, before.balls), (3, 1, 3));
+    let phase = |phase: Phase| Phase::ALL.iter().position(|p| *p == phase).unwrap() as u8;
+    let lock = |lock: IbrLock| u8::from(lock == IbrLock::Locked);
+    let ibr = state.ibr().unwrap();
+    let v2 = TableV2 {
+        game: Some(GameV2 {
+            id: "g1".into(),
+            rules: Value::Object(game.rules().source().clone()).to_string(),
+            players: None,
+            started_at_ms: game.started_at_ms(),
+            hinge: 3,
+            lock: 1,
+            phase: phase(play.phase),
+            balls: play.balls,
+            winner: None,
+            over: false,
+            before_last: Some((
+                before.score.hinge as i64,
+                before.score.lock as i64,
+                phase(before.phase),
+                before.balls,
+            )),
+        }),
+        ibr: Some((lock(ibr.hinge), lock(ibr.lock))),
+        played: vec!["g1".into()],
+    };
+    let bytes = postcard::to_allocvec(&v2).unwrap();
+    assert_eq!(Codec::decode_older(2, &bytes).unwrap().unwrap(), state);
+    assert!(Codec::decode_older(1, &bytes).is_none());
+    assert!(matches!(
+        Codec::decode_older(2, &bytes[..bytes.len() - 1]),
+        Some(Err(SnapshotError::Payload(_)))
+    ));
 }

@@ -22,7 +22,8 @@ use crate::duration::{DurationSyntax, UP_TO_DAYS};
 ///
 /// `decode(encode(s))` must equal `s` in everything `decide` and `evolve` read; each service
 /// checks it with a property test (restored + tail == the full replay). Changing the format
-/// means a new `VERSION`: snapshots of the old one are then skipped and the log replayed.
+/// means a new `VERSION`: snapshots of the old one are then skipped and the log replayed,
+/// unless [`Snapshot::decode_older`] still reads them.
 pub trait Snapshot: Decider {
     /// The format version written by [`Snapshot::encode`], read by [`Snapshot::decode`].
     const VERSION: u32;
@@ -32,6 +33,13 @@ pub trait Snapshot: Decider {
 
     /// The state back from bytes of this format version.
     fn decode(bytes: &[u8]) -> Result<Self::State, SnapshotError>;
+
+    /// The state back from bytes of an older format `version` that this build still reads;
+    /// `None` for a version it does not read (the host skips the snapshot). None by default.
+    fn decode_older(version: u32, bytes: &[u8]) -> Option<Result<Self::State, SnapshotError>> {
+        let _ = (version, bytes);
+        None
+    }
 }
 
 impl<St> Codec<St> {
@@ -41,6 +49,7 @@ impl<St> Codec<St> {
             version: S::VERSION,
             encode: S::encode,
             decode: S::decode,
+            decode_older: S::decode_older,
             fits: None,
         }
     }

@@ -46,18 +46,17 @@ impl<S: Service> Host<S> {
         };
         let end = self.store.end();
         for candidate in stored {
-            let restored =
-                crate::store::snapshot::parse(&candidate, Some(codec.version)).and_then(|frame| {
-                    if frame.seq >= end {
-                        return Err(crate::SnapshotError::AheadOfLog {
-                            seq: frame.seq,
-                            end,
-                        });
-                    }
-                    let state = (codec.decode)(&frame.state)?;
-                    codec.check_fits(frame.seq, &state)?;
-                    Ok((frame, state))
-                });
+            let restored = crate::store::snapshot::parse(&candidate, None).and_then(|frame| {
+                if frame.seq >= end {
+                    return Err(crate::SnapshotError::AheadOfLog {
+                        seq: frame.seq,
+                        end,
+                    });
+                }
+                let state = codec.read(frame.seq, frame.version, &frame.state)?;
+                codec.check_fits(frame.seq, &state)?;
+                Ok((frame, state))
+            });
             match restored {
                 Ok((frame, state)) => {
                     self.state = state;

@@ -55,14 +55,33 @@ pub struct Codec<St> {
     pub encode: fn(&St) -> Vec<u8>,
     /// [`crate::Snapshot::decode`].
     pub decode: fn(&[u8]) -> Result<St, SnapshotError>,
+    /// [`crate::Snapshot::decode_older`].
+    pub decode_older: DecodeOlder<St>,
     /// Whether a restored state fits the service's settings (`None`: any state does).
     pub fits: Option<Fits<St>>,
 }
+
+/// Reads a snapshot of an older format version, `None` for one it does not read
+/// ([`crate::Snapshot::decode_older`]).
+pub type DecodeOlder<St> = fn(u32, &[u8]) -> Option<Result<St, SnapshotError>>;
 
 /// Whether a restored state fits a service's settings: `Err(why)` when it does not.
 pub type Fits<St> = std::sync::Arc<dyn Fn(&St) -> Result<(), String> + Send + Sync>;
 
 impl<St> Codec<St> {
+    /// The state of the snapshot at `seq`, whose payload `bytes` has format `version`: this
+    /// codec's own, or an older one it still reads; any other is [`SnapshotError::UnknownVersion`].
+    pub fn read(&self, seq: u64, version: u32, bytes: &[u8]) -> Result<St, SnapshotError> {
+        if version == self.version {
+            return (self.decode)(bytes);
+        }
+        (self.decode_older)(version, bytes).unwrap_or(Err(SnapshotError::UnknownVersion {
+            seq,
+            found: version,
+            expected: self.version,
+        }))
+    }
+
     /// Whether `state`, restored from the snapshot at `seq`, fits the service's settings.
     pub fn check_fits(&self, seq: u64, state: &St) -> Result<(), SnapshotError> {
         match &self.fits {
@@ -80,6 +99,7 @@ impl<St> Clone for Codec<St> {
             version: self.version,
             encode: self.encode,
             decode: self.decode,
+            decode_older: self.decode_older,
             fits: self.fits.clone(),
         }
     }
