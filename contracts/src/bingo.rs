@@ -7,8 +7,7 @@
 //!
 //! Layout: the shapes shared by several messages are here; [`commands`] holds the requests,
 //! [`events`] the facts, [`reads`] what the admin endpoint answers about games and cards;
-//! each request is declared a message (type name, route, example) in [`commands`], each fact
-//! in `messages`, with its example from `examples`.
+//! each type is declared a message (type name, route, example) in its own file, next to it.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -18,7 +17,6 @@ use crate::MessageType;
 pub mod commands;
 pub mod events;
 mod examples;
-mod messages;
 pub mod reads;
 
 pub use commands::*;
@@ -285,6 +283,6 @@ pub struct CardCell {
 /// The message types of this module: the commands, then the events.
 pub fn types() -> Vec<MessageType> {
     let mut all = commands::types();
-    all.extend(messages::types());
+    all.extend(events::types());
     all
 }

@@ -1,9 +1,12 @@
 //! The bingo service's facts. Each is the answer to a request (it echoes `gameId` and the
 //! optional `requestId`) or the effect of a gesture; together they rebuild the service's state.
+//! Each is listed as a message at the end of the file, with its example (the `office-party` and
+//! `friday-quiz` story of [`examples`](super::examples)).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::examples::{office_patterns, office_pool, office_sources};
 use super::{ActivitySourceSpec, CardCell, ClaimCheck, GridSpec, PatternSpec, PrintedCard};
 use super::{SquareSpec, TickMode};
 
@@ -210,4 +213,172 @@ pub struct RequestRejected {
     pub code: String,
     /// Why, in words a person understands.
     pub reason: String,
+}
+
+messages! {
+    Event GameOpened: "bingo.game.opened.v1" => game_opened();
+    Event CardDealt: "bingo.card.dealt.v1" => card_dealt();
+    Event CardsPrinted: "bingo.cards.printed.v1" => cards_printed();
+    Event SquareCalled: "bingo.square.called.v1" => square_called();
+    Event SquareTicked: "bingo.square.ticked.v1" => square_ticked();
+    Event GestureUndone: "bingo.gesture.undone.v1" => gesture_undone();
+    Event ClaimAnswered: "bingo.claim.answered.v1" => claim_answered();
+    Event CardWon: "bingo.card.won.v1" => card_won();
+    Event GameClosed: "bingo.game.closed.v1" => game_closed();
+    Event RequestRejected: "bingo.request.rejected.v1" => request_rejected();
+}
+
+fn game_opened() -> GameOpened {
+    GameOpened {
+        request_id: Some("req-1".into()),
+        game_id: "office-party".into(),
+        tick_mode: TickMode::Activity,
+        grid: GridSpec {
+            size: 3,
+            free_centre: Some(true),
+        },
+        pool: office_pool(),
+        patterns: office_patterns(),
+        activity_sources: office_sources(),
+        opened_at: 1_767_225_600_000,
+    }
+}
+
+fn card_dealt() -> CardDealt {
+    CardDealt {
+        request_id: Some("req-17".into()),
+        game_id: "office-party".into(),
+        player: "alice".into(),
+        serial: 1,
+        cells: vec![
+            Some(5),
+            Some(2),
+            Some(3),
+            Some(9),
+            None,
+            Some(1),
+            Some(7),
+            Some(4),
+            Some(8),
+        ],
+        first_deal: true,
+    }
+}
+
+fn cards_printed() -> CardsPrinted {
+    let card = |serial, label: &str, ids: [u32; 24]| {
+        let mut cells: Vec<Option<u32>> = ids.iter().map(|&id| Some(id)).collect();
+        cells.insert(12, None);
+        PrintedCard {
+            serial,
+            label: label.into(),
+            cells,
+        }
+    };
+    CardsPrinted {
+        request_id: None,
+        game_id: "friday-quiz".into(),
+        cards: vec![
+            card(
+                12,
+                "3f2a-9c01-77be-4d10",
+                [
+                    7, 61, 33, 18, 42, 70, 5, 29, 51, 12, 66, 38, 2, 57, 24, 45, 9, 73, 31, 14, 60,
+                    27, 48, 3,
+                ],
+            ),
+            card(
+                13,
+                "c41d-0b7e-2290-e8a5",
+                [
+                    22, 4, 68, 39, 11, 53, 30, 75, 17, 46, 8, 62, 35, 1, 59, 26, 71, 13, 44, 6, 37,
+                    65, 20, 50,
+                ],
+            ),
+        ],
+    }
+}
+
+fn square_called() -> SquareCalled {
+    SquareCalled {
+        request_id: None,
+        game_id: "friday-quiz".into(),
+        square_id: 42,
+        label: "42".into(),
+        call_number: 17,
+    }
+}
+
+fn square_ticked() -> SquareTicked {
+    SquareTicked {
+        game_id: "office-party".into(),
+        serial: 1,
+        player: "alice".into(),
+        square_id: 3,
+        cell: 2,
+        entry_id: "0196a3f2-7c1e-7b21-9a4d-3e5f60718293".into(),
+        verb: "table.goal".into(),
+    }
+}
+
+fn gesture_undone() -> GestureUndone {
+    GestureUndone {
+        game_id: "office-party".into(),
+        entry_id: "act-8812".into(),
+        unticked: vec![CardCell {
+            serial: 1,
+            player: "alice".into(),
+            square_id: 2,
+            cell: 1,
+        }],
+    }
+}
+
+fn claim_answered() -> ClaimAnswered {
+    ClaimAnswered {
+        request_id: Some("req-18".into()),
+        game_id: "friday-quiz".into(),
+        serial: 3,
+        check: ClaimCheck::Claim,
+        player: Some("alice".into()),
+        ticked_cells: vec![2, 7, 10, 11, 12, 13, 14, 17, 22],
+        pattern: Some("row".into()),
+        winning_cells: Some(vec![10, 11, 12, 13, 14]),
+        won_at: Some(1_767_229_200_000),
+        place: Some(1),
+        game_closed: false,
+    }
+}
+
+fn card_won() -> CardWon {
+    CardWon {
+        game_id: "friday-quiz".into(),
+        serial: 3,
+        player: Some("alice".into()),
+        pattern: "row".into(),
+        cells: vec![10, 11, 12, 13, 14],
+        won_at: 1_767_229_200_000,
+        place: 1,
+    }
+}
+
+fn game_closed() -> GameClosed {
+    GameClosed {
+        request_id: None,
+        game_id: "friday-quiz".into(),
+        winners: vec![3, 12],
+        cards: 64,
+        closed_at: 1_767_232_800_000,
+    }
+}
+
+fn request_rejected() -> RequestRejected {
+    RequestRejected {
+        request_type: "bingo.card.claim.v1".into(),
+        request_id: Some("req-19".into()),
+        game_id: "friday-quiz".into(),
+        code: "not-your-card".into(),
+        reason: "card 12 of game \"friday-quiz\" is not yours: a player claims their own card only"
+            .into(),
+    }
 }
