@@ -31,7 +31,8 @@ struct Game {
     /// 0 hinge, 1 lock.
     winner: Option<u8>,
     over: bool,
-    /// Before the last ball, while it can be cancelled: hinge, lock, phase code, balls.
+    /// The play before the last ball, while that ball can be taken back: hinge, lock, phase
+    /// code, balls.
     before_last: Option<(i64, i64, u8, u64)>,
 }
 
