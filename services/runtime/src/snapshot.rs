@@ -2,8 +2,8 @@
 //! frame around it, and when the host takes one ([`SnapshotPolicy`]).
 //!
 //! A snapshot is the state after the log entry `seq` (a fold of entries `1..=seq`), encoded by
-//! the service in an on-disk format of its own (a dedicated struct in the service crate, never
-//! its domain types), tagged with that format's version. The runtime wraps it in a frame
+//! the service in an on-disk format of its own (a dedicated struct in the service crate, or its
+//! state's serde form as the referee's), tagged with that format's version. The runtime wraps it in a frame
 //! (`store::snapshot`): a magic, the frame and codec versions, the covered `seq`, when it was
 //! taken, the host's flows, and a CRC-32 of all of it. A restart loads the newest snapshot it
 //! can read and replays only the entries after it; a damaged one, or one of a version this
