@@ -9,7 +9,9 @@ use super::events::{
     CardDealt, CardWon, CardsPrinted, ClaimAnswered, GameClosed, GameOpened, GestureUndone,
     RequestRejected, SquareCalled, SquareTicked,
 };
-use super::{ActivitySourceSpec, CardCell, ClaimCheck, FieldFilter, GridSpec, PatternSpec};
+use super::{
+    ActivitySourceSpec, CardCell, ClaimCheck, FieldFilter, GridSpec, PatternSpec, UndoneBy,
+};
 use super::{SquareSpec, TickMode, TriggerSpec};
 
 fn square(id: u32, label: &str, verb: &str, object: Option<&str>) -> SquareSpec {
@@ -56,7 +58,7 @@ pub(super) fn office_patterns() -> Vec<PatternSpec> {
 }
 
 /// `office-party` counts the scoring side of the table referee's counted goals, own goals
-/// excepted.
+/// excepted; a cancelled goal unticks what it ticked.
 pub(super) fn office_sources() -> Vec<ActivitySourceSpec> {
     vec![ActivitySourceSpec {
         message_type: "table.goal.scored.v1".into(),
@@ -75,6 +77,7 @@ pub(super) fn office_sources() -> Vec<ActivitySourceSpec> {
                 or_missing: true,
             },
         ],
+        undone_by: UndoneBy::known_for("table.goal.scored.v1"),
     }]
 }
 
@@ -168,6 +171,9 @@ pub(crate) fn square_ticked() -> SquareTicked {
         cell: 2,
         entry_id: "0196a3f2-7c1e-7b21-9a4d-3e5f60718293".into(),
         verb: "table.goal".into(),
+        undo_key: Some(
+            r#"table.goal.cancelled.v1 ["bar-paris-11-t3","g-2024-06-01-0042",9]"#.into(),
+        ),
     }
 }
 
