@@ -213,6 +213,38 @@ pub struct ActivitySourceSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 8))]
     pub filters: Vec<FieldFilter>,
+    /// The message that undoes such a gesture, e.g. the referee's `table.goal.cancelled.v1`:
+    /// what a mapped message ticked is unticked, as for an undone gesture, when a message of
+    /// that type comes whose `key` fields equal the mapped message's. Optional; since 2026-12.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undone_by: Option<UndoneBy>,
+}
+
+/// The message undoing a mapped gesture, and the payload fields both messages carry that
+/// name the same occurrence (the table, game and ball of a goal and of its cancel).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UndoneBy {
+    /// The undoing message type, e.g. `table.goal.cancelled.v1`.
+    #[schemars(length(min = 3, max = 200))]
+    pub message_type: String,
+    /// JSON Pointers to the fields naming the occurrence in both payloads, e.g. `/tableId`,
+    /// `/gameId`, `/ball`; 1 to 8.
+    #[schemars(length(min = 1, max = 8))]
+    pub key: Vec<String>,
+}
+
+impl UndoneBy {
+    /// What undoes a gesture mapped from `message_type`, for the types whose undo is known:
+    /// `table.goal.scored.v1` is undone by `table.goal.cancelled.v1` of the same table, game
+    /// and ball.
+    pub fn known_for(message_type: &str) -> Option<UndoneBy> {
+        use crate::Message as _;
+        (message_type == crate::table::TableGoalScored::TYPE).then(|| UndoneBy {
+            message_type: crate::table::TableGoalCancelled::TYPE.to_string(),
+            key: ["/tableId", "/gameId", "/ball"].map(String::from).to_vec(),
+        })
+    }
 }
 
 /// A condition on a mapped message: the payload field at `field` equals `equals`.

@@ -110,11 +110,17 @@ pub struct SquareTicked {
     pub entry_id: String,
     /// The gesture's verb.
     pub verb: String,
+    /// For a mapped message whose source declares `undoneBy`: the values of its key fields
+    /// (a JSON array as text, after the undoing type), by which the undoing message finds this
+    /// gesture. Optional; since 2026-12.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo_key: Option<String>,
 }
 
 /// `bingo.gesture.undone.v1`: a gesture was undone in a game; the cells it alone ticked (on
-/// cards that had not won) are unticked. A gesture undone before it was recorded is announced
-/// too, with nothing unticked: it ticks nothing when it comes.
+/// cards that had not won) are unticked. Announced only in the games where the gesture ticked;
+/// a mapped message's gesture is undone this way by the message its source names
+/// (`undoneBy`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(description = "A gesture was undone in an activity bingo game.")]
@@ -318,6 +324,9 @@ fn square_ticked() -> SquareTicked {
         cell: 2,
         entry_id: "0196a3f2-7c1e-7b21-9a4d-3e5f60718293".into(),
         verb: "table.goal".into(),
+        undo_key: Some(
+            r#"table.goal.cancelled.v1 ["bar-paris-11-t3","g-2024-06-01-0042",9]"#.into(),
+        ),
     }
 }
 

@@ -5,7 +5,7 @@
 //! `friday-quiz`, a classic 75-square game whose squares are called. `arcade`'s tests feed the
 //! `office-party` mapping real referee events, so the example works as written.
 
-use super::{ActivitySourceSpec, FieldFilter, PatternSpec, SquareSpec, TriggerSpec};
+use super::{ActivitySourceSpec, FieldFilter, PatternSpec, SquareSpec, TriggerSpec, UndoneBy};
 
 fn square(id: u32, label: &str, verb: &str, object: Option<&str>) -> SquareSpec {
     SquareSpec {
@@ -51,7 +51,7 @@ pub(super) fn office_patterns() -> Vec<PatternSpec> {
 }
 
 /// `office-party` counts the scoring side of the table referee's counted goals, own goals
-/// excepted.
+/// excepted; a cancelled goal unticks what it ticked.
 pub(super) fn office_sources() -> Vec<ActivitySourceSpec> {
     vec![ActivitySourceSpec {
         message_type: "table.goal.scored.v1".into(),
@@ -70,5 +70,6 @@ pub(super) fn office_sources() -> Vec<ActivitySourceSpec> {
                 or_missing: true,
             },
         ],
+        undone_by: UndoneBy::known_for("table.goal.scored.v1"),
     }]
 }

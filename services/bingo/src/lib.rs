@@ -5,8 +5,8 @@
 //! - [`domain`]: the pure domain and the decider [`Bingo`] (`decide` / `evolve` over
 //!   [`State`], [`Input`] and [`Event`]).
 //! - [`mapping`]: the contract messages consumed ([`Incoming`], as inputs:
-//!   [`Input::from_message`]) and published ([`Outgoing`]: [`Event::to_contract`],
-//!   [`Event::to_message`], and back for replay: [`Event::from_message`]), declared once.
+//!   [`Input::from_message`]) and published ([`Outgoing`], `From<&Event>`, and back for
+//!   replay: [`Event::from_message`]), declared once.
 //! - [`cli`]: the pure parts of `arcade bingo open | print | show` (squares files, pattern
 //!   names, printed cards as JSON lines or an A4 HTML sheet).
 //! - [`service`]: the thin service on the runtime ([`BingoService`]) and its [`Binder`].
@@ -23,7 +23,7 @@ pub mod view;
 
 pub use arcade_runtime::MappingError;
 pub use domain::{Bingo, Event, Input, Rejection, Secret, SecretError, State};
-pub use mapping::{Incoming, Outgoing, consumed_types};
+pub use mapping::{Incoming, Outgoing};
 pub use service::{Binder, BingoService};
 pub use view::BingoView;
 

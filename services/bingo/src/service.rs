@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
 
 use crate::domain::{Bingo, Event, Input, Rejection, Secret, State};
-use crate::mapping::Incoming;
+use crate::mapping::{Incoming, Outgoing};
 use crate::view::BingoView;
 
 /// The bingo service: the decider and, when it runs on a bus, its binder.
@@ -158,7 +158,7 @@ impl Service for BingoService {
     }
 
     fn encode(&self, event: &Event) -> Result<Outbound, MappingError> {
-        event.to_contract().outbound()
+        Outgoing::from(event).outbound()
     }
 
     fn decode(&self, envelope: &Envelope) -> Result<Event, MappingError> {
@@ -176,12 +176,7 @@ impl Service for BingoService {
     fn effect(&self, _state: &State, event: &Event) {
         self.view.apply(event);
         if let (Some(binder), Event::GameOpened { config, .. }) = (&self.binder, event) {
-            let types: BTreeSet<String> = config
-                .sources()
-                .iter()
-                .map(|s| s.message_type().to_string())
-                .collect();
-            binder.bind(types);
+            binder.bind(config.mapped_types().map(str::to_string).collect());
         }
     }
 

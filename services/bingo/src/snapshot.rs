@@ -1,6 +1,10 @@
 //! The on-disk format of the bingo service's state snapshots (`arcade_runtime::Snapshot`).
 //!
-//! Version 1, postcard: every game with its id, its configuration as JSON text (the pieces of
+//! Version 2, postcard: every game as version 1 wrote it, with its undo keys (occurrence key →
+//! entry id, sorted) after it. A version 1 snapshot (before undo keys) is skipped by the host,
+//! which folds the log instead: no state is lost, only the shortcut.
+//!
+//! Version 1: every game with its id, its configuration as JSON text (the pieces of
 //! `bingo.game.opened.v1`: tick mode, grid, pool, patterns, activity sources, checked again on
 //! load with `GameConfig::new`), whether it is open, its cards (serial, holder, layout as pool
 //! indices, ticked cells, the (cell, gesture) ticks standing, the win), the next serial a deal
@@ -14,24 +18,24 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use arcade_contracts::bingo as wire;
 use arcade_runtime::{Snapshot, SnapshotError};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::state::{Card, Game, GestureState, Win};
 use crate::domain::{GameConfig, State};
-use crate::mapping::spec::{config_out, spec_in};
+use crate::mapping::spec::{ContractConfig, config_out, spec_in};
 use crate::service::BingoService;
 
 #[derive(Debug, Serialize, Deserialize)]
-struct StateV1 {
-    games: Vec<GameV1>,
+struct StateV2 {
+    /// Each game, with its undo keys (occurrence key, entry id) sorted by key.
+    games: Vec<(GameV1, Vec<(String, String)>)>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 struct GameV1 {
     id: String,
-    /// JSON text of [`ConfigJson`].
+    /// JSON text of the configuration in contract shapes.
     config: String,
     open: bool,
     cards: Vec<CardV1>,
@@ -68,45 +72,22 @@ enum GestureV1 {
     Undone,
 }
 
-/// A game's configuration in the contract's own shapes (those of `bingo.game.opened.v1`).
-#[derive(Debug, Serialize, Deserialize)]
-struct ConfigJson {
-    tick_mode: wire::TickMode,
-    grid: wire::GridSpec,
-    pool: Vec<wire::SquareSpec>,
-    patterns: Vec<wire::PatternSpec>,
-    activity_sources: Vec<wire::ActivitySourceSpec>,
-}
-
 fn payload(reason: impl Into<String>) -> SnapshotError {
     SnapshotError::Payload(reason.into())
 }
 
 fn config_json(config: &GameConfig) -> String {
-    let c = config_out(config);
-    let json = ConfigJson {
-        tick_mode: c.tick_mode,
-        grid: c.grid,
-        pool: c.pool,
-        patterns: c.patterns,
-        activity_sources: c.sources,
-    };
     // Contract shapes serialize to JSON: plain strings, numbers and lists.
-    serde_json::to_string(&json).unwrap_or_default()
+    serde_json::to_string(&config_out(config)).unwrap_or_default()
 }
 
 fn config_from(game: &str, text: &str) -> Result<GameConfig, SnapshotError> {
-    let c: ConfigJson = serde_json::from_str(text)
-        .map_err(|e| payload(format!("the configuration of game \"{game}\": {e}")))?;
-    let spec = spec_in(
-        c.tick_mode,
-        &c.grid,
-        &c.pool,
-        &c.patterns,
-        &c.activity_sources,
-    );
-    GameConfig::new(&spec)
-        .map_err(|e| payload(format!("the configuration of game \"{game}\": {e}")))
+    let bad =
+        |e: &dyn std::fmt::Display| payload(format!("the configuration of game \"{game}\": {e}"));
+    let c: ContractConfig = serde_json::from_str(text).map_err(|e| bad(&e))?;
+    let sources = &c.activity_sources;
+    let spec = spec_in(c.tick_mode, &c.grid, &c.pool, &c.patterns, sources);
+    GameConfig::new(&spec).map_err(|e| bad(&e))
 }
 
 fn game_v1(game: &Game) -> GameV1 {
@@ -239,21 +220,27 @@ fn game_from(snapshot: GameV1) -> Result<Game, SnapshotError> {
 }
 
 impl Snapshot for BingoService {
-    const VERSION: u32 = 1;
+    const VERSION: u32 = 2;
 
     fn encode(state: &State) -> Vec<u8> {
-        let snapshot = StateV1 {
-            games: state.games.values().map(game_v1).collect(),
+        let games = state.games.values().map(|game| {
+            let mut keys: Vec<(String, String)> = game.undo_keys.clone().into_iter().collect();
+            keys.sort();
+            (game_v1(game), keys)
+        });
+        let snapshot = StateV2 {
+            games: games.collect(),
         };
         // Plain integers, strings and vectors always serialize.
         postcard::to_allocvec(&snapshot).unwrap_or_default()
     }
 
     fn decode(bytes: &[u8]) -> Result<State, SnapshotError> {
-        let snapshot: StateV1 = postcard::from_bytes(bytes).map_err(|e| payload(e.to_string()))?;
+        let snapshot: StateV2 = postcard::from_bytes(bytes).map_err(|e| payload(e.to_string()))?;
         let mut state = State::default();
-        for game in snapshot.games {
-            let game = game_from(game)?;
+        for (game, keys) in snapshot.games {
+            let mut game = game_from(game)?;
+            game.undo_keys = keys.into_iter().collect();
             state.games.insert(game.id.clone(), game);
         }
         Ok(state)

@@ -76,17 +76,17 @@ fn game_read(game: &Game) -> GameRead {
             })
         })
         .collect();
-    let wire = config_out(config);
+    let contract = config_out(config);
     GameRead {
         game_id: game.id().to_string(),
-        tick_mode: wire.tick_mode,
+        tick_mode: contract.tick_mode,
         status: if game.is_open() {
             GameStatus::Open
         } else {
             GameStatus::Closed
         },
-        grid: wire.grid,
-        pool: wire.pool,
+        grid: contract.grid,
+        pool: contract.pool,
         patterns: config
             .patterns()
             .all()

@@ -3,9 +3,9 @@
 
 mod common;
 
-use arcade_bingo::Bingo;
-use arcade_bingo::domain::{Action, Check, ClaimAnswer, Event, PatternKind, Secret, WinReport};
-use arcade_contracts::bingo as wire;
+use arcade_bingo::BingoService;
+use arcade_bingo::domain::{Action, Check, Event, PatternKind, Secret, WinReport};
+use arcade_contracts::bingo as contract;
 use common::*;
 
 /// A called 5×5 game of the squares 1..=75, patterns in this order, alice and bob dealt, and
@@ -64,20 +64,33 @@ fn call_cells(s: &mut Scenario, player: &str, cells: &[u8]) {
     }
 }
 
-fn answer(events: &[Event]) -> &ClaimAnswer {
+fn answer(events: &[Event]) -> &contract::ClaimAnswered {
     match events.last() {
         Some(Event::ClaimAnswered(a)) => a,
         other => panic!("{other:?}"),
     }
 }
 
+/// The win an answer reports, if any.
+fn win_of(a: &contract::ClaimAnswered) -> Option<WinReport> {
+    Some(WinReport {
+        pattern: a.pattern.clone()?,
+        cells: a.winning_cells.clone()?,
+        at: a.won_at?,
+        place: a.place?,
+    })
+}
+
 #[test]
 fn a_call_is_announced_the_first_time_and_a_repeated_call_is_refused_already_called() {
     let mut s = game(vec![PatternKind::Row]);
-    let events = s.run(cmd_id("q", "c-1", Action::Call { square: 42 }));
+    let events = s
+        .when(cmd_id("q", "c-1", Action::Call { square: 42 }))
+        .events();
+    s.apply(events.clone());
     assert_eq!(
         events,
-        vec![Event::SquareCalled(wire::SquareCalled {
+        vec![Event::SquareCalled(contract::SquareCalled {
             request_id: Some("c-1".into()),
             game_id: "q".into(),
             square_id: 42,
@@ -89,7 +102,7 @@ fn a_call_is_announced_the_first_time_and_a_repeated_call_is_refused_already_cal
     let rejection = s.when(repeated).rejection();
     assert_eq!(
         rejection.to_event(),
-        Event::RequestRejected(wire::RequestRejected {
+        Event::RequestRejected(contract::RequestRejected {
             request_type: "bingo.square.call.v1".into(),
             request_id: Some("c-2".into()),
             game_id: "q".into(),
@@ -98,10 +111,11 @@ fn a_call_is_announced_the_first_time_and_a_repeated_call_is_refused_already_cal
                 .into(),
         })
     );
-    let events = s.run(call(7));
+    let events = s.when(call(7)).events();
+    s.apply(events.clone());
     assert!(matches!(
         events.as_slice(),
-        [Event::SquareCalled(wire::SquareCalled {
+        [Event::SquareCalled(contract::SquareCalled {
             call_number: 2,
             ..
         })]
@@ -163,7 +177,8 @@ fn a_claim_on_a_complete_card_wins_and_names_the_pattern_and_the_ticked_cells() 
     let mut s = game(vec![PatternKind::Row, PatternKind::FullCard]);
     call_cells(&mut s, "alice", &[10, 11, 13, 14, 3]);
     let serial = serial_of(&s, "q", "alice");
-    let events = s.run(claim(serial, "alice"));
+    let events = s.when(claim(serial, "alice")).events();
+    s.apply(events.clone());
     let win = WinReport {
         pattern: "row".into(),
         cells: vec![10, 11, 12, 13, 14],
@@ -173,7 +188,7 @@ fn a_claim_on_a_complete_card_wins_and_names_the_pattern_and_the_ticked_cells() 
     assert_eq!(
         events,
         vec![
-            Event::CardWon(wire::CardWon {
+            Event::CardWon(contract::CardWon {
                 game_id: "q".into(),
                 serial,
                 player: Some("alice".into()),
@@ -182,14 +197,17 @@ fn a_claim_on_a_complete_card_wins_and_names_the_pattern_and_the_ticked_cells() 
                 won_at: NOW,
                 place: 1,
             }),
-            Event::ClaimAnswered(ClaimAnswer {
+            Event::ClaimAnswered(contract::ClaimAnswered {
                 request_id: Some("claim-1".into()),
                 game_id: "q".into(),
                 serial,
                 check: Check::Claim,
                 player: Some("alice".into()),
                 ticked_cells: vec![3, 10, 11, 12, 13, 14],
-                win: Some(win.clone()),
+                pattern: Some(win.pattern.clone()),
+                winning_cells: Some(win.cells.clone()),
+                won_at: Some(NOW),
+                place: Some(1),
                 game_closed: false,
             }),
         ]
@@ -205,11 +223,11 @@ fn a_claim_on_a_complete_card_wins_and_names_the_pattern_and_the_ticked_cells() 
 fn a_claim_on_an_incomplete_card_is_answered_without_a_win() {
     let mut s = game(vec![PatternKind::Row]);
     call_cells(&mut s, "alice", &[10, 11, 13]);
-    let events = s.run(claim(1, "alice"));
+    let events = s.when(claim(1, "alice")).events();
     assert_eq!(kinds(&events), vec!["bingo.claim.answered.v1"]);
     let a = answer(&events);
     assert_eq!(
-        (a.ticked_cells.clone(), a.win.clone()),
+        (a.ticked_cells.clone(), win_of(a)),
         (vec![10, 11, 12, 13], None)
     );
 }
@@ -226,9 +244,10 @@ fn a_card_wins_once_and_keeps_its_pattern_and_time() {
         "alice",
         &(0..25).filter(|&c| c != 12).collect::<Vec<u8>>(),
     );
-    let events = s.run(claim(1, "alice"));
+    let events = s.when(claim(1, "alice")).events();
+    s.apply(events.clone());
     assert_eq!(kinds(&events), vec!["bingo.claim.answered.v1"]);
-    let win = answer(&events).win.clone().unwrap();
+    let win = win_of(answer(&events)).unwrap();
     assert_eq!((win.pattern.as_str(), win.at, win.place), ("row", NOW, 1));
     assert_eq!(s.state().game("q").unwrap().winners(), &[1]);
 }
@@ -246,15 +265,17 @@ fn winners_are_kept_in_order() {
         "alice",
         &(0..25).filter(|&c| c != 12).collect::<Vec<u8>>(),
     );
-    let bob_won = s.run(claim(2, "bob"));
+    let bob_won = s.when(claim(2, "bob")).events();
+    s.apply(bob_won.clone());
     assert!(matches!(
         bob_won[0],
-        Event::CardWon(wire::CardWon { place: 1, .. })
+        Event::CardWon(contract::CardWon { place: 1, .. })
     ));
-    let alice_won = s.run(verify(1, None));
+    let alice_won = s.when(verify(1, None)).events();
+    s.apply(alice_won.clone());
     assert!(matches!(
         alice_won[0],
-        Event::CardWon(wire::CardWon {
+        Event::CardWon(contract::CardWon {
             place: 2,
             serial: 1,
             ..
@@ -262,9 +283,9 @@ fn winners_are_kept_in_order() {
     ));
     assert_eq!(answer(&alice_won).check, Check::Verify);
     assert_eq!(s.state().game("q").unwrap().winners(), &[2, 1]);
-    let closed = s.run(cmd("q", Action::Close));
+    let closed = s.when(cmd("q", Action::Close)).events();
     assert!(
-        matches!(&closed[0], Event::GameClosed(wire::GameClosed { winners, cards: 4, .. }) if winners == &vec![2, 1])
+        matches!(&closed[0], Event::GameClosed(contract::GameClosed { winners, cards: 4, .. }) if winners == &vec![2, 1])
     );
 }
 
@@ -272,9 +293,9 @@ fn winners_are_kept_in_order() {
 fn the_first_matching_pattern_in_order_names_the_win() {
     let mut s = game(vec![PatternKind::FourCorners, PatternKind::Row]);
     call_cells(&mut s, "alice", &[0, 1, 2, 3, 4, 20, 21, 22, 23, 24]);
-    let won = s.run(claim(1, "alice"));
+    let won = s.when(claim(1, "alice")).events();
     assert!(
-        matches!(&won[0], Event::CardWon(wire::CardWon { pattern, cells, .. }) if pattern == "fourCorners" && cells == &vec![0, 4, 20, 24])
+        matches!(&won[0], Event::CardWon(contract::CardWon { pattern, cells, .. }) if pattern == "fourCorners" && cells == &vec![0, 4, 20, 24])
     );
 }
 
@@ -319,9 +340,10 @@ fn a_printed_card_is_verified_by_its_label_and_can_win() {
         let square = card.cells[row * 5 + 2].unwrap();
         s.run(call(square));
     }
-    let events = s.run(verify(3, Some(&label.to_uppercase())));
+    let events = s.when(verify(3, Some(&label.to_uppercase()))).events();
+    s.apply(events.clone());
     assert!(
-        matches!(&events[0], Event::CardWon(wire::CardWon { player: None, pattern, .. }) if pattern == "column")
+        matches!(&events[0], Event::CardWon(contract::CardWon { player: None, pattern, .. }) if pattern == "column")
     );
     let a = answer(&events);
     assert_eq!((a.check, a.player.clone()), (Check::VerifyLabel, None));
@@ -362,7 +384,7 @@ fn a_card_that_does_not_match_its_serial_is_refused() {
     let s = given(
         s.into_history()
             .into_iter()
-            .chain([Event::CardDealt(wire::CardDealt {
+            .chain([Event::CardDealt(contract::CardDealt {
                 request_id: None,
                 game_id: "q".into(),
                 player: "alice".into(),
@@ -383,10 +405,11 @@ fn a_card_that_does_not_match_its_serial_is_refused() {
 #[test]
 fn a_server_with_another_secret_refuses_the_cards_it_did_not_deal() {
     let s = game(vec![PatternKind::Row]);
-    let other = Bingo::new(&Secret::new(*b"a-different-secret!!").unwrap());
-    let rejection = other
-        .decide(s.state(), &claim(1, "alice"), NOW)
-        .unwrap_err();
+    let other = BingoService::new(&Secret::new(*b"a-different-secret!!").unwrap());
+    let rejection = Scenario::given(other, s.into_history())
+        .at(NOW)
+        .when(claim(1, "alice"))
+        .rejection();
     assert_eq!(rejection.refusal.code(), "card-mismatch");
     assert_eq!(rejection.request_type, "bingo.card.claim.v1");
     assert_eq!(rejection.request_id.as_deref(), Some("claim-1"));
@@ -399,28 +422,28 @@ fn a_closed_game_s_cards_are_verified_never_winning() {
     call_cells(&mut s, "alice", &[5, 6, 7, 8, 9]);
     s.run(claim(2, "bob"));
     s.run(cmd("q", Action::Close));
-    let events = s.run(claim(1, "alice"));
+    let events = s.when(claim(1, "alice")).events();
+    s.apply(events.clone());
     assert_eq!(kinds(&events), vec!["bingo.claim.answered.v1"]);
     let a = answer(&events);
     assert!(a.game_closed);
-    assert_eq!(a.win, None);
+    assert_eq!(win_of(a), None);
     assert!(a.ticked_cells.contains(&5));
     // A card that won before the close still shows its win.
-    let bob = s.run(verify(2, None));
-    assert_eq!(
-        answer(&bob).win.as_ref().map(|w| w.pattern.as_str()),
-        Some("row")
-    );
+    let bob = s.when(verify(2, None)).events();
+    s.apply(bob.clone());
+    assert_eq!(answer(&bob).pattern.as_deref(), Some("row"));
     assert_eq!(s.state().game("q").unwrap().winners(), &[2]);
 }
 
 #[test]
 fn closing_twice_or_an_unknown_game_is_refused() {
     let mut s = game(vec![PatternKind::Row]);
-    let closed = s.run(cmd_id("q", "close-1", Action::Close));
+    let closed = s.when(cmd_id("q", "close-1", Action::Close)).events();
+    s.apply(closed.clone());
     assert_eq!(
         closed,
-        vec![Event::GameClosed(wire::GameClosed {
+        vec![Event::GameClosed(contract::GameClosed {
             request_id: Some("close-1".into()),
             game_id: "q".into(),
             winners: vec![],
@@ -443,7 +466,7 @@ fn a_rejection_names_the_request_and_becomes_one_event() {
     let rejection = s.when(claim(2, "alice")).rejection();
     assert_eq!(
         rejection.to_event(),
-        Event::RequestRejected(wire::RequestRejected {
+        Event::RequestRejected(contract::RequestRejected {
             request_type: "bingo.card.claim.v1".into(),
             request_id: Some("claim-1".into()),
             game_id: "q".into(),

@@ -3,10 +3,10 @@
 
 mod common;
 
-use arcade_bingo::Bingo;
+use arcade_bingo::BingoService;
 use arcade_bingo::domain::limits::MAX_CARDS;
 use arcade_bingo::domain::{Action, Cells, Event, Keys, PatternKind, PrintedCard, Secret};
-use arcade_contracts::bingo as wire;
+use arcade_contracts::bingo as contract;
 use common::*;
 
 fn called_game(size: u32, pool: u32) -> Scenario {
@@ -30,7 +30,7 @@ fn deal(player: &str) -> arcade_bingo::Input {
 fn dealt(events: &[Event]) -> (u32, Cells, bool) {
     match events {
         [
-            Event::CardDealt(wire::CardDealt {
+            Event::CardDealt(contract::CardDealt {
                 serial,
                 cells,
                 first_deal,
@@ -64,21 +64,22 @@ fn a_players_first_deal_gives_a_card_and_later_deals_the_same() {
     assert_eq!(ids.len(), 24, "24 distinct squares");
     assert!(ids.iter().all(|id| (1..=75).contains(id)));
     assert_eq!(dealt(&s.run(deal("bob"))).0, 2);
-    let again = s.run(deal("alice"));
+    let again = s.when(deal("alice")).events();
+    s.apply(again.clone());
     assert_eq!(dealt(&again), (1, cells, false));
     assert_eq!(s.state().game("g").unwrap().card_count(), 2);
 }
 
 #[test]
 fn a_cards_layout_is_the_one_the_secret_gives_its_serial() {
-    let mut s = called_game(5, 75);
-    let (_, cells, _) = dealt(&s.run(deal("alice")));
+    let s = called_game(5, 75);
+    let (_, cells, _) = dealt(&s.when(deal("alice")).events());
     assert_eq!(cells, cells_for("g", 1, 75, 24, Some(12)));
     // Another server with another secret deals another card for the same serial.
-    let other = Bingo::new(&Secret::new(*b"another-secret-entirely").unwrap());
-    let theirs = other
-        .decide(called_game(5, 75).state(), &deal("alice"), NOW)
-        .unwrap();
+    let other = BingoService::new(&Secret::new(*b"another-secret-entirely").unwrap());
+    let theirs = Scenario::given(other, called_game(5, 75).into_history())
+        .when(deal("alice"))
+        .events();
     assert_ne!(dealt(&theirs).1, cells);
 }
 
@@ -165,7 +166,7 @@ fn a_serial_whose_card_repeats_another_is_skipped() {
     s = given(
         s.into_history()
             .into_iter()
-            .chain([Event::CardDealt(wire::CardDealt {
+            .chain([Event::CardDealt(contract::CardDealt {
                 request_id: None,
                 game_id: "g".into(),
                 player: "zoe".into(),
@@ -175,7 +176,7 @@ fn a_serial_whose_card_repeats_another_is_skipped() {
             })]),
     );
     // … the next deal tries serial 2, finds it alike, and deals serial 3.
-    let (serial, cells, _) = dealt(&s.run(deal("alice")));
+    let (serial, cells, _) = dealt(&s.when(deal("alice")).events());
     assert_eq!(serial, 3);
     assert_eq!(cells, cells_for("g", 3, 75, 24, Some(12)));
 }
@@ -199,7 +200,7 @@ fn every_arrangement_of_eight() -> Vec<Event> {
     cards
         .chunks(1000)
         .map(|chunk| {
-            Event::CardsPrinted(wire::CardsPrinted {
+            Event::CardsPrinted(contract::CardsPrinted {
                 request_id: None,
                 game_id: "g".into(),
                 cards: chunk.to_vec(),
@@ -258,7 +259,7 @@ fn many_cards(n: u32) -> Vec<Event> {
     cards
         .chunks(1000)
         .map(|chunk| {
-            Event::CardsPrinted(wire::CardsPrinted {
+            Event::CardsPrinted(contract::CardsPrinted {
                 request_id: None,
                 game_id: "g".into(),
                 cards: chunk.to_vec(),
@@ -293,9 +294,12 @@ fn a_game_holds_at_most_one_hundred_thousand_cards() {
 fn printed_batches_continue_the_serials_and_carry_labels_the_server_verifies() {
     let mut s = called_game(5, 75);
     s.run(deal("alice"));
-    let events = s.run(cmd_id("g", "print-1", Action::Print { count: 3 }));
+    let events = s
+        .when(cmd_id("g", "print-1", Action::Print { count: 3 }))
+        .events();
+    s.apply(events.clone());
     let [
-        Event::CardsPrinted(wire::CardsPrinted {
+        Event::CardsPrinted(contract::CardsPrinted {
             request_id, cards, ..
         }),
     ] = events.as_slice()
@@ -319,7 +323,7 @@ fn printed_batches_continue_the_serials_and_carry_labels_the_server_verifies() {
             None
         );
     }
-    assert_eq!(dealt(&s.run(deal("bob"))).0, 5);
+    assert_eq!(dealt(&s.when(deal("bob")).events()).0, 5);
 }
 
 #[test]
@@ -334,7 +338,7 @@ fn a_batch_holds_one_to_a_thousand_cards() {
         );
     }
     let events = s.when(cmd("g", Action::Print { count: 1000 })).events();
-    let [Event::CardsPrinted(wire::CardsPrinted { cards, .. })] = events.as_slice() else {
+    let [Event::CardsPrinted(contract::CardsPrinted { cards, .. })] = events.as_slice() else {
         panic!()
     };
     assert_eq!(cards.len(), 1000);
@@ -406,8 +410,8 @@ fn dealing_names_a_known_game_and_a_sized_player() {
 
 #[test]
 fn even_grids_and_grids_without_free_centre_fill_every_cell() {
-    let mut s = called_game(4, 16);
-    let (_, cells, _) = dealt(&s.run(deal("alice")));
+    let s = called_game(4, 16);
+    let (_, cells, _) = dealt(&s.when(deal("alice")).events());
     assert_eq!(cells.len(), 16);
     assert!(cells.iter().all(Option::is_some));
 }

@@ -1,5 +1,6 @@
 //! The shipped example mapping (`schemas/examples/bingo.game.open.v1.json`, what the bingo README
-//! sends) credits the referee's counted goals, and neither its rehearsal balls nor own goals.
+//! sends) credits the referee's counted goals, and neither its rehearsal balls nor own goals;
+//! the referee's cancel of a goal names the same occurrence as the goal.
 
 use arcade_bingo::domain::{ActivitySource, SourceSpec};
 use serde_json::Value;
@@ -21,6 +22,14 @@ fn the_example_mapping_credits_counted_goals_but_not_own_goals() {
     // The committed goal, as referees before `ownGoal` and after write it.
     let goal = example("table.goal.scored.v1");
     assert!(goal.get("ownGoal").is_none(), "left out when false: {goal}");
+    let cancel = example("table.goal.cancelled.v1");
+    let key = source.undo_key(&goal);
+    assert!(key.is_some());
+    assert_eq!(
+        source.undo_key(&cancel),
+        key,
+        "the example cancel undoes the example goal"
+    );
     assert!(source.admits(&goal));
     let mut explicit = goal.clone();
     explicit["ownGoal"] = Value::Bool(false);

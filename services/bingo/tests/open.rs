@@ -279,6 +279,7 @@ fn goal_source() -> SourceSpec {
         member_field: "/scorer".into(),
         object_field: Some("/tableId".into()),
         filters: Vec::new(),
+        undone_by: None,
     }
 }
 

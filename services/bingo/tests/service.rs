@@ -490,6 +490,17 @@ async fn a_goal_of_the_referee_ticks_the_square_its_game_maps() {
     assert_eq!(tick["player"], "hinge");
     assert_eq!(tick["verb"], "table.goal");
     assert_eq!(tick["entryId"], "goal-b");
+    // The organiser cancels that ball: what it ticked is unticked.
+    wait_bound(&rig, "table.goal.cancelled.v1").await;
+    let cancel = json!({
+        "tableId": "table-3", "gameId": "t-game", "ball": 1, "score": {"hinge": 0, "lock": 0},
+        "phase": "default", "hinge": "released", "lock": "released",
+    });
+    let cancel = command("table.goal.cancelled.v1", "cancel-b", &cancel);
+    rig.publish(Destination::Topic, cancel).await;
+    let undone = tap.expect("bingo.gesture.undone.v1").await;
+    assert_eq!(undone["entryId"], "goal-b");
+    assert_eq!(undone["unticked"][0]["squareId"], 8);
     assert!(rig.bus.dead_letters().is_empty());
     rig.stop().await;
 }
@@ -514,6 +525,10 @@ fn bar_game() -> Value {
             "verb": "table.goal",
             "memberField": "/side",
             "objectField": "/tableId",
+            "undoneBy": {
+                "messageType": "table.goal.cancelled.v1",
+                "key": ["/tableId", "/gameId", "/ball"],
+            },
         }],
     })
 }

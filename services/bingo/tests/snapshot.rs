@@ -7,11 +7,13 @@
 
 mod common;
 
-use arcade_bingo::domain::{Action, Event, PatternKind};
-use arcade_bingo::{Bingo, BingoService, State};
+use arcade_bingo::domain::{Action, Event, GameSpec, PatternKind, SourceSpec};
+use arcade_bingo::{Bingo, BingoService, Input, State};
+use arcade_contracts::bingo::UndoneBy;
 use arcade_runtime::{Snapshot, SnapshotError};
 use common::*;
 use proptest::prelude::*;
+use serde_json::json;
 
 type Codec = BingoService;
 
@@ -25,6 +27,8 @@ enum Op {
     Verify(bool, u8),
     Gesture(u8, u8, u8),
     Undo(u8),
+    Goal(u8, u8),
+    Cancel(u8),
     Close(bool),
 }
 
@@ -38,6 +42,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (any::<bool>(), 0u8..12).prop_map(|(g, s)| Op::Verify(g, s)),
         6 => (0u8..16, 0u8..6, 1u8..=8).prop_map(|(e, p, v)| Op::Gesture(e, p, v)),
         2 => (0u8..16).prop_map(Op::Undo),
+        2 => (0u8..4, 0u8..6).prop_map(|(b, p)| Op::Goal(b, p)),
+        1 => (0u8..4).prop_map(Op::Cancel),
         1 => any::<bool>().prop_map(Op::Close),
     ]
 }
@@ -58,10 +64,10 @@ fn history(ops: &[Op]) -> Vec<Event> {
     let mut state = State::default();
     let mut events = Vec::new();
     let mut now = NOW;
-    for op in ops {
+    for (n, op) in ops.iter().enumerate() {
         now += 1_000;
         let input = match op {
-            Op::Open(true) => cmd("a", Action::Open(activity_spec(vec![PatternKind::Line]))),
+            Op::Open(true) => cmd("a", Action::Open(goals_spec())),
             Op::Open(false) => cmd(
                 "c",
                 Action::Open(called_spec(
@@ -96,6 +102,10 @@ fn history(ops: &[Op]) -> Vec<Event> {
                 gesture(&format!("e{e}"), &format!("p{p}"), &format!("v{v}"), None)
             }
             Op::Undo(e) => undo(&format!("e{e}")),
+            Op::Goal(ball, p) => {
+                foreign("t.goal.v1", json!({"ball": ball, "p": format!("p{p}")}), n)
+            }
+            Op::Cancel(ball) => foreign("t.cancel.v1", json!({"ball": ball}), n),
             Op::Close(g) => cmd(game(*g), Action::Close),
         };
         if let Ok(decided) = bingo.decide(&state, &input, now) {
@@ -104,6 +114,32 @@ fn history(ops: &[Op]) -> Vec<Event> {
         }
     }
     events
+}
+
+/// The activity game: squares `v1`–`v8`, goals (`t.goal.v1`) counting as `v3` of `/p`, undone
+/// by a `t.cancel.v1` of the same `/ball`.
+fn goals_spec() -> GameSpec {
+    let mut spec = activity_spec(vec![PatternKind::Line]);
+    spec.sources = vec![SourceSpec {
+        message_type: "t.goal.v1".into(),
+        verb: "v3".into(),
+        member_field: "/p".into(),
+        object_field: None,
+        filters: Vec::new(),
+        undone_by: Some(UndoneBy {
+            message_type: "t.cancel.v1".into(),
+            key: vec!["/ball".into()],
+        }),
+    }];
+    spec
+}
+
+fn foreign(message_type: &str, payload: serde_json::Value, n: usize) -> Input {
+    Input::Foreign {
+        message_type: message_type.into(),
+        payload,
+        message_id: format!("m{n}"),
+    }
 }
 
 proptest! {
@@ -124,7 +160,8 @@ proptest! {
     }
 }
 
-/// A history where both games have cards, calls, standing and undone gestures and a win.
+/// A history where both games have cards, calls, standing and undone gestures (goals among
+/// them, one cancelled) and a win.
 fn busy_history() -> Vec<Event> {
     let mut ops = vec![Op::Open(true), Op::Open(false)];
     for p in 0..6 {
@@ -135,6 +172,7 @@ fn busy_history() -> Vec<Event> {
     ops.extend((1..=12).map(Op::Call));
     ops.extend((1..=8).map(|v| Op::Gesture(v, 0, v)));
     ops.push(Op::Undo(3));
+    ops.extend([Op::Goal(1, 1), Op::Goal(2, 2), Op::Cancel(2)]);
     ops.push(Op::Claim(1, 0));
     history(&ops)
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use arcade_bingo::domain::{Action, Event, PatternKind, SourceSpec};
-use arcade_bingo::{Input, MappingError, State, consumed_types};
+use arcade_bingo::{Incoming, Input, MappingError, Outgoing};
 use arcade_contracts::{Catalog, Message, catalog::all_types};
 use common::*;
 use serde_json::json;
@@ -79,6 +79,7 @@ fn full_history() -> Vec<Event> {
         member_field: "/scorer".into(),
         object_field: None,
         filters: Vec::new(),
+        undone_by: None,
     }];
     s.run(cmd("a", Action::Open(spec)));
     s.run(cmd(
@@ -107,7 +108,8 @@ fn every_event_is_one_valid_contract_message_and_decodes_back() {
     let history = full_history();
     let mut types: Vec<&str> = Vec::new();
     for event in &history {
-        let (message_type, payload) = event.to_message().unwrap();
+        let message = Outgoing::from(event);
+        let (message_type, payload) = (message.message_type(), message.payload().unwrap());
         catalog
             .validate(message_type, &payload)
             .unwrap_or_else(|e| panic!("{message_type}: {e}\n{payload:#}"));
@@ -129,17 +131,19 @@ fn every_event_is_one_valid_contract_message_and_decodes_back() {
 #[test]
 fn a_state_replayed_from_the_wire_decides_like_the_original() {
     let history = full_history();
-    let mut original = State::default();
-    let mut replayed = State::default();
-    for event in &history {
-        arcade_bingo::Bingo::evolve(&mut original, event);
-        let (t, payload) = event.to_message().unwrap();
+    let back = history.iter().map(|event| {
+        let message = Outgoing::from(event);
+        let (t, payload) = (message.message_type(), message.payload().unwrap());
         let text = serde_json::to_string(&payload).unwrap();
-        let back = Event::from_message(t, &serde_json::from_str(&text).unwrap()).unwrap();
-        arcade_bingo::Bingo::evolve(&mut replayed, &back);
-    }
+        Event::from_message(t, &serde_json::from_str(&text).unwrap()).unwrap()
+    });
+    let (original, replayed) = (given(back.collect::<Vec<_>>()), given(history));
+    assert_eq!(original.state(), replayed.state());
     for id in ["q", "a"] {
-        let (a, b) = (original.game(id).unwrap(), replayed.game(id).unwrap());
+        let (a, b) = (
+            original.state().game(id).unwrap(),
+            replayed.state().game(id).unwrap(),
+        );
         assert_eq!(
             a.serials().collect::<Vec<_>>(),
             b.serials().collect::<Vec<_>>()
@@ -152,7 +156,6 @@ fn a_state_replayed_from_the_wire_decides_like_the_original() {
             (b.winners(), b.called(), b.is_open())
         );
     }
-    let bingo = bingo();
     let probe = [
         cmd(
             "a",
@@ -171,22 +174,20 @@ fn a_state_replayed_from_the_wire_decides_like_the_original() {
         gesture("e1", "bob", "v1", None),
     ];
     for input in probe {
-        assert_eq!(
-            bingo.decide(&original, &input, NOW),
-            bingo.decide(&replayed, &input, NOW)
-        );
+        let outcome = original.when(input.clone()).outcome();
+        assert_eq!(outcome, replayed.when(input).outcome());
     }
 }
 
 #[test]
 fn every_bingo_command_and_activity_example_decodes_to_its_input() {
     let catalog = Catalog::new();
-    for name in consumed_types() {
+    for &name in Incoming::TYPES {
         let t = catalog.get(name).unwrap();
         let input = Input::from_message(name, &t.example(), "m-1").unwrap();
         let ok = match (name, &input) {
             ("activity.recorded.v1", Input::Recorded(g)) => g.entry_id == "act-8812",
-            ("activity.undone.v1", Input::Undone { entry_id }) => entry_id == "act-8812",
+            ("activity.undone.v1", Input::Undone(u)) => u.entry_id == "act-8812",
             (_, Input::Command(c)) => c.action.request_type() == name,
             _ => false,
         };
@@ -261,16 +262,21 @@ fn a_claim_answer_spells_out_no_win_as_nulls() {
             player: "alice".into(),
         },
     ));
-    let events = s.run(cmd_id(
-        "q",
-        "r-9",
-        Action::Claim {
-            serial: 1,
-            player: "alice".into(),
-        },
-    ));
+    let events = s
+        .when(cmd_id(
+            "q",
+            "r-9",
+            Action::Claim {
+                serial: 1,
+                player: "alice".into(),
+            },
+        ))
+        .events();
     assert_eq!(
-        events[0].to_message().unwrap(),
+        (
+            Outgoing::from(&events[0]).message_type(),
+            Outgoing::from(&events[0]).payload().unwrap()
+        ),
         (
             "bingo.claim.answered.v1",
             json!({

@@ -305,6 +305,7 @@ fn an_activity_card_ticks_with_gestures_and_unticks_when_one_is_undone() {
         cell,
         entry_id: entry.into(),
         verb: format!("verb.{square}"),
+        undo_key: None,
     };
     feed.give(&tick(1, 0, "e1"));
     feed.give(&tick(6, 6, "e2"));

@@ -166,7 +166,7 @@ impl Service for TelemetryService {
     }
 
     fn decode(&self, envelope: &Envelope) -> Result<Event, MappingError> {
-        PuzzleMessage::to_domain(&envelope.message_type, &envelope.payload)
+        PuzzleMessage::decode(&envelope.message_type, &envelope.payload).map(Event::from)
     }
 
     fn effect(&self, _state: &TelemetryState, event: &Event) {

@@ -331,7 +331,7 @@ fn only_a_partitioned_instance_publishes_its_partition_with_its_statistics() {
     let message = events[1].to_message();
     assert_eq!(message.message_type(), PartitionUpdated::TYPE);
     let back = PuzzleMessage::decode(PartitionUpdated::TYPE, &message.payload().unwrap()).unwrap();
-    assert_eq!(Event::from_message(back).unwrap(), events[1]);
+    assert_eq!(Event::from(back), events[1]);
     assert_ne!(PartitionUpdated::TYPE, StatsUpdated::TYPE);
 }
 

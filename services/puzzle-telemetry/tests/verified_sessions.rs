@@ -59,12 +59,18 @@ fn verdict(session: GameSessionCompletedV2) -> Option<(FlagReason, Option<MoveAt
     match when(&TelemetryState::default(), Input::Session(session.into())).as_slice() {
         [Event::Recorded(r)] => {
             assert!(r.verified, "a recorded v2 session is verified");
-            assert_eq!(r.version, 2);
+            assert_eq!(r.source_version, 2);
             None
         }
-        [Event::Flagged(f)] => Some((f.flag.reason, f.flag.at_move)),
+        [Event::Flagged(f)] => Some((f.reason, at_move(f))),
         other => panic!("one event expected, got {other:?}"),
     }
+}
+
+/// The move a flag names, from its index and cell.
+fn at_move(f: &arcade_contracts::puzzle::SessionFlagged) -> Option<MoveAt> {
+    let (index, [x, y]) = (f.move_index?, f.move_cell?.0);
+    at(index, Cell::new(x, y))
 }
 
 fn at(index: u8, cell: Cell) -> Option<MoveAt> {
@@ -179,7 +185,7 @@ fn a_flag_names_the_move_on_the_wire_and_survives_the_log() {
         flagged.detail
     );
     let back = PuzzleMessage::decode(message.message_type(), &message.payload().unwrap())
-        .and_then(Event::from_message)
+        .map(Event::from)
         .unwrap();
     assert_eq!(back, events[0]);
 }

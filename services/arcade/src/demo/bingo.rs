@@ -281,7 +281,9 @@ async fn activity(demo: &Demo) -> anyhow::Result<()> {
         "gameId": "demo-party", "grid": {"size": 3}, "pool": pool,
         "patterns": [{"kind": "line"}],
         "activitySources": [{"messageType": "table.goal.scored.v1", "verb": "table.goal",
-                             "memberField": "/side", "objectField": "/tableId"}],
+                             "memberField": "/side", "objectField": "/tableId",
+                             "undoneBy": {"messageType": "table.goal.cancelled.v1",
+                                          "key": ["/tableId", "/gameId", "/ball"]}}],
     });
     open_game(demo, &mut tap, open, "opened demo-party: 3×3 cards of 8 gestures, won by a line; the table referee's goals count as `table.goal` of the scoring side").await?;
     let mut alice = Vec::new();

@@ -1,10 +1,12 @@
 //! Ticking by activity: a gesture ticks, on the member's card in every open activity game, the
 //! squares whose trigger it matches (one `SquareTicked` each), and a card it completes wins.
 //! Recorded twice, a gesture ticks once; undone, it unticks what it alone ticked, unless the
-//! card already won; undone before it is recorded, it ticks nothing when it comes (the undo is
-//! kept in every open activity game). Closed games and called games ignore gestures.
+//! card already won, in the games where it ticked (announced there only; an undo of a gesture
+//! no game holds is ignored). A mapped message whose source names its undoing message is
+//! undone by that message when their key fields agree (a cancelled goal). Closed games and
+//! called games ignore gestures.
 
-use arcade_contracts::bingo as wire;
+use arcade_contracts::bingo as contract;
 use serde_json::Value;
 
 use super::claims::{new_win, won_event};
@@ -19,7 +21,7 @@ pub(crate) fn record(state: &State, gesture: &Gesture, now: u64) -> Vec<Event> {
     state
         .games
         .values()
-        .flat_map(|game| tick_game(game, gesture, now))
+        .flat_map(|game| tick_game(game, gesture, None, now))
         .collect()
 }
 
@@ -31,15 +33,24 @@ pub(crate) fn foreign(
     message_id: &str,
     now: u64,
 ) -> Vec<Event> {
-    state
+    let ticks = state
         .foreign_gestures(message_type, payload, message_id)
         .into_iter()
         .filter_map(|(game_id, gesture)| Some((state.game(&game_id)?, gesture.ok()?)))
-        .flat_map(|(game, gesture)| tick_game(game, &gesture, now))
-        .collect()
+        .flat_map(|(game, gesture)| {
+            let key = (game.config.source_for(message_type)).and_then(|s| s.undo_key(payload));
+            tick_game(game, &gesture, key, now)
+        });
+    // A message that undoes a mapped one: the gesture its key names, where one stands.
+    let undos = state.games.values().flat_map(|game| {
+        let keys = game.config.sources_undone_by(message_type);
+        keys.filter_map(|source| game.undo_keys.get(&source.undo_key(payload)?))
+            .filter_map(|entry_id| undo_game(game, entry_id))
+    });
+    ticks.chain(undos).collect()
 }
 
-/// What an undo unticks in every open activity game.
+/// What an undo unticks in the open activity games where the gesture ticked.
 pub(crate) fn undo(state: &State, entry_id: &str) -> Vec<Event> {
     state
         .games
@@ -72,7 +83,7 @@ impl State {
     }
 }
 
-fn tick_game(game: &Game, gesture: &Gesture, now: u64) -> Vec<Event> {
+fn tick_game(game: &Game, gesture: &Gesture, undo_key: Option<String>, now: u64) -> Vec<Event> {
     if !game.open
         || game.config.tick_mode() != TickMode::Activity
         || game.gestures.contains_key(&gesture.entry_id)
@@ -99,7 +110,7 @@ fn tick_game(game: &Game, gesture: &Gesture, now: u64) -> Vec<Event> {
         if triggered {
             let cell = grid.cell_of_draw(draw);
             ticked |= bit(cell);
-            events.push(Event::SquareTicked(wire::SquareTicked {
+            events.push(Event::SquareTicked(contract::SquareTicked {
                 game_id: game.id.clone(),
                 serial: card.serial,
                 player: gesture.member.clone(),
@@ -107,6 +118,7 @@ fn tick_game(game: &Game, gesture: &Gesture, now: u64) -> Vec<Event> {
                 cell,
                 entry_id: gesture.entry_id.clone(),
                 verb: gesture.verb.clone(),
+                undo_key: undo_key.clone(),
             }));
         }
     }
@@ -124,18 +136,9 @@ fn undo_game(game: &Game, entry_id: &str) -> Option<Event> {
     if !game.open || game.config.tick_mode() != TickMode::Activity {
         return None;
     }
-    let (number, ticks) = match game.gestures.get(entry_id) {
-        Some(GestureState::Standing { number, ticks }) => (number, ticks),
-        Some(GestureState::Undone) => return None,
-        // Undone before it was recorded (the log's order is not the broker's): the undo is
-        // kept, so the gesture ticks nothing when it comes.
-        None => {
-            return Some(Event::GestureUndone(wire::GestureUndone {
-                game_id: game.id.clone(),
-                entry_id: entry_id.to_string(),
-                unticked: Vec::new(),
-            }));
-        }
+    // Only where it ticked: undone already, or never seen here, it changes nothing.
+    let Some(GestureState::Standing { number, ticks }) = game.gestures.get(entry_id) else {
+        return None;
     };
     let pool = game.config.pool();
     let grid = game.config.grid();
@@ -157,7 +160,7 @@ fn undo_game(game: &Game, entry_id: &str) -> Option<Event> {
             })
         })
         .collect();
-    Some(Event::GestureUndone(wire::GestureUndone {
+    Some(Event::GestureUndone(contract::GestureUndone {
         game_id: game.id.clone(),
         entry_id: entry_id.to_string(),
         unticked,

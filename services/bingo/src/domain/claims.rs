@@ -2,9 +2,9 @@
 //! secret deals for its serial, and the answer (ticked cells and the winning pattern, if any).
 //! A card wins once; a closed game's cards are verified, never winning.
 
-use arcade_contracts::bingo as wire;
+use arcade_contracts::bingo as contract;
 
-use super::event::{Check, ClaimAnswer, Event, WinReport};
+use super::event::{Check, Event, WinReport};
 use super::grid::cells_of;
 use super::refusal::Refusal;
 use super::secret::Keys;
@@ -68,14 +68,17 @@ pub(crate) fn check_card(
             report
         }),
     };
-    events.push(Event::ClaimAnswered(ClaimAnswer {
+    events.push(Event::ClaimAnswered(contract::ClaimAnswered {
         request_id,
         game_id: id(),
         serial,
         check,
         player: card.owner.clone(),
         ticked_cells: cells_of(ticked),
-        win,
+        pattern: win.as_ref().map(|w| w.pattern.clone()),
+        winning_cells: win.as_ref().map(|w| w.cells.clone()),
+        won_at: win.as_ref().map(|w| w.at),
+        place: win.as_ref().map(|w| w.place),
         game_closed: !game.open,
     }));
     Ok(events)
@@ -100,7 +103,7 @@ pub(crate) fn new_win(game: &Game, pattern: usize, cells: u128, now: u64) -> Win
 /// The `CardWon` of card `index`.
 pub(crate) fn won_event(game: &Game, index: usize, win: &WinReport) -> Event {
     let card = &game.cards[index];
-    Event::CardWon(wire::CardWon {
+    Event::CardWon(contract::CardWon {
         game_id: game.id.clone(),
         serial: card.serial,
         player: card.owner.clone(),

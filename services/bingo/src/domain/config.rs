@@ -123,6 +123,24 @@ impl GameConfig {
             .find(|s| s.message_type() == message_type)
     }
 
+    /// The message types its sources map to gestures, and those that undo them: what the
+    /// service consumes for it.
+    pub fn mapped_types(&self) -> impl Iterator<Item = &str> {
+        (self.sources.iter())
+            .flat_map(|s| [Some(s.message_type()), s.undo_type()])
+            .flatten()
+    }
+
+    /// The activity sources whose gestures a message type undoes.
+    pub fn sources_undone_by<'a>(
+        &'a self,
+        message_type: &'a str,
+    ) -> impl Iterator<Item = &'a ActivitySource> + 'a {
+        self.sources
+            .iter()
+            .filter(move |s| s.undo_type() == Some(message_type))
+    }
+
     /// The spec, with the free centre resolved (what `bingo.game.opened.v1` carries).
     pub fn spec(&self) -> GameSpec {
         GameSpec {

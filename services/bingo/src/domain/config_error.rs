@@ -221,4 +221,12 @@ pub enum ConfigError {
         /// What is wrong with it.
         problem: &'static str,
     },
+    /// An activity source's `undoneBy` is malformed.
+    #[error("the undoneBy of activity source {position} {problem}")]
+    BadUndo {
+        /// The source's position, from 1.
+        position: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
 }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
-use arcade_contracts::bingo as wire;
+use arcade_contracts::bingo as contract;
 
 use super::activity;
 use super::claims::{Asker, check_card};
@@ -69,7 +69,7 @@ impl Bingo {
                     })
             }
             Input::Recorded(gesture) => Ok(activity::record(state, gesture, now_ms)),
-            Input::Undone { entry_id } => Ok(activity::undo(state, entry_id)),
+            Input::Undone(undone) => Ok(activity::undo(state, &undone.entry_id)),
             Input::Foreign {
                 message_type,
                 payload,
@@ -152,7 +152,7 @@ impl Bingo {
         }
         if let Some(&index) = game.by_player.get(player) {
             let card = &game.cards[index as usize];
-            return Ok(vec![Event::CardDealt(wire::CardDealt {
+            return Ok(vec![Event::CardDealt(contract::CardDealt {
                 request_id: rid,
                 game_id: game.id.clone(),
                 player: player.to_string(),
@@ -165,7 +165,7 @@ impl Bingo {
             return Err(Refusal::CardLimit(game.id.clone()));
         }
         let (serial, layout) = self.distinct_card(game, game.next_serial, &HashSet::new())?;
-        Ok(vec![Event::CardDealt(wire::CardDealt {
+        Ok(vec![Event::CardDealt(contract::CardDealt {
             request_id: rid,
             game_id: game.id.clone(),
             player: player.to_string(),
@@ -217,7 +217,7 @@ impl Bingo {
             batch.insert(layout);
             next = serial + 1;
         }
-        Ok(vec![Event::CardsPrinted(wire::CardsPrinted {
+        Ok(vec![Event::CardsPrinted(contract::CardsPrinted {
             request_id: rid,
             game_id: game.id.clone(),
             cards,
@@ -319,7 +319,7 @@ fn call(game: &Game, square: u32, rid: Option<String>) -> Result<Vec<Event>, Ref
         });
     }
     let label = pool.at(index).map(|s| s.label.clone()).unwrap_or_default();
-    Ok(vec![Event::SquareCalled(wire::SquareCalled {
+    Ok(vec![Event::SquareCalled(contract::SquareCalled {
         request_id: rid,
         game_id: game.id.clone(),
         square_id: square,
@@ -336,7 +336,7 @@ fn close(game: &Game, rid: Option<String>, now: u64) -> Result<Vec<Event>, Refus
             closed: Closed::Close,
         });
     }
-    Ok(vec![Event::GameClosed(wire::GameClosed {
+    Ok(vec![Event::GameClosed(contract::GameClosed {
         request_id: rid,
         game_id: game.id.clone(),
         winners: game.winners.clone(),

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use arcade_contracts::bingo as wire;
+use arcade_contracts::bingo as contract;
 
 use super::config::GameConfig;
 use super::pool::SquareId;
@@ -36,27 +36,6 @@ pub struct WinReport {
     pub place: u32,
 }
 
-/// The answer to a claim or a verification.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClaimAnswer {
-    /// The request's id, if it had one.
-    pub request_id: Option<String>,
-    /// The game.
-    pub game_id: String,
-    /// The card.
-    pub serial: u32,
-    /// Which check.
-    pub check: Check,
-    /// Who holds the card (`None`: printed).
-    pub player: Option<String>,
-    /// The ticked cells, free centre included.
-    pub ticked_cells: Vec<u8>,
-    /// The win (now or earlier), if any.
-    pub win: Option<WinReport>,
-    /// Whether the game is closed.
-    pub game_closed: bool,
-}
-
 /// A fact of the bingo service.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -72,23 +51,23 @@ pub enum Event {
         opened_at: u64,
     },
     /// A player's card (dealt now, or again).
-    CardDealt(wire::CardDealt),
+    CardDealt(contract::CardDealt),
     /// A batch of printed cards.
-    CardsPrinted(wire::CardsPrinted),
+    CardsPrinted(contract::CardsPrinted),
     /// A square called for the first time.
-    SquareCalled(wire::SquareCalled),
+    SquareCalled(contract::SquareCalled),
     /// A gesture ticked a square of a card.
-    SquareTicked(wire::SquareTicked),
+    SquareTicked(contract::SquareTicked),
     /// A gesture was undone in a game.
-    GestureUndone(wire::GestureUndone),
+    GestureUndone(contract::GestureUndone),
     /// The answer to a claim or verification.
-    ClaimAnswered(ClaimAnswer),
+    ClaimAnswered(contract::ClaimAnswered),
     /// A card won.
-    CardWon(wire::CardWon),
+    CardWon(contract::CardWon),
     /// A game closed.
-    GameClosed(wire::GameClosed),
+    GameClosed(contract::GameClosed),
     /// A request was refused (the sender learns why; the state does not change).
-    RequestRejected(wire::RequestRejected),
+    RequestRejected(contract::RequestRejected),
 }
 
 impl Event {

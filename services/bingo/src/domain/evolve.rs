@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use arcade_contracts::bingo as wire;
+use arcade_contracts::bingo as contract;
 
 use super::event::{Cells, Event};
 use super::grid::{CellMask, bit};
@@ -21,7 +21,7 @@ impl State {
                     .entry(game_id.clone())
                     .or_insert_with(|| Game::new(game_id.clone(), Arc::clone(config)));
             }
-            Event::CardDealt(wire::CardDealt {
+            Event::CardDealt(contract::CardDealt {
                 game_id,
                 player,
                 serial,
@@ -34,14 +34,14 @@ impl State {
                     game.add_card(*serial, Some(player.clone()), cells);
                 }
             }
-            Event::CardsPrinted(wire::CardsPrinted { game_id, cards, .. }) => {
+            Event::CardsPrinted(contract::CardsPrinted { game_id, cards, .. }) => {
                 if let Some(game) = self.games.get_mut(game_id) {
                     for card in cards {
                         game.add_card(card.serial, None, &card.cells);
                     }
                 }
             }
-            Event::SquareCalled(wire::SquareCalled {
+            Event::SquareCalled(contract::SquareCalled {
                 game_id,
                 square_id: square,
                 ..
@@ -54,25 +54,31 @@ impl State {
                     game.call_order.push(*square);
                 }
             }
-            Event::SquareTicked(wire::SquareTicked {
+            Event::SquareTicked(contract::SquareTicked {
                 game_id,
                 serial,
                 cell,
                 entry_id,
+                undo_key,
                 ..
             }) => {
                 if let Some(game) = self.games.get_mut(game_id) {
                     game.tick(*serial, *cell, entry_id);
+                    if let Some(key) = undo_key
+                        && let Some(GestureState::Standing { .. }) = game.gestures.get(entry_id)
+                    {
+                        game.undo_keys.insert(key.clone(), entry_id.clone());
+                    }
                 }
             }
-            Event::GestureUndone(wire::GestureUndone {
+            Event::GestureUndone(contract::GestureUndone {
                 game_id, entry_id, ..
             }) => {
                 if let Some(game) = self.games.get_mut(game_id) {
                     game.undo(entry_id);
                 }
             }
-            Event::CardWon(wire::CardWon {
+            Event::CardWon(contract::CardWon {
                 game_id,
                 serial,
                 pattern,
@@ -99,7 +105,7 @@ impl State {
                     game.winners.push(*serial);
                 }
             }
-            Event::GameClosed(wire::GameClosed { game_id, .. }) => {
+            Event::GameClosed(contract::GameClosed { game_id, .. }) => {
                 if let Some(game) = self.games.get_mut(game_id) {
                     game.open = false;
                 }
@@ -173,6 +179,7 @@ impl Game {
         else {
             return;
         };
+        self.undo_keys.retain(|_, entry| entry != entry_id);
         for (card_index, cell) in ticks {
             let card = &mut self.cards[card_index as usize];
             card.support.retain(|&(c, g)| !(c == cell && g == number));

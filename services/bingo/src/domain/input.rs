@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use arcade_contracts::Message;
+use arcade_contracts::activity::ActivityUndone;
 use arcade_contracts::bingo::VerifyCard;
 use arcade_contracts::bingo::{
     CallSquare, ClaimCard, CloseGame, DealCard, DrawSquare, OpenGame, PrintCards,
@@ -21,11 +22,8 @@ pub enum Input {
     /// `activity.recorded.v1`: a gesture, for every open activity game where the member holds
     /// a card.
     Recorded(Gesture),
-    /// `activity.undone.v1`: a gesture undone.
-    Undone {
-        /// The gesture's idempotency key.
-        entry_id: String,
-    },
+    /// `activity.undone.v1`: a gesture undone (by its idempotency key).
+    Undone(ActivityUndone),
     /// Another service's event, which the games that map its type count as a gesture.
     Foreign {
         /// Its message type.

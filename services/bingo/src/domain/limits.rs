@@ -27,7 +27,10 @@ pub const MAX_PRINT_BATCH: u32 = 1_000;
 pub const MAX_SKIPPED_SERIALS: u32 = 1_000;
 /// Most activity sources (other services' message types) in a game.
 pub const MAX_ACTIVITY_SOURCES: usize = 16;
-/// Most filters of one activity source.
+/// Most filters of one activity source, and most key fields of its `undoneBy`.
 pub const MAX_SOURCE_FILTERS: usize = 8;
+/// Longest key of an occurrence a mapped message's undo finds it by, in bytes (the undoing
+/// type and the key fields' values).
+pub const MAX_UNDO_KEY_BYTES: usize = 600;
 /// Shortest server secret, in bytes.
 pub const MIN_SECRET_BYTES: usize = 16;

@@ -31,7 +31,7 @@ pub mod state;
 pub use config::{GameConfig, GameSpec, TickMode};
 pub use config_error::ConfigError;
 pub use decide::Bingo;
-pub use event::{CardCell, Cells, Check, ClaimAnswer, Event, PrintedCard, WinReport};
+pub use event::{CardCell, Cells, Check, Event, PrintedCard, WinReport};
 pub use input::{Action, Command, Input};
 pub use pattern::PatternKind;
 pub use pool::{SquareId, SquareSpec};

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use arcade_contracts::bingo as wire;
+use arcade_contracts::bingo as contract;
 
 use super::config_error::ConfigError;
 use super::event::Event;
@@ -258,7 +258,7 @@ impl fmt::Display for Rejection {
 impl Rejection {
     /// The event that tells the sender (`bingo.request.rejected.v1`).
     pub fn to_event(&self) -> Event {
-        Event::RequestRejected(wire::RequestRejected {
+        Event::RequestRejected(contract::RequestRejected {
             request_type: self.request_type.to_string(),
             request_id: self.request_id.clone(),
             game_id: self.game_id.clone(),

@@ -3,26 +3,19 @@
 //! optionally the object from another, so a square "score a goal at table 3" ticks when the
 //! referee says so. Filters keep only the messages whose payload fields equal given values
 //! (`/counted` is `true`: rehearsal balls tick nothing). The message's id is the gesture's
-//! idempotency key.
+//! idempotency key. A source may name the message that undoes its gestures (`undoneBy`: the
+//! referee's `table.goal.cancelled.v1`) and the fields both carry (`/tableId`, `/gameId`,
+//! `/ball`): their values are the occurrence's key ([`ActivitySource::undo_key`]).
 
 use serde_json::Value;
 
 use super::config_error::ConfigError;
-use super::limits::{MAX_SOURCE_FILTERS, MAX_TEXT_BYTES};
+use super::limits::{MAX_SOURCE_FILTERS, MAX_TEXT_BYTES, MAX_UNDO_KEY_BYTES};
 use super::pool::verb_problem;
 
-/// A member's gesture: what ticks activity cards.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Gesture {
-    /// Idempotency key: the same gesture recorded twice ticks once.
-    pub entry_id: String,
-    /// Who did it: the player whose cards it ticks.
-    pub member: String,
-    /// What they did, e.g. `talk.hello`.
-    pub verb: String,
-    /// What it concerned, if anything.
-    pub object: Option<String>,
-}
+/// A member's gesture, what ticks activity cards (its idempotency key, member, verb and
+/// optional object): the contract's `activity.recorded.v1`, the same thing.
+pub use arcade_contracts::activity::ActivityRecorded as Gesture;
 
 /// An activity source as the organiser describes it, not yet checked (the message type, the
 /// verb it counts as, JSON Pointers to the member and object fields, and filters the payload
@@ -137,7 +130,45 @@ impl ActivitySource {
                 });
             }
         }
+        if let Some(undo) = &spec.undone_by {
+            let problem = if let Some(problem) = type_problem(&undo.message_type) {
+                Some(format!("names \"{}\", which {problem}", undo.message_type))
+            } else if undo.message_type == spec.message_type {
+                Some("names the type the source listens to".to_string())
+            } else if undo.key.is_empty() || undo.key.len() > MAX_SOURCE_FILTERS {
+                Some(format!("has {} key fields, not 1 to 8", undo.key.len()))
+            } else {
+                (undo.key.iter().find(|p| !is_pointer(p)))
+                    .map(|p| format!("has the key field {p:?}, not a JSON Pointer like \"/ball\""))
+            };
+            if let Some(problem) = problem {
+                return Err(ConfigError::BadUndo { position, problem });
+            }
+        }
         Ok(ActivitySource { spec })
+    }
+
+    /// The message type that undoes its gestures, if it names one.
+    pub fn undo_type(&self) -> Option<&str> {
+        self.spec
+            .undone_by
+            .as_ref()
+            .map(|u| u.message_type.as_str())
+    }
+
+    /// The occurrence a payload (of this source's type or of its undoing type) names: the
+    /// undoing type and the values of the key fields, as a JSON array. `None` when the source
+    /// names no undo, or a key field is missing, a list or an object, or the key is too long.
+    pub fn undo_key(&self, payload: &Value) -> Option<String> {
+        let undo = self.spec.undone_by.as_ref()?;
+        let values = (undo.key.iter())
+            .map(|pointer| match payload.pointer(pointer)? {
+                Value::Array(_) | Value::Object(_) => None,
+                value => Some(value.clone()),
+            })
+            .collect::<Option<Vec<Value>>>()?;
+        let key = format!("{} {}", undo.message_type, Value::Array(values));
+        (key.len() <= MAX_UNDO_KEY_BYTES).then_some(key)
     }
 
     /// Whether a payload meets every filter (a missing field meets none but those that say
@@ -231,6 +262,7 @@ mod tests {
                     or_missing: false,
                 })
                 .collect(),
+            undone_by: None,
         };
         ActivitySource::new(1, spec)
     }
@@ -283,6 +315,7 @@ mod tests {
             member_field: "/scorer".into(),
             object_field: object_field.map(Into::into),
             filters: Vec::new(),
+            undone_by: None,
         };
         ActivitySource::new(1, spec).unwrap()
     }
@@ -314,6 +347,7 @@ mod tests {
                 member_field: "/car/driver".into(),
                 object_field: Some("/lap".into()),
                 filters: Vec::new(),
+                undone_by: None,
             },
         )
         .unwrap();
@@ -362,6 +396,30 @@ mod tests {
     }
 
     #[test]
+    fn a_goal_and_its_cancel_name_the_same_occurrence() {
+        let mut spec = goal_source(None).spec;
+        spec.undone_by = arcade_contracts::bingo::UndoneBy::known_for(&spec.message_type);
+        let source = ActivitySource::new(1, spec).unwrap();
+        assert_eq!(source.undo_type(), Some("table.goal.cancelled.v1"));
+        let goal = json!({"tableId": "t-1", "gameId": "g-1", "ball": 3, "scorer": "a"});
+        let cancel = json!({"tableId": "t-1", "gameId": "g-1", "ball": 3, "reason": "twice"});
+        let key = source.undo_key(&goal).unwrap();
+        assert_eq!(key, r#"table.goal.cancelled.v1 ["t-1","g-1",3]"#);
+        assert_eq!(source.undo_key(&cancel), Some(key));
+        assert_eq!(
+            source.undo_key(&json!({"tableId": "t-1", "gameId": "g-1"})),
+            None
+        );
+        let listed = json!({"tableId": "t-1", "gameId": "g-1", "ball": [3]});
+        assert_eq!(source.undo_key(&listed), None);
+        assert_eq!(
+            goal_source(None).undo_key(&goal),
+            None,
+            "no undoneBy, no key"
+        );
+    }
+
+    #[test]
     fn bad_sources_are_refused_with_reasons() {
         let spec = |t: &str, verb: &str, member: &str, object: Option<&str>| SourceSpec {
             message_type: t.into(),
@@ -369,6 +427,7 @@ mod tests {
             member_field: member.into(),
             object_field: object.map(Into::into),
             filters: Vec::new(),
+            undone_by: None,
         };
         let refused = |s| ActivitySource::new(2, s).unwrap_err().to_string();
         assert!(refused(spec("goal", "g", "/a", None)).contains("not a versioned message type"));

@@ -1,6 +1,7 @@
 //! The bingo service's state: a fold of its own events (see `evolve.rs`). Games by id; each
 //! holds its configuration, its cards (layouts as pool indices), its winners in order, the
-//! squares called, and the standing gestures with the cells each one ticks.
+//! squares called, the standing gestures with the cells each one ticks, and the keys by which
+//! a message undoes a mapped one.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -35,6 +36,9 @@ pub struct Game {
     pub(crate) call_order: Vec<SquareId>,
     pub(crate) gestures: HashMap<String, GestureState>,
     pub(crate) next_gesture: u32,
+    /// The standing mapped gestures a message can undo: occurrence key → entry id (see
+    /// [`super::sources::ActivitySource::undo_key`]).
+    pub(crate) undo_keys: HashMap<String, String>,
 }
 
 /// One card.
@@ -96,18 +100,14 @@ impl State {
         self.games.keys().map(String::as_str)
     }
 
-    /// The message types open games map to gestures: the events the service must also
-    /// consume.
+    /// The message types open games map to gestures, or undo mapped gestures by: the events
+    /// the service must also consume.
     pub fn mapped_message_types(&self) -> BTreeSet<String> {
         self.games
             .values()
             .filter(|g| g.open)
-            .flat_map(|g| {
-                g.config
-                    .sources()
-                    .iter()
-                    .map(|s| s.message_type().to_string())
-            })
+            .flat_map(|g| g.config.mapped_types())
+            .map(str::to_string)
             .collect()
     }
 }
@@ -129,6 +129,7 @@ impl Game {
             call_order: Vec::new(),
             gestures: HashMap::new(),
             next_gesture: 0,
+            undo_keys: HashMap::new(),
         }
     }
 

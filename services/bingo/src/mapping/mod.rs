@@ -4,9 +4,9 @@
 //!
 //! A new message type is one line in [`Incoming`] (`inputs.rs`) or [`Outgoing`] (`events.rs`)
 //! and, in the same file, its arm of `From<Incoming> for Input`, or of `From<&Event> for
-//! Outgoing` and `TryFrom<Outgoing> for Event` (one line each for an event that holds its
-//! message). Only `arcade_contracts` types go on the wire; the domain's own types are not
-//! serializable.
+//! Outgoing` and `TryFrom<Outgoing> for Event` (one line each: an event holds its message).
+//! The message types always consumed are [`Incoming::TYPES`]. Only `arcade_contracts` types
+//! go on the wire; the domain's own types are not serializable.
 
 mod events;
 mod inputs;
@@ -43,25 +43,8 @@ impl Input {
 }
 
 impl Event {
-    /// The event as its contract message.
-    pub fn to_contract(&self) -> Outgoing {
-        Outgoing::from(self)
-    }
-
-    /// The event's message type and JSON payload.
-    pub fn to_message(&self) -> Result<(&'static str, Value), MappingError> {
-        let message = self.to_contract();
-        Ok((message.message_type(), message.payload()?))
-    }
-
-    /// An event back from the service's log (replay). Inverts [`Event::to_message`].
+    /// An event back from the service's log (replay): `Outgoing::from(&event)` inverted.
     pub fn from_message(message_type: &str, payload: &Value) -> Result<Event, MappingError> {
         Outgoing::decode(message_type, payload)?.try_into()
     }
-}
-
-/// The message types the bingo service always consumes: its commands and `activity.*`. It
-/// also consumes the types its open games map ([`crate::State::mapped_message_types`]).
-pub fn consumed_types() -> Vec<&'static str> {
-    Incoming::TYPES.to_vec()
 }

@@ -1,16 +1,17 @@
-//! A game's configuration between the wire (`contracts::bingo` shapes) and the domain.
+//! A game's configuration between the contract's shapes and the domain.
 
-use arcade_contracts::bingo as wire;
+use arcade_contracts::bingo as contract;
+use serde::{Deserialize, Serialize};
 
 use crate::domain::{GameConfig, GameSpec};
 
-/// The domain spec of a game described on the wire.
+/// The domain spec of a game described in contract shapes.
 pub(crate) fn spec_in(
-    tick_mode: wire::TickMode,
-    grid: &wire::GridSpec,
-    pool: &[wire::SquareSpec],
-    patterns: &[wire::PatternSpec],
-    sources: &[wire::ActivitySourceSpec],
+    tick_mode: contract::TickMode,
+    grid: &contract::GridSpec,
+    pool: &[contract::SquareSpec],
+    patterns: &[contract::PatternSpec],
+    sources: &[contract::ActivitySourceSpec],
 ) -> GameSpec {
     GameSpec {
         tick_mode,
@@ -22,25 +23,27 @@ pub(crate) fn spec_in(
     }
 }
 
-/// The wire pieces of a checked configuration: grid, pool, patterns, sources.
-pub(crate) struct WireConfig {
-    pub(crate) tick_mode: wire::TickMode,
-    pub(crate) grid: wire::GridSpec,
-    pub(crate) pool: Vec<wire::SquareSpec>,
-    pub(crate) patterns: Vec<wire::PatternSpec>,
-    pub(crate) sources: Vec<wire::ActivitySourceSpec>,
+/// A checked configuration in the contract's shapes (those of `bingo.game.opened.v1`); also
+/// the JSON a snapshot keeps of a game's configuration.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct ContractConfig {
+    pub(crate) tick_mode: contract::TickMode,
+    pub(crate) grid: contract::GridSpec,
+    pub(crate) pool: Vec<contract::SquareSpec>,
+    pub(crate) patterns: Vec<contract::PatternSpec>,
+    pub(crate) activity_sources: Vec<contract::ActivitySourceSpec>,
 }
 
-pub(crate) fn config_out(config: &GameConfig) -> WireConfig {
+pub(crate) fn config_out(config: &GameConfig) -> ContractConfig {
     let spec = config.spec();
-    WireConfig {
+    ContractConfig {
         tick_mode: spec.tick_mode,
-        grid: wire::GridSpec {
+        grid: contract::GridSpec {
             size: config.grid().size(),
             free_centre: spec.free_centre,
         },
         pool: spec.squares,
         patterns: spec.patterns.clone(),
-        sources: spec.sources,
+        activity_sources: spec.sources,
     }
 }

@@ -4,7 +4,7 @@
 use arcade_bingo::domain::{
     Action, Command, Event, GameSpec, Gesture, PatternKind, Secret, SquareSpec, TickMode,
 };
-use arcade_bingo::{Bingo, BingoService, Input};
+use arcade_bingo::{Bingo, BingoService, Input, Outgoing};
 use arcade_runtime::testkit;
 
 /// The clock of every scenario (ms since the epoch).
@@ -120,9 +120,9 @@ pub fn gesture(entry: &str, member: &str, verb: &str, object: Option<&str>) -> I
 
 /// An undo.
 pub fn undo(entry: &str) -> Input {
-    Input::Undone {
+    Input::Undone(arcade_contracts::activity::ActivityUndone {
         entry_id: entry.to_string(),
-    }
+    })
 }
 
 /// The serial of a player's card.
@@ -161,6 +161,6 @@ pub fn ticked(s: &Scenario, game: &str, player: &str) -> Vec<u8> {
 pub fn kinds(events: &[Event]) -> Vec<&'static str> {
     events
         .iter()
-        .map(|e| e.to_contract().message_type())
+        .map(|e| Outgoing::from(e).message_type())
         .collect()
 }

@@ -17,6 +17,7 @@ use arcade_bingo::cli::{patterns_from_list, squares_from_text};
 use arcade_contracts::Message;
 use arcade_contracts::bingo::{
     ActivitySourceSpec, FieldFilter, GameOpened, GridSpec, OpenGame, RequestRejected, TickMode,
+    UndoneBy,
 };
 use clap::{Args, ValueEnum};
 use serde_json::Value;
@@ -74,7 +75,7 @@ pub struct OpenArgs {
 #[derive(Debug, Args)]
 pub struct SourceArgs {
     /// Tick the cards by this message type of another service, e.g. table.goal.scored.v1 (an
-    /// activity game).
+    /// activity game; a table.goal.cancelled.v1 then unticks what its goal ticked).
     #[arg(long, value_name = "TYPE", requires_all = ["verb", "member"])]
     pub tick_from: Option<String>,
     /// The verb each such message counts as, e.g. table.goal (the squares file's
@@ -101,7 +102,6 @@ impl SourceArgs {
     fn spec(&self) -> Option<ActivitySourceSpec> {
         let message_type = self.tick_from.clone()?;
         Some(ActivitySourceSpec {
-            message_type,
             verb: self.verb.clone().unwrap_or_default(),
             member_field: self.member.clone().unwrap_or_default(),
             object_field: self.object.clone(),
@@ -111,6 +111,8 @@ impl SourceArgs {
                 .chain(&self.filters_or_missing)
                 .cloned()
                 .collect(),
+            undone_by: UndoneBy::known_for(&message_type),
+            message_type,
         })
     }
 }

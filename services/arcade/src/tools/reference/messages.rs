@@ -55,7 +55,7 @@ fn consumers(t: &MessageType) -> String {
     let matches = |patterns: &[String]| patterns.iter().any(|p| Pattern::new(p).matches(t.name));
     let mut out = Vec::new();
     let bingo: Vec<String> = arcade_bingo::service::base_bindings();
-    if matches(&bingo) || arcade_bingo::consumed_types().contains(&t.name) {
+    if matches(&bingo) || arcade_bingo::Incoming::TYPES.contains(&t.name) {
         out.push("bingo");
     }
     let puzzle: Vec<String> = arcade_puzzle_telemetry::mapping::Consumed::TYPES

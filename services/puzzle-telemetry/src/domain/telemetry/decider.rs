@@ -22,11 +22,12 @@
 
 use std::convert::Infallible;
 
+use arcade_contracts::game::Pulse;
 use arcade_contracts::game::SessionCompletion;
-use arcade_contracts::puzzle::{PartitionUpdated, StatsUpdated};
+use arcade_contracts::puzzle::{PartitionUpdated, SessionFlagged, SessionRecorded, StatsUpdated};
 
 use super::partition::Partition;
-use super::session::{Flag, Session};
+use super::session::Session;
 use super::stats::Stats;
 use super::verify::check;
 use super::window::{SESSION_WINDOW_MS, SessionWindow};
@@ -64,43 +65,14 @@ pub enum Input {
     Tick,
 }
 
-/// A session that passed validation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Recorded {
-    /// The session as received.
-    pub session: Session,
-    /// Its validated stage.
-    pub stage: Stage,
-    /// Its puzzle's move limit.
-    pub move_limit: u8,
-    /// When it was recorded (ms since the Unix epoch).
-    pub at_ms: u64,
-    /// Whether its moves were replayed and agree.
-    pub verified: bool,
-    /// The contract version it arrived in.
-    pub version: u8,
-}
-
-/// A session that breaks the rules.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Flagged {
-    /// The session as received.
-    pub session: Session,
-    /// Why it was flagged.
-    pub flag: Flag,
-    /// When it was flagged (ms since the Unix epoch).
-    pub at_ms: u64,
-    /// The contract version it arrived in.
-    pub version: u8,
-}
-
-/// The service's own events; each becomes one contract message (see [`Event::to_message`]).
+/// The service's own events; each is one contract message, which it holds (see
+/// [`Event::to_message`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// `puzzle.session.recorded.v1`.
-    Recorded(Recorded),
-    /// `puzzle.session.flagged.v1`.
-    Flagged(Flagged),
+    /// `puzzle.session.recorded.v1`: a session that passed validation, its stage valid.
+    Recorded(SessionRecorded),
+    /// `puzzle.session.flagged.v1`: a session that breaks the rules.
+    Flagged(SessionFlagged),
     /// `puzzle.stats.updated.v1`: the statistics as published.
     StatsPublished(StatsUpdated),
     /// `puzzle.partition.updated.v1`: a partitioned instance's statistics as raw counters,
@@ -215,20 +187,41 @@ impl PuzzleTelemetry {
                 let session = Session::from(completed);
                 let moves = super::session::cells(completed);
                 let version = completed.version;
+                let Session {
+                    seed,
+                    stage,
+                    outcome,
+                    turns,
+                    duration_ms,
+                    ..
+                } = session;
                 vec![match check(&session, moves.as_deref()) {
-                    Ok(accepted) => Event::Recorded(Recorded {
-                        session,
-                        stage: accepted.stage,
+                    Ok(accepted) => Event::Recorded(SessionRecorded {
+                        game_id: session.game_id,
+                        seed,
+                        stage: accepted.stage.number(),
+                        outcome,
+                        turns,
                         move_limit: accepted.move_limit,
-                        at_ms: now_ms,
+                        duration_ms,
+                        recorded_at_ms: now_ms,
                         verified: accepted.verified,
-                        version,
+                        source_version: version,
                     }),
-                    Err(flag) => Event::Flagged(Flagged {
-                        session,
-                        flag,
-                        at_ms: now_ms,
-                        version,
+                    Err(flag) => Event::Flagged(SessionFlagged {
+                        reason: flag.reason,
+                        detail: flag.describe(&session),
+                        game_id: session.game_id,
+                        seed,
+                        stage,
+                        outcome,
+                        turns,
+                        duration_ms,
+                        move_limit: flag.move_limit,
+                        flagged_at_ms: now_ms,
+                        move_index: flag.at_move.map(|m| m.index),
+                        move_cell: flag.at_move.map(|m| Pulse([m.cell.x, m.cell.y])),
+                        source_version: version,
                     }),
                 }]
             }
@@ -257,20 +250,22 @@ impl PuzzleTelemetry {
     pub fn evolve(state: &mut TelemetryState, event: &Event) {
         match event {
             Event::Recorded(r) => {
-                let s = &r.session;
-                state
-                    .stats
-                    .record(r.stage, s.outcome, s.turns, r.move_limit, s.duration_ms);
-                state.stats.arrived(Some(r.stage), r.version, r.verified);
-                state.sessions.insert(&s.game_id, r.at_ms);
-                state.pending_since_ms.get_or_insert(r.at_ms);
+                // Recorded with a valid stage; one that is not (a log altered) counts nothing.
+                let Ok(stage) = Stage::new(r.stage.into()) else {
+                    return;
+                };
+                let stats = &mut state.stats;
+                stats.record(stage, r.outcome, r.turns, r.move_limit, r.duration_ms);
+                stats.arrived(Some(stage), r.source_version, r.verified);
+                state.sessions.insert(&r.game_id, r.recorded_at_ms);
+                state.pending_since_ms.get_or_insert(r.recorded_at_ms);
             }
             Event::Flagged(f) => {
-                let stage = Stage::new(f.session.stage.into()).ok();
+                let stage = Stage::new(f.stage.into()).ok();
                 state.stats.flag(stage);
-                state.stats.arrived(stage, f.version, false);
-                state.sessions.insert(&f.session.game_id, f.at_ms);
-                state.pending_since_ms.get_or_insert(f.at_ms);
+                state.stats.arrived(stage, f.source_version, false);
+                state.sessions.insert(&f.game_id, f.flagged_at_ms);
+                state.pending_since_ms.get_or_insert(f.flagged_at_ms);
             }
             Event::StatsPublished(published) => {
                 state.last_published_ms = Some(published.published_at_ms);

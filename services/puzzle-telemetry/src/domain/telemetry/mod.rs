@@ -23,9 +23,7 @@ mod stats;
 mod verify;
 mod window;
 
-pub use decider::{
-    Event, Flagged, Input, PUBLISH_INTERVAL_MS, PuzzleTelemetry, Recorded, TelemetryState,
-};
+pub use decider::{Event, Input, PUBLISH_INTERVAL_MS, PuzzleTelemetry, TelemetryState};
 pub use partition::{NoSuchPartition, Partition, PartitionError};
 pub use session::{
     Accepted, Flag, FlagReason, MoveAt, Outcome, Session, WIN_SEARCH_TURNS, validate,
