@@ -3,7 +3,9 @@
 //! when no process holds it, else asked of the `arcade run` using it, through its admin
 //! endpoint (`--admin`, the operator's token from `--token` or DATA/admin-token). One JSON line
 //! per dead letter. Replay validates each message again (type, schema) and sends it to the
-//! queue it was taken from; on RabbitMQ it replays only a dead letter whose `user_id` (vouched
+//! queue it was taken from, as its recorded sender (never as the operator: the service checks it
+//! as that sender again), and skips one its service refused; each replay is recorded and `show`
+//! prints the records. On RabbitMQ it replays only a dead letter whose `user_id` (vouched
 //! for by the broker) is the operator's or that of the service consuming the queue it names
 //! ([`check_dead_letter_origin`](arcade_runtime::dead_origin::check_dead_letter_origin)), so
 //! one planted by anyone else, a service included, is never delivered. `list` and `show` mark
@@ -23,8 +25,14 @@ use crate::connection::{AdminArg, tool_bus};
 use crate::exit::Failure;
 
 pub mod letters;
+pub mod records;
+#[cfg(test)]
+mod replay_amqp_tests;
+#[cfg(test)]
+mod replay_tests;
 
 use letters::Replayed;
+use records::Replayer;
 
 /// `arcade dead`.
 #[derive(Debug, Subcommand)]
@@ -94,6 +102,8 @@ enum Source {
         bus: Arc<dyn Bus>,
         /// The user prefix on RabbitMQ; `None` on the embedded bus.
         trust: Option<String>,
+        /// Who replays, for the replay records.
+        replayer: Replayer,
     },
     Endpoint(Endpoint),
 }
@@ -140,9 +150,14 @@ impl Endpoint {
 /// or, when another process holds it, that process's admin endpoint.
 async fn open(source: &DeadArgs) -> anyhow::Result<Source> {
     if let Some(bus) = tool_bus(&source.broker, "arcade dead").await? {
+        let replayer = Replayer {
+            by: bus.user().to_string(),
+            via: "RabbitMQ",
+        };
         return Ok(Source::Bus {
             bus: Arc::new(bus),
             trust: Some(source.user_prefix.clone()),
+            replayer,
         });
     }
     let dir = source.data.dir.join("bus");
@@ -156,6 +171,10 @@ async fn open(source: &DeadArgs) -> anyhow::Result<Source> {
         Ok(bus) => Ok(Source::Bus {
             bus: Arc::new(bus),
             trust: None,
+            replayer: Replayer {
+                by: arcade_contracts::principal::OPERATOR.into(),
+                via: "data dir",
+            },
         }),
         Err(e) => {
             let token = source.token.clone().or_else(|| {
@@ -182,7 +201,9 @@ pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
     match command {
         DeadCommand::List(source) => {
             let lines = match open(&source).await? {
-                Source::Bus { bus, trust } => letters::list(bus.as_ref(), trust.as_deref()).await?,
+                Source::Bus { bus, trust, .. } => {
+                    letters::list(bus.as_ref(), trust.as_deref()).await?
+                }
                 Source::Endpoint(endpoint) => {
                     let (_, body) = endpoint
                         .ask(endpoint.client.get(endpoint.url("/dead")))
@@ -195,7 +216,7 @@ pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
         }
         DeadCommand::Show(args) => {
             let found = match open(&args.source).await? {
-                Source::Bus { bus, trust } => {
+                Source::Bus { bus, trust, .. } => {
                     letters::show(bus.as_ref(), trust.as_deref(), &args.id).await?
                 }
                 Source::Endpoint(endpoint) => {
@@ -219,8 +240,18 @@ pub async fn run(command: DeadCommand) -> anyhow::Result<ExitCode> {
         }
         DeadCommand::Replay(args) => {
             let done: Replayed = match open(&args.source).await? {
-                Source::Bus { bus, trust } => {
-                    letters::replay(bus.as_ref(), trust.as_deref(), args.id.as_deref()).await?
+                Source::Bus {
+                    bus,
+                    trust,
+                    replayer,
+                } => {
+                    letters::replay(
+                        bus.as_ref(),
+                        trust.as_deref(),
+                        args.id.as_deref(),
+                        &replayer,
+                    )
+                    .await?
                 }
                 Source::Endpoint(endpoint) => {
                     let mut request = endpoint.client.post(endpoint.url("/dead/replay"));
@@ -248,9 +279,27 @@ mod tests {
     use super::letters::{refusal, summary};
     use arcade_contracts::Catalog;
     use arcade_runtime::WireMessage;
+    use arcade_runtime::dead_letter::{Dead, Transport, dead_letter_of};
     use arcade_runtime::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON};
 
+    /// A dead letter of format 2 taken from `from`, written to the dead letters by `sender`.
     fn dead(sender: Option<&str>, body: &[u8]) -> WireMessage {
+        let message = WireMessage {
+            message_type: Some("game.session.completed.v1".into()),
+            message_id: Some("m-1".into()),
+            user_id: sender.map(Into::into),
+            body: body.to_vec(),
+            ..WireMessage::default()
+        };
+        dead_letter_of(
+            &message,
+            "puzzle-telemetry",
+            Dead::failed("bingo: store busy", Some("strata-relay")),
+        )
+    }
+
+    /// The same, as dead-lettered before dead letters recorded their sender (format 1).
+    fn old(sender: Option<&str>, body: &[u8]) -> WireMessage {
         let mut message = WireMessage {
             message_type: Some("game.session.completed.v1".into()),
             message_id: Some("m-1".into()),
@@ -310,9 +359,42 @@ mod tests {
                 .unwrap()
                 .contains("no origin queue")
         );
-        let line = summary(&dead(Some("bingo"), GOOD));
+        let line = summary(&dead(Some("bingo"), GOOD), Transport::Broker);
         assert_eq!(line["reason"], "bingo: store busy");
         assert_eq!(line["queue"], "puzzle-telemetry");
-        assert_eq!(line["sender"], "bingo");
+        assert_eq!(line["sender"], "strata-relay", "who sent it");
+        assert_eq!(line["userId"], "bingo", "who dead-lettered it");
+        assert_eq!(line["kind"], "failed");
+        assert_eq!(line["format"], 2);
+    }
+
+    #[test]
+    fn an_old_dead_letter_is_replayed_only_where_its_sender_is_known() {
+        let catalog = Catalog::new();
+        // On RabbitMQ its user_id is the consumer that dead-lettered it: who sent it is
+        // unknown, and it is not replayed (as the operator or anyone).
+        let unknown = refusal(&old(Some("puzzle-telemetry"), GOOD), &catalog, Some("")).unwrap();
+        assert!(unknown.contains("its sender is unknown"), "{unknown}");
+        let line = summary(&old(Some("puzzle-telemetry"), GOOD), Transport::Broker);
+        assert_eq!(line["sender"], serde_json::Value::Null);
+        assert_eq!(line["format"], 1);
+        // The embedded bus kept the message as sent: its user_id is its sender.
+        assert_eq!(
+            refusal(&old(Some("strata-relay"), GOOD), &catalog, None),
+            None
+        );
+        let line = summary(&old(Some("strata-relay"), GOOD), Transport::Embedded);
+        assert_eq!(line["sender"], "strata-relay");
+        // A refusal of either format is not replayed.
+        let mut refused = old(Some("race-team-red"), GOOD);
+        refused.headers.insert(
+            HEADER_DEAD_REASON.into(),
+            "race.budget.grant.v1 is refused: sender race-team-red is not an operator".into(),
+        );
+        let why = refusal(&refused, &catalog, None).unwrap();
+        assert!(
+            why.contains("cannot turn the refusal into an acceptance"),
+            "{why}"
+        );
     }
 }

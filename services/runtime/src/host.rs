@@ -73,8 +73,8 @@ pub enum HostError {
     },
 }
 
-/// Sizes of the host's batches.
-#[derive(Debug, Clone, Copy)]
+/// Sizes of the host's batches, and whom it trusts to replay.
+#[derive(Debug, Clone)]
 pub struct HostConfig {
     /// Most inputs handled between two flushes.
     pub batch: usize,
@@ -88,6 +88,10 @@ pub struct HostConfig {
     /// Dead-letter a message with no proven sender instead of deduplicating it in the
     /// anonymous scope (`--require-proven-sender`).
     pub require_proven_sender: bool,
+    /// The principals whose replay of a dead letter is checked as the dead letter's sender
+    /// (RabbitMQ's `x-arcade-replay-sender`, see [`crate::dead_letter`]): the operator's
+    /// broker user (`--replay-principals`). A replay header from anyone else is refused.
+    pub replayers: Vec<String>,
 }
 
 impl Default for HostConfig {
@@ -98,6 +102,7 @@ impl Default for HostConfig {
             relay_batch: 512,
             snapshots: SnapshotPolicy::DEFAULT,
             require_proven_sender: false,
+            replayers: vec![arcade_contracts::principal::OPERATOR_BROKER_USER.to_string()],
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod bus;
 mod chunk;
 pub mod clock;
 pub mod counters;
+pub mod dead_letter;
 pub mod dead_origin;
 pub mod decider;
 pub mod duration;

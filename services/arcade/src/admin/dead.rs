@@ -1,16 +1,19 @@
 //! `GET /dead`, `GET /dead/{id}` and `POST /dead/replay[?id=ID]` (operator): the dead letters
 //! of the embedded bus this process holds, for `arcade dead list|show|replay` while it runs
-//! ([`crate::dead::letters`], the same reading and replaying as on a stopped data dir). On
+//! ([`crate::dead::letters`], the same reading and replaying as on a stopped data dir; a replay
+//! is recorded with the principal that asked). On
 //! RabbitMQ the dead letters are the broker's: 409, `arcade dead --amqp` reads them there.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
 use super::AdminState;
+use crate::auth::Principal;
 use crate::dead::letters;
+use crate::dead::records::Replayer;
 use crate::json_error::error;
 
 /// The answer when the dead letters are not this process's to read: they are on RabbitMQ.
@@ -63,11 +66,20 @@ pub struct ReplayQuery {
 }
 
 /// `POST /dead/replay[?id=ID]`: what the replay did ([`letters::Replayed`]).
-pub async fn replay(State(state): State<AdminState>, Query(query): Query<ReplayQuery>) -> Response {
+pub async fn replay(
+    State(state): State<AdminState>,
+    Extension(principal): Extension<Principal>,
+    Query(query): Query<ReplayQuery>,
+) -> Response {
     if let Some(refused) = on_broker(&state) {
         return refused;
     }
-    match letters::replay(state.runtime.bus().as_ref(), None, query.id.as_deref()).await {
+    let replayer = Replayer {
+        by: principal.name(),
+        via: "admin endpoint",
+    };
+    let bus = state.runtime.bus();
+    match letters::replay(bus.as_ref(), None, query.id.as_deref(), &replayer).await {
         Ok(done) => {
             tracing::info!(
                 replayed = done.lines.len() - done.refused as usize,

@@ -161,6 +161,17 @@ pub struct HostArgs {
     /// are refused then.
     #[arg(long = "require-proven-sender", env = "ARCADE_REQUIRE_PROVEN_SENDER")]
     pub require_proven_sender: bool,
+    /// The broker users whose replay of a dead letter (`arcade dead replay --amqp`) is checked
+    /// as the dead letter's own sender: the operator's (with a deployment's user prefix,
+    /// PREFIX-arcade-admin). A replay from anyone else is refused.
+    #[arg(
+        long = "replay-principals",
+        env = "ARCADE_REPLAY_PRINCIPALS",
+        value_delimiter = ',',
+        default_value = "arcade-admin",
+        value_name = "NAMES"
+    )]
+    pub replayers: Vec<String>,
 }
 
 impl HostArgs {
@@ -176,6 +187,7 @@ impl HostArgs {
             .with_config(HostConfig {
                 snapshots: self.snapshots(),
                 require_proven_sender: self.require_proven_sender,
+                replayers: self.replayers.clone(),
                 ..HostConfig::default()
             })
     }

@@ -42,6 +42,7 @@ mod link;
 pub mod nodes;
 pub mod properties;
 mod publish;
+mod socket;
 pub mod topology;
 
 use async_trait::async_trait;

@@ -19,7 +19,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+use crate::dead_letter::Dead;
+pub(crate) use crate::dead_letter::dead_letter_of;
+use crate::wire::WireMessage;
 
 /// Name of the topic exchange every event is published on.
 pub const EVENTS_EXCHANGE: &str = "arcade.events";
@@ -29,21 +31,6 @@ pub const COMMANDS_EXCHANGE: &str = "arcade.commands";
 pub const DEAD_LETTERS: &str = "arcade.dead";
 /// The dead-letter reason of a command whose queue does not exist.
 pub const UNROUTABLE: &str = "unroutable";
-
-/// `message` as a dead letter: a copy naming why (`reason`), the queue it was in or was sent
-/// to, and its routing key, in the dead-letter headers.
-pub(crate) fn dead_letter_of(message: &WireMessage, reason: &str, queue: &str) -> WireMessage {
-    let mut dead = message.clone();
-    dead.headers
-        .insert(HEADER_DEAD_REASON.into(), reason.to_string());
-    dead.headers
-        .insert(HEADER_DEAD_QUEUE.into(), queue.to_string());
-    dead.headers.insert(
-        HEADER_DEAD_ROUTING_KEY.into(),
-        message.routing_key().to_string(),
-    );
-    dead
-}
 
 /// Where a publication goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,8 +255,9 @@ pub trait Acker: Send + Sync {
     async fn ack(self: Box<Self>) -> Result<(), BusError>;
     /// Put it back to be delivered again (to this or another consumer).
     async fn requeue(self: Box<Self>) -> Result<(), BusError>;
-    /// Move it to the dead letters with the reason, and remove it from the queue.
-    async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError>;
+    /// Move it to the dead letters (with why, its kind and its sender: see
+    /// [`crate::dead_letter`]), and remove it from the queue.
+    async fn dead_letter(self: Box<Self>, dead: Dead<'_>) -> Result<(), BusError>;
 
     /// Where the delivery sits, for a transport that settles a run of deliveries with one
     /// frame (AMQP's `multiple` ack): its consumer's identity and its position there. `None`
@@ -380,8 +368,8 @@ impl Delivery {
         self.acker.requeue().await
     }
 
-    /// Dead-letters it with a reason.
-    pub async fn dead_letter(self, reason: &str) -> Result<(), BusError> {
-        self.acker.dead_letter(reason).await
+    /// Dead-letters it: why, its kind and its sender ([`crate::dead_letter::Dead`]).
+    pub async fn dead_letter(self, dead: Dead<'_>) -> Result<(), BusError> {
+        self.acker.dead_letter(dead).await
     }
 }

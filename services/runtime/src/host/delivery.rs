@@ -2,6 +2,7 @@
 //! dead-lettered), deduplicated against its batch and the inbox, decided on, and its events
 //! recorded into the batch's commit group; local inputs join at the decision.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use arcade_contracts::{Envelope, Route};
@@ -12,6 +13,7 @@ use super::{Host, HostError};
 use crate::bus::{Acker, Delivery};
 use crate::clock::rfc3339_ms;
 use crate::counters::Counters;
+use crate::dead_letter::{self, Dead};
 use crate::decider::{Context, Decoded, Service};
 use crate::inbound::{self, Inbound};
 use crate::mapping::MappingError;
@@ -68,15 +70,28 @@ impl<S: Service> Host<S> {
         let queue = std::mem::take(&mut delivery.queue);
         let routing_key = delivery.topic_routing_key.take();
         let (wire, acker) = delivery.into_parts();
+        // A replay is checked as the sender it is replayed for, never as who replays it.
+        let wire = match dead_letter::replayed(&wire, &self.config.replayers) {
+            Ok(None) => wire,
+            Ok(Some(replayed)) => Arc::new(replayed),
+            Err(reason) => {
+                let dead = Dead::refused(&reason, dead_letter::proven(&wire));
+                return self.dead_letter(acker, dead).await;
+            }
+        };
+        let sender = dead_letter::proven(&wire);
         if let Err(reason) = inbound::check_routing_key(&wire, routing_key.as_deref()) {
-            return self.dead_letter(acker, &reason).await;
+            return self
+                .dead_letter(acker, Dead::refused(&reason, sender))
+                .await;
         }
         let inbound = match inbound::decode(&wire, &self.catalog, self.clock.now_ms()) {
             Ok(inbound) => inbound,
-            Err(reason) => return self.dead_letter(acker, &reason).await,
+            Err(reason) => return self.dead_letter(acker, Dead::failed(&reason, sender)).await,
         };
         if self.config.require_proven_sender && inbound.envelope.sender.is_none() {
-            return self.dead_letter(acker, inbound::NO_PROVEN_SENDER).await;
+            let dead = Dead::refused(inbound::NO_PROVEN_SENDER, None);
+            return self.dead_letter(acker, dead).await;
         }
         let span = self.process_span(&inbound, &queue);
         let outcome = span.in_scope(|| self.on_inbound(&inbound, batch));
@@ -86,7 +101,13 @@ impl<S: Service> Host<S> {
                 batch.received.extend(received);
                 Ok(())
             }
-            Err(Refused::Poison(reason)) => self.dead_letter(acker, &reason).await,
+            Err(Refused::Poison(reason)) => {
+                self.dead_letter(acker, Dead::failed(&reason, sender)).await
+            }
+            Err(Refused::Denied(reason)) => {
+                self.dead_letter(acker, Dead::refused(&reason, sender))
+                    .await
+            }
             Err(Refused::Store(e)) => Err(self.store_error(e)),
         }
     }
@@ -109,15 +130,17 @@ impl<S: Service> Host<S> {
                     sender = inbound.envelope.sender.as_deref().unwrap_or(&inbound.envelope.producer),
                     "a message id came again with another body"
                 );
-                return Err(Refused::Poison(inbound::ID_REUSED.to_string()));
+                return Err(Refused::Denied(inbound::ID_REUSED.to_string()));
             }
         }
         // The error names the message type and what is wrong: the dead letter's reason.
         let input = match self
             .service
             .input(&inbound.envelope)
-            .map_err(|error| Refused::Poison(error.to_string()))?
-        {
+            .map_err(|error| match error {
+                MappingError::Refused { .. } => Refused::Denied(error.to_string()),
+                _ => Refused::Poison(error.to_string()),
+            })? {
             Decoded::Input(input) => input,
             Decoded::Ignore(why) => {
                 Counters::inc(&self.counters.ignored);
@@ -154,10 +177,16 @@ impl<S: Service> Host<S> {
         }
     }
 
-    async fn dead_letter(&mut self, acker: Box<dyn Acker>, reason: &str) -> Result<(), HostError> {
-        warn!(service = %self.spec.name, %reason, "message dead-lettered");
+    async fn dead_letter(
+        &mut self,
+        acker: Box<dyn Acker>,
+        dead: Dead<'_>,
+    ) -> Result<(), HostError> {
+        let reason = dead.reason;
+        let sender = dead.sender.unwrap_or("");
+        warn!(service = %self.spec.name, %reason, %sender, "message dead-lettered");
         Counters::inc(&self.counters.dead_lettered);
-        if let Err(error) = acker.dead_letter(reason).await {
+        if let Err(error) = acker.dead_letter(dead).await {
             // The message was not moved; it stays unacked and comes back, to be refused again.
             warn!(service = %self.spec.name, %error, "could not dead-letter; it will be redelivered");
         }
@@ -262,7 +291,10 @@ impl<S: Service> Host<S> {
 }
 
 enum Refused {
+    /// It cannot be taken (unreadable, invalid, its events unwritable).
     Poison(String),
+    /// Its consumer says no to it from this sender (or its id was used for another body).
+    Denied(String),
     Store(StoreError),
 }
 

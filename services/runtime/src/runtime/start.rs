@@ -66,7 +66,7 @@ impl Runtime {
             self.catalog.clone(),
             counters.clone(),
             self.clock,
-            self.config,
+            self.config.clone(),
         )?
         .with_bus(self.bus.as_ref())
         .with_spec(spec.clone());

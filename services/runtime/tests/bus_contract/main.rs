@@ -185,7 +185,9 @@ mod embedded {
             publish(&bus, 1, 3).await;
             let one = consumer.next().await.unwrap();
             let _two_in_hand = consumer.next().await.unwrap();
-            one.dead_letter("poison").await.unwrap();
+            one.dead_letter(arcade_runtime::dead_letter::Dead::failed("poison", None))
+                .await
+                .unwrap();
         }
         let bus = EmbeddedBus::open(dir.path()).unwrap();
         let dead: Vec<String> = bus

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use arcade_runtime::dead_letter::Dead;
 use arcade_runtime::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON};
 use arcade_runtime::{Bus, Delivery, Destination, Publication, SubscriptionSpec, WireMessage};
 
@@ -253,7 +254,7 @@ pub async fn a_batch_ack_settles_exactly_its_deliveries(backend: &impl Backend) 
         match n {
             // Settled on its own before the batch's ack (as the host dead-letters poison).
             3 => d
-                .dead_letter("poison in the middle of a batch")
+                .dead_letter(Dead::failed("poison in the middle of a batch", None))
                 .await
                 .unwrap(),
             1 | 2 | 4 | 5 => batch.push(d.into_parts().1),
@@ -303,9 +304,12 @@ pub async fn poison_goes_to_the_dead_letters_with_its_reason(backend: &impl Back
     poison[0].message.body = b"not json".to_vec();
     bus.publish(&poison).await.unwrap();
     let d = next(&mut consumer).await;
-    d.dead_letter("body is not JSON: expected value at line 1 column 1")
-        .await
-        .unwrap();
+    d.dead_letter(Dead::failed(
+        "body is not JSON: expected value at line 1 column 1",
+        None,
+    ))
+    .await
+    .unwrap();
     // The dead-letter queue is shared: find ours among others' letters.
     loop {
         let letter = next(&mut dead).await;

@@ -15,8 +15,10 @@ use lapin::types::FieldTable;
 use tracing::debug;
 
 use super::{AmqpBus, lag, properties, short, topology, unavailable};
+use crate::bus::dead_letter_of;
 use crate::bus::{Acker, BusError, Consumer, Delivery, SubscriptionSpec};
-use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+use crate::dead_letter::Dead;
+use crate::wire::WireMessage;
 
 impl AmqpBus {
     /// Declares what `spec` needs and consumes its queue.
@@ -266,16 +268,8 @@ impl Acker for AmqpAcker {
             .await
     }
 
-    async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
-        let mut dead = (*self.message).clone();
-        dead.headers
-            .insert(HEADER_DEAD_REASON.into(), reason.to_string());
-        dead.headers
-            .insert(HEADER_DEAD_QUEUE.into(), self.queue.clone());
-        dead.headers.insert(
-            HEADER_DEAD_ROUTING_KEY.into(),
-            self.message.routing_key().to_string(),
-        );
+    async fn dead_letter(self: Box<Self>, note: Dead<'_>) -> Result<(), BusError> {
+        let dead = dead_letter_of(&self.message, &self.queue, note);
         let exchange = self.bus.inner.config.dead_letters.clone();
         // Confirmed in the dead letters first; only then removed from its queue. A crash between
         // the two leaves a second copy of a dead letter, never none.

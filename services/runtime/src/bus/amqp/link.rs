@@ -231,10 +231,9 @@ impl AmqpBus {
         let properties = ConnectionProperties::default()
             .with_connection_name(LongString::from(config.connection_name.clone()));
         let tls = self.tls_config()?;
-        let runtime = lapin::runtime::default_runtime().map_err(|e| unavailable(url, e))?;
         let connection = tokio::time::timeout(
             config.connect_timeout,
-            Connection::connect_uri_with_config(uri.clone(), properties, tls, runtime),
+            super::socket::connect(uri.clone(), properties, tls),
         )
         .await
         .map_err(|_| {

@@ -10,7 +10,8 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 
 use super::{AmqpBus, properties, short, unavailable};
 use crate::bus::dead_letter_of;
-use crate::bus::{BusError, Confirms, Destination, Publication, Published, UNROUTABLE};
+use crate::bus::{BusError, Confirms, Destination, Publication, Published};
+use crate::dead_letter::Dead;
 use crate::wire::WireMessage;
 
 pub(super) struct Publisher {
@@ -90,7 +91,11 @@ impl AmqpBus {
                 let Some((queue, message)) = &returnable[position] else {
                     continue;
                 };
-                let dead = dead_letter_of(message, UNROUTABLE, queue);
+                let dead = dead_letter_of(
+                    message,
+                    queue,
+                    Dead::unroutable(message, Some(bus.inner.user.as_str())),
+                );
                 let exchange = bus.inner.config.dead_letters.clone();
                 bus.publish_confirmed(&exchange, dead.routing_key(), &dead)
                     .await?;

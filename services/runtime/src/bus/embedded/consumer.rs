@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use super::EmbeddedBus;
 use super::queue::{Pos, Queue, encode_chunks, lock};
 use crate::bus::{Acker, BusError, Consumer, DEAD_LETTERS, Delivery, dead_letter_of};
+use crate::dead_letter::Dead;
 
 pub(super) struct EmbeddedConsumer {
     pub(super) bus: EmbeddedBus,
@@ -143,14 +144,14 @@ impl Acker for EmbeddedAcker {
         Ok(())
     }
 
-    async fn dead_letter(self: Box<Self>, reason: &str) -> Result<(), BusError> {
+    async fn dead_letter(self: Box<Self>, note: Dead<'_>) -> Result<(), BusError> {
         let dead_queue = self.bus.declare(DEAD_LETTERS, true)?;
         let dead_chunk = self.bus.next_seq()?;
         let origin = self.queue.name.clone();
         let moved = self
             .queue
             .dead_letter(self.pos, &dead_queue, dead_chunk, |message| {
-                let dead = Arc::new(dead_letter_of(message, reason, &origin));
+                let dead = Arc::new(dead_letter_of(message, &origin, note));
                 let (bytes, _) = encode_chunks(std::slice::from_ref(&dead), usize::MAX)?
                     .pop()
                     .ok_or_else(|| BusError::Storage("an empty dead letter".into()))?;

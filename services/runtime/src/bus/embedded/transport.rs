@@ -12,8 +12,8 @@ use super::queue::{Queue, encode_chunks, lock};
 use crate::bus::dead_letter_of;
 use crate::bus::{
     Bus, BusError, Consumer, DEAD_LETTERS, Destination, Publication, Published, SubscriptionSpec,
-    UNROUTABLE,
 };
+use crate::dead_letter::Dead;
 use crate::wire::WireMessage;
 
 #[async_trait]
@@ -52,8 +52,14 @@ impl Bus for EmbeddedBus {
                         // dead letter and the publisher told.
                         None => {
                             published.unroutable.push(position);
-                            message =
-                                Arc::new(dead_letter_of(&publication.message, UNROUTABLE, name));
+                            message = Arc::new(dead_letter_of(
+                                &publication.message,
+                                name,
+                                Dead::unroutable(
+                                    &publication.message,
+                                    publication.message.user_id.as_deref(),
+                                ),
+                            ));
                             vec![self.declare(DEAD_LETTERS, true)?]
                         }
                     }
