@@ -3,6 +3,7 @@
 //! the facts alone rebuilds the race; truthful cars are never penalised for their state.
 
 use arcade_contracts::Catalog;
+use arcade_contracts::race as c;
 use arcade_race_master::cli::{Command, SimulateArgs, run, run_with_progress};
 use arcade_race_master::domain::event::{Event, PenaltyReason};
 use arcade_race_master::domain::{RaceMaster, RaceState};
@@ -116,15 +117,15 @@ fn truthful_built_in_cars_are_never_penalised_and_know_their_cars() {
         .messages
         .iter()
         .filter_map(|m| decode(m).ok())
-        .filter(|e| matches!(e, Event::PenaltyGiven { .. }))
+        .filter(|e| matches!(e, Event::PenaltyGiven(_)))
         .collect::<Vec<_>>();
     assert!(
         penalties.iter().all(|p| !matches!(
             p,
-            Event::PenaltyGiven {
+            Event::PenaltyGiven(c::PenaltyGiven {
                 reason: PenaltyReason::WrongState,
                 ..
-            }
+            })
         )),
         "{penalties:?}"
     );
