@@ -38,26 +38,21 @@ fn the_budget_report_after_the_finish_counts_the_end_bonuses() {
 #[test]
 fn a_team_gets_its_cars_true_state_at_any_time() {
     let mut race = new_race(3);
-    let empty = race.run(Input::QueryState { team: "red".into() });
-    assert_eq!(
-        empty,
-        [Event::StateReported(c::StateReported {
+    // A team that never registered: nothing yet, $100.
+    race.when(Input::QueryState { team: "red".into() })
+        .then_expect([Event::StateReported(c::StateReported {
             team: "red".into(),
             turn: 0,
             budget: 100,
             points: 0,
-            cars: Vec::new()
-        })],
-        "a team that never registered: nothing yet, $100"
-    );
+            cars: Vec::new(),
+        })]);
     race.register("red", "red-1", (1, 4, 2));
     race.register("blue", "blue-1", (1, 3, 1));
     race.start(only(EventKind::Nothing));
     race.next_turn();
-    let reported = race.run(Input::QueryState { team: "red".into() });
-    assert_eq!(
-        reported,
-        [Event::StateReported(c::StateReported {
+    race.when(Input::QueryState { team: "red".into() })
+        .then_expect([Event::StateReported(c::StateReported {
             team: "red".into(),
             turn: 2,
             budget: 100 - 13,
@@ -71,9 +66,8 @@ fn a_team_gets_its_cars_true_state_at_any_time() {
                 turns_to_miss: 0,
                 starts_turn: 1,
                 stopped: None,
-            }]
-        })]
-    );
+            }],
+        })]);
 }
 
 #[test]

@@ -6,9 +6,10 @@ use arcade_contracts::Catalog;
 use arcade_contracts::race as c;
 use arcade_race_master::cli::{Command, SimulateArgs, run, run_with_progress};
 use arcade_race_master::domain::event::{Event, PenaltyReason};
-use arcade_race_master::domain::{RaceMaster, RaceState};
 use arcade_race_master::mapping::{RaceMessage, decode, encode};
+use arcade_race_master::service::RaceService;
 use arcade_race_master::simulation::{SimulationConfig, simulate};
+use arcade_runtime::testkit::Scenario;
 
 fn simulate_cli(seed: u64, events: Option<std::path::PathBuf>) -> (u8, String, String) {
     let args = SimulateArgs {
@@ -101,12 +102,9 @@ fn every_message_fits_its_schema_and_round_trips() {
 #[test]
 fn replaying_the_facts_alone_rebuilds_the_race() {
     let sim = recorded(11);
-    let mut replayed = RaceState::default();
-    for message in &sim.messages {
-        let event: Event = decode(message).unwrap();
-        RaceMaster::evolve(&mut replayed, &event);
-    }
-    assert_eq!(replayed, sim.state);
+    let facts = sim.messages.iter().map(|message| decode(message).unwrap());
+    let replayed = Scenario::given(RaceService::new(11), facts);
+    assert_eq!(replayed.state(), &sim.state);
 }
 
 #[test]
