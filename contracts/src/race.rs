@@ -122,7 +122,7 @@ pub enum ModuleKind {
 }
 
 /// How many modules of each kind a car has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Modules {
     /// Pilot modules.

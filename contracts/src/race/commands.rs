@@ -41,6 +41,13 @@ impl EventDistribution {
     };
 }
 
+impl Default for EventDistribution {
+    /// [`EventDistribution::ORIGINAL`].
+    fn default() -> Self {
+        EventDistribution::ORIGINAL
+    }
+}
+
 /// `race.start.v1`: the operator starts the race. Cars registered so far start on turn 1.
 /// Every setting left out takes its default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

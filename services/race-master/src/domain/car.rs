@@ -3,16 +3,8 @@
 
 use std::sync::Arc;
 
-use super::rules::Modules;
-
 /// A team's or car's name.
 pub type Name = Arc<str>;
 
-/// A car's square and modules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CarState {
-    /// Its square.
-    pub square: u32,
-    /// Its modules.
-    pub modules: Modules,
-}
+/// A car's square and modules: the contract's type, the same thing.
+pub use arcade_contracts::race::CarState;

@@ -2,7 +2,10 @@
 //! book: "tous les achievements sont initialement cachés, des indices seront donnés en cours de
 //! jeu"); one hint comes with every fifth turn, in [`HINT_ORDER`].
 
-use super::rules::Achievement;
+use arcade_contracts::race::HintPublished;
+
+use super::event::Event;
+use super::rules::{Achievement, AchievementRules};
 
 /// A hint about a hidden achievement comes with every turn that is a multiple of this.
 pub const HINT_EVERY_TURNS: u32 = 5;
@@ -52,4 +55,14 @@ pub fn hint_of_turn(turn: u32) -> Option<Achievement> {
     HINT_ORDER
         .get(usize::try_from(turn / HINT_EVERY_TURNS - 1).ok()?)
         .copied()
+}
+
+/// The fact of a hint about `achievement` coming with `turn`.
+pub fn published(turn: u32, achievement: Achievement) -> Event {
+    Event::HintPublished(HintPublished {
+        turn,
+        achievement,
+        title: achievement.title().to_string(),
+        hint: hint(achievement).to_string(),
+    })
 }

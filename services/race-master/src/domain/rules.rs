@@ -68,20 +68,40 @@ impl ModuleRules for Module {
     }
 }
 
-/// A car's modules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct Modules {
-    /// Pilots.
-    pub pilots: u32,
-    /// Engines.
-    pub engines: u32,
-    /// Weapons.
-    pub weapons: u32,
+/// A car's modules, and the odds of the random events in percent (read cumulatively in the
+/// order nothing, pirates, garage, wreck, mine field): the contract's types, the same things;
+/// their rules are the traits [`ModuleCounts`] and [`Odds`].
+pub use arcade_contracts::race::{EventDistribution as Distribution, Modules};
+
+/// The rules of a car's modules.
+pub trait ModuleCounts {
+    /// A car with these counts.
+    fn new(pilots: u32, engines: u32, weapons: u32) -> Self;
+    /// All modules.
+    fn total(&self) -> u32;
+    /// Modules of one kind.
+    fn count(&self, module: Module) -> u32;
+    /// One more of a kind.
+    fn gain(&mut self, module: Module);
+    /// One less of a kind (none stays none).
+    fn lose(&mut self, module: Module);
+    /// The price of all of them, in dollars.
+    fn price(&self) -> u64;
+    /// The kind of the `index`-th module when they are lined up pilots, engines, weapons
+    /// (how a random module is picked); `None` past the end.
+    fn nth(&self, index: u32) -> Option<Module>;
 }
 
-impl Modules {
-    /// A car with these counts.
-    pub const fn new(pilots: u32, engines: u32, weapons: u32) -> Modules {
+fn slot(modules: &mut Modules, module: Module) -> &mut u32 {
+    match module {
+        Module::Pilot => &mut modules.pilots,
+        Module::Engine => &mut modules.engines,
+        Module::Weapon => &mut modules.weapons,
+    }
+}
+
+impl ModuleCounts for Modules {
+    fn new(pilots: u32, engines: u32, weapons: u32) -> Modules {
         Modules {
             pilots,
             engines,
@@ -89,52 +109,34 @@ impl Modules {
         }
     }
 
-    /// All modules.
-    pub fn total(&self) -> u32 {
+    fn total(&self) -> u32 {
         self.pilots
             .saturating_add(self.engines)
             .saturating_add(self.weapons)
     }
 
-    /// Modules of one kind.
-    pub fn count(&self, module: Module) -> u32 {
-        match module {
-            Module::Pilot => self.pilots,
-            Module::Engine => self.engines,
-            Module::Weapon => self.weapons,
-        }
+    fn count(&self, module: Module) -> u32 {
+        let mut modules = *self;
+        *slot(&mut modules, module)
     }
 
-    fn slot(&mut self, module: Module) -> &mut u32 {
-        match module {
-            Module::Pilot => &mut self.pilots,
-            Module::Engine => &mut self.engines,
-            Module::Weapon => &mut self.weapons,
-        }
-    }
-
-    /// One more of a kind.
-    pub fn gain(&mut self, module: Module) {
-        let slot = self.slot(module);
+    fn gain(&mut self, module: Module) {
+        let slot = slot(self, module);
         *slot = slot.saturating_add(1);
     }
 
-    /// One less of a kind (none stays none).
-    pub fn lose(&mut self, module: Module) {
-        let slot = self.slot(module);
+    fn lose(&mut self, module: Module) {
+        let slot = slot(self, module);
         *slot = slot.saturating_sub(1);
     }
 
-    /// The price of all of them, in dollars.
-    pub fn price(&self) -> u64 {
+    fn price(&self) -> u64 {
         u64::from(self.pilots) * u64::from(Module::Pilot.price())
             + u64::from(self.engines) * u64::from(Module::Engine.price())
             + u64::from(self.weapons) * u64::from(Module::Weapon.price())
     }
 
-    /// The kind of the `index`-th module when they are lined up pilots, engines, weapons
-    /// (how a random module is picked); `None` past the end.
-    pub fn nth(&self, index: u32) -> Option<Module> {
+    fn nth(&self, index: u32) -> Option<Module> {
         if index < self.pilots {
             Some(Module::Pilot)
         } else if index - self.pilots < self.engines {
@@ -161,37 +163,16 @@ pub fn distance_points(square: u32) -> u32 {
     }
 }
 
-/// The odds of the random events, in percent, read cumulatively in this order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Distribution {
-    /// Nothing happens.
-    pub nothing: u32,
-    /// Pirates.
-    pub pirates: u32,
-    /// A garage.
-    pub garage: u32,
-    /// A wreck.
-    pub wreck: u32,
-    /// A mine field.
-    pub mine_field: u32,
-}
-
-impl Default for Distribution {
-    /// The original master's odds: 50 / 10 / 10 / 15 / 15.
-    fn default() -> Self {
-        Distribution {
-            nothing: 50,
-            pirates: 10,
-            garage: 10,
-            wreck: 15,
-            mine_field: 15,
-        }
-    }
-}
-
-impl Distribution {
+/// The rules of the odds.
+pub trait Odds {
     /// The sum of the odds (valid when 100).
-    pub fn sum(&self) -> u64 {
+    fn sum(&self) -> u64;
+    /// The event a roll in 0..=99 stands for.
+    fn event(&self, roll: u32) -> EventKind;
+}
+
+impl Odds for Distribution {
+    fn sum(&self) -> u64 {
         [
             self.nothing,
             self.pirates,
@@ -204,8 +185,7 @@ impl Distribution {
         .sum()
     }
 
-    /// The event a roll in 0..=99 stands for.
-    pub fn event(&self, roll: u32) -> EventKind {
+    fn event(&self, roll: u32) -> EventKind {
         let mut bound = 0u32;
         for (odds, kind) in [
             (self.nothing, EventKind::Nothing),

@@ -22,7 +22,7 @@ pub fn standings(state: &RaceState, bonuses: &[Bonus]) -> Vec<TeamStanding> {
                 .sum::<u32>();
             let bonus_points = bonuses
                 .iter()
-                .filter(|b| b.teams.contains(&team.name))
+                .filter(|b| b.teams.iter().any(|t| **t == *team.name))
                 .map(|b| b.points)
                 .sum::<u32>();
             TeamStanding {
@@ -100,8 +100,8 @@ fn bonus(kind: BonusKind, value: u32, teams: BTreeSet<Name>, cars: Vec<Name>) ->
     Bonus {
         kind,
         value,
-        teams: teams.into_iter().collect(),
-        cars,
+        teams: teams.iter().map(ToString::to_string).collect(),
+        cars: cars.iter().map(ToString::to_string).collect(),
         points: BONUS_POINTS,
     }
 }

@@ -1,9 +1,6 @@
 //! Commands to the race master as decider inputs.
 
 use arcade_contracts::race as c;
-
-use super::steps::answer_from;
-use super::wire::Wire;
 use arcade_runtime::MappingError;
 
 use super::RaceMessage;
@@ -14,7 +11,7 @@ pub fn input_of_register(m: &c::CarRegister) -> Input {
     Input::Register {
         team: m.team.clone(),
         car: m.car.clone(),
-        modules: m.modules.into(),
+        modules: m.modules,
     }
 }
 
@@ -24,24 +21,21 @@ pub fn input_of_answer(m: &c::DecisionMade) -> Input {
         decision_id: m.decision_id,
         team: m.team.clone(),
         car: m.car.clone(),
-        answer: answer_from(m.answer.clone()),
+        answer: m.answer.clone(),
     }
 }
 
 /// The input of a command to the master; an error for a fact (the master consumes none).
 pub fn input(message: &RaceMessage) -> Result<Input, MappingError> {
-    let invalid = |e| MappingError::invalid(message.message_type(), e);
     Ok(match message {
         RaceMessage::RaceStart(m) => Input::Start(StartSettings {
             turns: m.turns,
             duration_ms: m.duration_ms,
             turn_interval_ms: m.turn_interval_ms,
             decision_timeout_ms: m.decision_timeout_ms,
-            distribution: Wire::from_wire(&m.distribution).map_err(invalid)?,
+            distribution: m.distribution,
         }),
-        RaceMessage::DistributionSet(m) => {
-            Input::SetDistribution(Wire::from_wire(&m.distribution).map_err(invalid)?)
-        }
+        RaceMessage::DistributionSet(m) => Input::SetDistribution(m.distribution),
         RaceMessage::CarRegister(m) => input_of_register(m),
         RaceMessage::BudgetQuery(m) => Input::QueryBudget {
             team: m.team.clone(),

@@ -1,32 +1,20 @@
 //! Between the race master's domain and the `race.*` contract messages, declared once:
 //! [`RaceMessage`] lists every message the master takes or publishes, one line each, with its
 //! type, payload and route, so hosts and built-in cars handle them without knowing every type.
-//! Each domain fact becomes one message ([`encode`]) and comes back from the log unchanged
-//! ([`decode`]); commands become inputs ([`input`]). A new message type is one line in
-//! [`RaceMessage`] and either one line in the table of plain facts (`facts`: every field under
-//! its own name, converted by `wire::Wire`) or its arms in those conversions.
+//! Each domain fact holds its message: it goes out as it is ([`encode`]) and comes back from
+//! the log unchanged ([`decode`]); commands become inputs ([`input`]). A new fact is one line
+//! in [`RaceMessage`], one in `Event` and one in each of [`encode`] and [`decode`].
 
-mod account;
-mod decode;
-mod encode;
-mod facts;
+mod events;
 mod inputs;
-mod steps;
-mod wire;
 
 use arcade_contracts::race as c;
 use arcade_runtime::MappingError;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use decode::decode;
-pub use encode::encode;
+pub use events::{decode, encode};
 pub use inputs::{input, input_of_answer, input_of_register};
-
-/// A payload value that does not make a valid domain fact; says what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ValueError(pub String);
 
 arcade_runtime::mapping! {
     /// Any message the race master publishes (or a car sends it).

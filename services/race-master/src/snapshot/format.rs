@@ -7,8 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::domain::duel::{Play, Silence};
-use crate::domain::event::Started;
-use crate::domain::rules::{Distribution, Modules};
+use crate::domain::rules::{Distribution, ModuleCounts, Modules};
+use arcade_contracts::race::RaceStarted;
 
 mod codes;
 
@@ -153,8 +153,12 @@ pub(super) struct StartedV1 {
     pub seed_sha256: [u8; 32],
 }
 
-impl From<&Started> for StartedV1 {
-    fn from(s: &Started) -> Self {
+impl From<&RaceStarted> for StartedV1 {
+    fn from(s: &RaceStarted) -> Self {
+        // The log's reader refuses a hash that is not 32 bytes of hex; were one here, zeros
+        // stand for it, which no seed's hash is either.
+        let mut seed_sha256 = [0; 32];
+        hex::decode_to_slice(&s.seed_sha256, &mut seed_sha256).unwrap_or_default();
         StartedV1 {
             at_ms: s.at_ms,
             turns: s.turns,
@@ -162,21 +166,21 @@ impl From<&Started> for StartedV1 {
             turn_interval_ms: s.turn_interval_ms,
             decision_timeout_ms: s.decision_timeout_ms,
             distribution: s.distribution.into(),
-            seed_sha256: s.seed_sha256,
+            seed_sha256,
         }
     }
 }
 
-impl From<StartedV1> for Started {
+impl From<StartedV1> for RaceStarted {
     fn from(s: StartedV1) -> Self {
-        Started {
+        RaceStarted {
             at_ms: s.at_ms,
             turns: s.turns,
             duration_ms: s.duration_ms,
             turn_interval_ms: s.turn_interval_ms,
             decision_timeout_ms: s.decision_timeout_ms,
             distribution: s.distribution.into(),
-            seed_sha256: s.seed_sha256,
+            seed_sha256: hex::encode(s.seed_sha256),
         }
     }
 }

@@ -2,8 +2,10 @@
 //! standings do; a team's true state on request; money granted by the operator and "Picsou"
 //! above $300; hints about the hidden achievements during the race.
 
-use arcade_race_master::domain::event::{CarStatus, Event};
-use arcade_race_master::domain::hints::{HINT_ORDER, hint_of_turn};
+use arcade_contracts::race as c;
+use arcade_race_master::domain::event::Event;
+use arcade_race_master::domain::hints::{HINT_ORDER, hint_of_turn, published};
+use arcade_race_master::domain::rules::ModuleCounts as _;
 use arcade_race_master::domain::rules::{Achievement, EventKind, Modules};
 use arcade_race_master::domain::{Input, Rejection};
 
@@ -17,14 +19,14 @@ fn the_budget_report_after_the_finish_counts_the_end_bonuses() {
         &[("red", "red-1", (1, 5, 1)), ("blue", "blue-1", (1, 3, 1))],
         20,
     );
-    let Some(Event::RaceFinished { standings, .. }) = events.last() else {
+    let Some(Event::RaceFinished(c::RaceFinished { standings, .. })) = events.last() else {
         panic!("{:?}", events.last())
     };
     for line in standings {
         let reported = race.run(Input::QueryBudget {
             team: line.team.to_string(),
         });
-        let [Event::BudgetReported { points, .. }] = &reported[..] else {
+        let [Event::BudgetReported(c::BudgetReported { points, .. })] = &reported[..] else {
             panic!("{reported:?}")
         };
         assert_eq!(*points, line.points, "team {}", line.team);
@@ -36,41 +38,36 @@ fn the_budget_report_after_the_finish_counts_the_end_bonuses() {
 #[test]
 fn a_team_gets_its_cars_true_state_at_any_time() {
     let mut race = new_race(3);
-    let empty = race.run(Input::QueryState { team: "red".into() });
-    assert_eq!(
-        empty,
-        [Event::StateReported {
+    // A team that never registered: nothing yet, $100.
+    race.when(Input::QueryState { team: "red".into() })
+        .then_expect([Event::StateReported(c::StateReported {
             team: "red".into(),
             turn: 0,
             budget: 100,
             points: 0,
-            cars: Vec::new()
-        }],
-        "a team that never registered: nothing yet, $100"
-    );
+            cars: Vec::new(),
+        })]);
     race.register("red", "red-1", (1, 4, 2));
     race.register("blue", "blue-1", (1, 3, 1));
     race.start(only(EventKind::Nothing));
     race.next_turn();
-    let reported = race.run(Input::QueryState { team: "red".into() });
-    assert_eq!(
-        reported,
-        [Event::StateReported {
+    race.when(Input::QueryState { team: "red".into() })
+        .then_expect([Event::StateReported(c::StateReported {
             team: "red".into(),
             turn: 2,
             budget: 100 - 13,
             points: 0,
-            cars: vec![CarStatus {
+            cars: vec![c::CarStatus {
                 car: "red-1".into(),
                 square: 8,
+                ring_square: 8,
                 farthest: 8,
                 modules: Modules::new(1, 4, 2),
                 turns_to_miss: 0,
                 starts_turn: 1,
                 stopped: None,
-            }]
-        }]
-    );
+            }],
+        })]);
 }
 
 #[test]
@@ -84,7 +81,7 @@ fn granted_money_above_300_is_picsou_once() {
         reason: Some("console".into()),
     });
     assert!(
-        having(&granted, |e| matches!(e, Event::AchievementAwarded { .. })).is_empty(),
+        having(&granted, |e| matches!(e, Event::AchievementAwarded(_))).is_empty(),
         "$287 is not above $300"
     );
     let granted = race.run(Input::Grant {
@@ -95,25 +92,29 @@ fn granted_money_above_300_is_picsou_once() {
     assert_eq!(
         granted[..2],
         [
-            Event::BudgetGranted {
+            Event::BudgetGranted(c::BudgetGranted {
                 team: "red".into(),
                 amount: 14,
                 reason: None,
                 budget_left: 301
-            },
-            Event::AchievementAwarded {
+            }),
+            Event::AchievementAwarded(c::AchievementAwarded {
                 team: "red".into(),
                 car: "red-1".into(),
                 achievement: Achievement::Picsou,
+                title: "Picsou".into(),
                 money: 0,
                 points: 0,
                 budget_left: 301
-            }
+            })
         ]
     );
     // Then the team's own account, to its queue only.
     assert!(
-        matches!(&granted[2..], [Event::StateReported { budget: 301, .. }]),
+        matches!(
+            &granted[2..],
+            [Event::StateReported(c::StateReported { budget: 301, .. })]
+        ),
         "{granted:?}"
     );
     assert_eq!(race.state().team("red").unwrap().budget, 301);
@@ -123,25 +124,24 @@ fn granted_money_above_300_is_picsou_once() {
         reason: None,
     });
     assert_eq!(again.len(), 2, "Picsou once per team: {again:?}");
-    assert!(matches!(
-        race.try_run(Input::Grant {
-            team: "nobody".into(),
-            amount: 5,
-            reason: None
-        }),
-        Err(Rejection::UnknownTeam { .. })
-    ));
-    assert!(matches!(
-        race.try_run(Input::Grant {
-            team: "red".into(),
-            amount: 0,
-            reason: None
-        }),
-        Err(Rejection::BadSetting {
-            setting: "amount",
-            ..
-        })
-    ));
+    race.when(Input::Grant {
+        team: "nobody".into(),
+        amount: 5,
+        reason: None,
+    })
+    .then_reject(Rejection::UnknownTeam {
+        team: "nobody".into(),
+    });
+    race.when(Input::Grant {
+        team: "red".into(),
+        amount: 0,
+        reason: None,
+    })
+    .then_reject(Rejection::BadSetting {
+        setting: "amount",
+        bounds: "1 to 1000000",
+        value: 0,
+    });
 }
 
 #[test]
@@ -150,7 +150,9 @@ fn hints_come_during_the_race_every_fifth_turn() {
     let hints: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
-            Event::HintPublished { turn, achievement } => Some((*turn, *achievement)),
+            Event::HintPublished(c::HintPublished {
+                turn, achievement, ..
+            }) => Some((*turn, *achievement)),
             _ => None,
         })
         .collect();
@@ -162,9 +164,12 @@ fn hints_come_during_the_race_every_fifth_turn() {
     // Each hint follows its turn's start.
     let at = events
         .iter()
-        .position(|e| matches!(e, Event::HintPublished { turn: 5, .. }))
+        .position(|e| matches!(e, Event::HintPublished(c::HintPublished { turn: 5, .. })))
         .unwrap();
-    assert!(matches!(events[at - 1], Event::TurnStarted { turn: 5, .. }));
+    assert!(matches!(
+        events[at - 1],
+        Event::TurnStarted(c::TurnStarted { turn: 5, .. })
+    ));
     // Every achievement gets its hint once, in 65 turns.
     let all: Vec<_> = (1..=65).filter_map(hint_of_turn).collect();
     assert_eq!(all.len(), Achievement::ALL.len());
@@ -175,22 +180,15 @@ fn hints_come_during_the_race_every_fifth_turn() {
 fn the_operator_publishes_a_hint_with_the_turn_in_progress() {
     let mut race = new_race(3);
     race.register("red", "red-1", (1, 4, 2));
-    assert_eq!(
-        race.try_run(Input::PublishHint(Achievement::Stratege)),
-        Err(Rejection::NotStarted),
-        "a hint comes with a turn"
-    );
+    // A hint comes with a turn.
+    race.when(Input::PublishHint(Achievement::Stratege))
+        .then_reject(Rejection::NotStarted);
     race.start(only(EventKind::Nothing));
     race.next_turn();
     let turn = race.state().turn;
     assert!(turn >= 1);
-    assert_eq!(
-        race.run(Input::PublishHint(Achievement::Stratege)),
-        [Event::HintPublished {
-            turn,
-            achievement: Achievement::Stratege
-        }]
-    );
+    race.when(Input::PublishHint(Achievement::Stratege))
+        .then_expect([published(turn, Achievement::Stratege)]);
     // Again, the same achievement: the organiser may repeat a hint.
     assert_eq!(race.run(Input::PublishHint(Achievement::Stratege)).len(), 1);
 }

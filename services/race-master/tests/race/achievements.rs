@@ -1,6 +1,7 @@
 //! Achievements: each is earned once per team and adds its money and points (the notes' table).
 //! Those met along the events and combats are checked there too; here the rest.
 
+use arcade_contracts::race as c;
 use arcade_race_master::domain::decision::{Answer, Asked, Question};
 use arcade_race_master::domain::dice::Purpose;
 use arcade_race_master::domain::event::{Event, StopReason};
@@ -14,13 +15,13 @@ fn earned(events: &[Event]) -> Vec<(String, Achievement, u32, u32)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::AchievementAwarded {
+            Event::AchievementAwarded(c::AchievementAwarded {
                 car,
                 achievement,
                 money,
                 points,
                 ..
-            } => Some((car.to_string(), *achievement, *money, *points)),
+            }) => Some((car.to_string(), *achievement, *money, *points)),
             _ => None,
         })
         .collect()
@@ -63,11 +64,11 @@ fn moving_with_eight_engines_is_rapide_comme_l_eclair_once_per_team() {
         [("red-1".to_string(), Achievement::RapideCommeLEclair, 5, 2)]
     );
     assert!(matches!(
-        having(&events, |e| matches!(e, Event::AchievementAwarded { .. }))[..],
-        [Event::AchievementAwarded {
+        having(&events, |e| matches!(e, Event::AchievementAwarded(_)))[..],
+        [Event::AchievementAwarded(c::AchievementAwarded {
             budget_left: 67,
             ..
-        }]
+        })]
     ));
     assert_eq!(race.state().team("red").unwrap().achievement_points, 2);
     let events = race.next_turn();
@@ -89,8 +90,8 @@ fn winning_with_three_weapons_fewer_is_stratege() {
     race.register("red", "red-1", (1, 3, 1));
     race.register("blue", "blue-1", (1, 3, 4));
     race.start(only(EventKind::Nothing));
-    race.answer("red-1", Answer::ShouldFight(true));
-    let mut events = race.answer("blue-1", Answer::ShouldFight(true));
+    race.answer("red-1", Answer::ShouldFight { fight: true });
+    let mut events = race.answer("blue-1", Answer::ShouldFight { fight: true });
     while let Some((_, car, _)) = race
         .pending()
         .into_iter()
@@ -105,7 +106,7 @@ fn winning_with_three_weapons_fewer_is_stratege() {
         } else {
             vec![9]
         };
-        events.extend(race.answer(&car, Answer::DuelAnswer(cards)));
+        events.extend(race.answer(&car, Answer::DuelAnswer { cards }));
     }
     assert!(
         earned(&events).contains(&("red-1".to_string(), Achievement::Stratege, 1, 2)),
@@ -117,13 +118,13 @@ fn winning_with_three_weapons_fewer_is_stratege() {
 fn losing_the_last_pilot_stops_the_car_ulysse_31() {
     let seed = seed_where(Purpose::WreckRoll, |roll| roll >= 99);
     let (mut race, _) = one_car(seed, (1, 3, 3), EventKind::Wreck);
-    let events = race.answer("red-1", Answer::ExploreWreck(true));
+    let events = race.answer("red-1", Answer::ExploreWreck { explore: true });
     assert!(events.iter().any(|e| matches!(
         e,
-        Event::CarStopped {
+        Event::CarStopped(c::CarStopped {
             reason: StopReason::NoPilot,
             ..
-        }
+        })
     )));
     let got: Vec<_> = earned(&events).into_iter().map(|(_, a, _, _)| a).collect();
     assert_eq!(got, [Achievement::Ulysse31, Achievement::SnakesOnACar]);

@@ -1,6 +1,7 @@
 //! A turn's "on track" step and each random event: nothing, mine field, wreck, garage,
 //! pirates — with the odds forced to one event, and seeds picked for the draws wanted.
 
+use arcade_contracts::race as c;
 use arcade_race_master::domain::decision::{Answer, Question};
 use arcade_race_master::domain::dice::{Dice, Purpose};
 use arcade_race_master::domain::duel::Hand;
@@ -8,6 +9,7 @@ use arcade_race_master::domain::duel::tactics::{Style, choose};
 use arcade_race_master::domain::event::{
     Event, EventOutcome, ModuleReason, MoveReason, StopReason,
 };
+use arcade_race_master::domain::rules::ModuleCounts as _;
 use arcade_race_master::domain::rules::{Achievement, EventKind, Module, Modules};
 
 use crate::support::having;
@@ -18,6 +20,16 @@ pub fn seed_where(purpose: Purpose, wanted: impl Fn(u32) -> bool) -> u64 {
     (0..100_000)
         .find(|&seed| wanted(Dice::new(seed, purpose, 1, 0).up_to(100)))
         .expect("a seed gives that draw")
+}
+
+/// The garage's prices, with a team's `budget`.
+fn prices(budget: u32) -> c::GaragePrices {
+    c::GaragePrices {
+        pilot: 1,
+        engine: 2,
+        weapon: 2,
+        budget,
+    }
 }
 
 /// A one-car race (team red) started with only `kind` events.
@@ -48,7 +60,9 @@ pub fn fight_out(race: &mut Race, car: &str) -> Vec<Event> {
         );
         all.extend(race.answer(
             car,
-            Answer::DuelAnswer(action.map(|a| a.cards()).unwrap_or_default()),
+            Answer::DuelAnswer {
+                cards: action.map(|a| a.cards()).unwrap_or_default(),
+            },
         ));
     }
     all
@@ -57,25 +71,28 @@ pub fn fight_out(race: &mut Race, car: &str) -> Vec<Event> {
 #[test]
 fn on_track_a_car_moves_one_square_per_engine_and_nothing_happens() {
     let (race, events) = one_car(1, (1, 3, 1), EventKind::Nothing);
-    assert!(matches!(&events[1], Event::TurnStarted { turn: 1, .. }));
+    assert!(matches!(
+        &events[1],
+        Event::TurnStarted(c::TurnStarted { turn: 1, .. })
+    ));
     assert!(matches!(
         &events[2],
-        Event::CarMoved {
+        Event::CarMoved(c::CarMoved {
             from: 0,
             to: 3,
             reason: MoveReason::OnTrack,
             turns_to_miss: 0,
             ..
-        }
+        })
     ));
     assert!(matches!(
         &events[4],
-        Event::EventDrawn {
+        Event::EventDrawn(c::EventDrawn {
             event: EventKind::Nothing,
             ..
-        }
+        })
     ));
-    assert!(having(&events, |e| matches!(e, Event::EventResolved { .. })).is_empty());
+    assert!(having(&events, |e| matches!(e, Event::EventResolved(_))).is_empty());
     // The only question: report your state, since the car moved.
     let asked: Vec<_> = race.pending().into_iter().map(|(_, _, a)| a).collect();
     assert_eq!(
@@ -89,23 +106,23 @@ fn a_car_with_no_engine_is_stopped_on_track() {
     let (race, events) = one_car(1, (1, 0, 3), EventKind::Nothing);
     assert!(matches!(
         &events[2],
-        Event::CarStopped {
+        Event::CarStopped(c::CarStopped {
             reason: StopReason::NoEngine,
             square: 0,
             ..
-        }
+        })
     ));
     assert!(matches!(
         &events[3],
-        Event::AchievementAwarded {
+        Event::AchievementAwarded(c::AchievementAwarded {
             achievement: Achievement::PanneDEssence,
             money: 0,
             points: 0,
             ..
-        }
+        })
     ));
     assert!(
-        having(&events, |e| matches!(e, Event::EventDrawn { .. })).is_empty(),
+        having(&events, |e| matches!(e, Event::EventDrawn(_))).is_empty(),
         "a stopped car meets no event"
     );
     assert!(race.pending().is_empty());
@@ -115,32 +132,32 @@ fn a_car_with_no_engine_is_stopped_on_track() {
 fn going_around_a_mine_field_costs_three_turns_and_busy_cars_skip_mines() {
     let (mut race, _) = one_car(1, (1, 3, 1), EventKind::MineField);
     assert_eq!(race.question("red-1").1, Question::CrossMineField);
-    let events = race.answer("red-1", Answer::CrossMineField(false));
+    let events = race.answer("red-1", Answer::CrossMineField { cross: false });
     assert!(matches!(
         &events[1],
-        Event::EventResolved {
+        Event::EventResolved(c::EventResolved {
             outcome: EventOutcome::WentAround,
             turns_to_miss: 3,
             ..
-        }
+        })
     ));
     for left in [2, 1, 0] {
         let events = race.next_turn();
         assert!(
-            matches!(&events[1], Event::CarMoved { from: 3, to: 3, reason: MoveReason::MissedTurn, turns_to_miss, .. } if *turns_to_miss == left)
+            matches!(&events[1], Event::CarMoved(c::CarMoved { from: 3, to: 3, reason: MoveReason::MissedTurn, turns_to_miss, .. }) if *turns_to_miss == left)
         );
         if left > 0 {
             assert!(matches!(
-                having(&events, |e| matches!(e, Event::EventResolved { .. }))[..],
-                [Event::EventResolved {
+                having(&events, |e| matches!(e, Event::EventResolved(_)))[..],
+                [Event::EventResolved(c::EventResolved {
                     outcome: EventOutcome::Skipped,
                     ..
-                }]
+                })]
             ));
         } else {
             // No turn left to miss: the mine field is asked again.
             assert_eq!(race.question("red-1").1, Question::CrossMineField);
-            race.answer("red-1", Answer::CrossMineField(false));
+            race.answer("red-1", Answer::CrossMineField { cross: false });
         }
     }
     race.next_turn();
@@ -155,16 +172,16 @@ fn going_around_a_mine_field_costs_three_turns_and_busy_cars_skip_mines() {
 fn crossing_a_mine_field_below_80_costs_a_random_module() {
     let seed = seed_where(Purpose::MineRoll, |roll| roll < 80);
     let (mut race, _) = one_car(seed, (2, 3, 3), EventKind::MineField);
-    let events = race.answer("red-1", Answer::CrossMineField(true));
+    let events = race.answer("red-1", Answer::CrossMineField { cross: true });
     let [
-        Event::ModuleChanged {
+        Event::ModuleChanged(c::ModuleChanged {
             module,
-            gained: false,
+            change: c::ModuleChange::Lost,
             reason: ModuleReason::MineField,
             modules,
             ..
-        },
-    ] = &having(&events, |e| matches!(e, Event::ModuleChanged { .. }))[..]
+        }),
+    ] = &having(&events, |e| matches!(e, Event::ModuleChanged(_)))[..]
     else {
         panic!("one module lost: {events:?}")
     };
@@ -174,8 +191,8 @@ fn crossing_a_mine_field_below_80_costs_a_random_module() {
         Modules::new(2, 3, 3).count(*module) - 1
     );
     assert!(
-        matches!(having(&events, |e| matches!(e, Event::EventResolved { .. }))[..],
-        [Event::EventResolved { outcome: EventOutcome::CrossedHurt, roll: Some(r), turns_to_miss: 0, .. }] if *r < 80)
+        matches!(having(&events, |e| matches!(e, Event::EventResolved(_)))[..],
+        [Event::EventResolved(c::EventResolved { outcome: EventOutcome::CrossedHurt, roll: Some(r), turns_to_miss: 0, .. })] if *r < 80)
     );
 }
 
@@ -183,19 +200,19 @@ fn crossing_a_mine_field_below_80_costs_a_random_module() {
 fn crossing_a_mine_field_at_80_or_more_is_unhurt_and_earns_as_du_volant() {
     let seed = seed_where(Purpose::MineRoll, |roll| roll >= 80);
     let (mut race, _) = one_car(seed, (2, 3, 3), EventKind::MineField);
-    let events = race.answer("red-1", Answer::CrossMineField(true));
-    assert!(having(&events, |e| matches!(e, Event::ModuleChanged { .. })).is_empty());
+    let events = race.answer("red-1", Answer::CrossMineField { cross: true });
+    assert!(having(&events, |e| matches!(e, Event::ModuleChanged(_))).is_empty());
     assert!(matches!(
         &events[1],
-        Event::AchievementAwarded {
+        Event::AchievementAwarded(c::AchievementAwarded {
             achievement: Achievement::AsDuVolant,
             money: 0,
             points: 1,
             ..
-        }
+        })
     ));
     assert!(
-        matches!(&events[2], Event::EventResolved { outcome: EventOutcome::CrossedUnhurt, roll: Some(r), .. } if *r >= 80)
+        matches!(&events[2], Event::EventResolved(c::EventResolved { outcome: EventOutcome::CrossedUnhurt, roll: Some(r), .. }) if *r >= 80)
     );
 }
 
@@ -225,17 +242,19 @@ fn exploring_a_wreck_costs_a_turn_and_finds_what_the_table_says() {
         let seed = seed_where(Purpose::WreckRoll, wanted);
         let (mut race, _) = one_car(seed, (2, 3, 3), EventKind::Wreck);
         assert_eq!(race.question("red-1").1, Question::ExploreWreck);
-        let events = race.answer("red-1", Answer::ExploreWreck(true));
-        let resolved = having(&events, |e| matches!(e, Event::EventResolved { .. }));
+        let events = race.answer("red-1", Answer::ExploreWreck { explore: true });
+        let resolved = having(&events, |e| matches!(e, Event::EventResolved(_)));
         assert!(
-            matches!(resolved[..], [Event::EventResolved { outcome: o, module: m, turns_to_miss: 1, .. }] if *o == outcome && *m == module),
+            matches!(resolved[..], [Event::EventResolved(c::EventResolved { outcome: o, module: m, turns_to_miss: 1, .. })] if *o == outcome && *m == module),
             "{events:?}"
         );
-        let changes = having(&events, |e| matches!(e, Event::ModuleChanged { .. }));
+        let changes = having(&events, |e| matches!(e, Event::ModuleChanged(_)));
         let earned: Vec<_> = events
             .iter()
             .filter_map(|e| match e {
-                Event::AchievementAwarded { achievement, .. } => Some(*achievement),
+                Event::AchievementAwarded(c::AchievementAwarded { achievement, .. }) => {
+                    Some(*achievement)
+                }
                 _ => None,
             })
             .collect();
@@ -243,23 +262,23 @@ fn exploring_a_wreck_costs_a_turn_and_finds_what_the_table_says() {
             EventOutcome::FoundModule => {
                 assert!(matches!(
                     changes[..],
-                    [Event::ModuleChanged {
-                        gained: true,
+                    [Event::ModuleChanged(c::ModuleChanged {
+                        change: c::ModuleChange::Gained,
                         reason: ModuleReason::Wreck,
                         ..
-                    }]
+                    })]
                 ));
                 assert_eq!(earned, [Achievement::TriSelectif]);
             }
             EventOutcome::Snakes => {
                 assert!(matches!(
                     changes[..],
-                    [Event::ModuleChanged {
+                    [Event::ModuleChanged(c::ModuleChanged {
                         module: Module::Pilot,
-                        gained: false,
+                        change: c::ModuleChange::Lost,
                         reason: ModuleReason::Snakes,
                         ..
-                    }]
+                    })]
                 ));
                 assert_eq!(earned, [Achievement::SnakesOnACar]);
             }
@@ -269,11 +288,11 @@ fn exploring_a_wreck_costs_a_turn_and_finds_what_the_table_says() {
         let events = race.next_turn();
         assert!(matches!(
             &events[1],
-            Event::CarMoved {
+            Event::CarMoved(c::CarMoved {
                 reason: MoveReason::MissedTurn,
                 turns_to_miss: 0,
                 ..
-            }
+            })
         ));
     }
 }
@@ -281,54 +300,56 @@ fn exploring_a_wreck_costs_a_turn_and_finds_what_the_table_says() {
 #[test]
 fn a_wreck_left_alone_changes_nothing() {
     let (mut race, _) = one_car(1, (2, 3, 3), EventKind::Wreck);
-    let events = race.answer("red-1", Answer::ExploreWreck(false));
+    let events = race.answer("red-1", Answer::ExploreWreck { explore: false });
     assert!(matches!(
         &events[1],
-        Event::EventResolved {
+        Event::EventResolved(c::EventResolved {
             outcome: EventOutcome::Ignored,
             turns_to_miss: 0,
             ..
-        }
+        })
     ));
-    assert!(having(&events, |e| matches!(e, Event::ModuleChanged { .. })).is_empty());
+    assert!(having(&events, |e| matches!(e, Event::ModuleChanged(_))).is_empty());
 }
 
 #[test]
 fn buying_at_the_garage_pays_adds_the_module_and_costs_one_square() {
     let (mut race, _) = one_car(1, (1, 3, 1), EventKind::Garage);
-    assert_eq!(
-        race.question("red-1").1,
-        Question::BuyAtGarage { budget: 91 }
+    assert_eq!(race.question("red-1").1, Question::BuyAtGarage(prices(91)));
+    let events = race.answer(
+        "red-1",
+        Answer::BuyAtGarage {
+            module: Some(Module::Engine),
+        },
     );
-    let events = race.answer("red-1", Answer::BuyAtGarage(Some(Module::Engine)));
     assert!(
-        matches!(&events[1], Event::ModuleChanged { module: Module::Engine, gained: true, reason: ModuleReason::Garage, modules, .. } if *modules == Modules::new(1, 4, 1))
+        matches!(&events[1], Event::ModuleChanged(c::ModuleChanged { module: Module::Engine, change: c::ModuleChange::Gained, reason: ModuleReason::Garage, modules, .. }) if *modules == Modules::new(1, 4, 1))
     );
     assert!(matches!(
         &events[2],
-        Event::CarMoved {
+        Event::CarMoved(c::CarMoved {
             from: 3,
             to: 2,
             reason: MoveReason::Garage,
             ..
-        }
+        })
     ));
     assert!(matches!(
         &events[3],
-        Event::EventResolved {
+        Event::EventResolved(c::EventResolved {
             outcome: EventOutcome::Bought,
             price: Some(2),
             module: Some(Module::Engine),
             ..
-        }
+        })
     ));
     assert!(matches!(
         &events[4],
-        Event::AchievementAwarded {
+        Event::AchievementAwarded(c::AchievementAwarded {
             achievement: Achievement::PimpMyRide,
             budget_left: 89,
             ..
-        }
+        })
     ));
     assert_eq!(race.state().team("red").unwrap().budget, 89);
     assert_eq!(
@@ -346,25 +367,27 @@ fn a_team_without_money_cannot_buy_and_a_refusal_buys_nothing() {
     }
     race.register("red", "red-6", (1, 2, 0));
     race.start(only(EventKind::Garage));
-    assert_eq!(
-        race.question("red-1").1,
-        Question::BuyAtGarage { budget: 0 }
+    assert_eq!(race.question("red-1").1, Question::BuyAtGarage(prices(0)));
+    let events = race.answer(
+        "red-1",
+        Answer::BuyAtGarage {
+            module: Some(Module::Pilot),
+        },
     );
-    let events = race.answer("red-1", Answer::BuyAtGarage(Some(Module::Pilot)));
     assert!(matches!(
         &events[1],
-        Event::EventResolved {
+        Event::EventResolved(c::EventResolved {
             outcome: EventOutcome::CannotAfford,
             price: None,
             ..
-        }
+        })
     ));
-    let events = race.answer("red-2", Answer::BuyAtGarage(None));
+    let events = race.answer("red-2", Answer::BuyAtGarage { module: None });
     assert!(matches!(
         &events[1],
-        Event::EventResolved {
+        Event::EventResolved(c::EventResolved {
             outcome: EventOutcome::Declined,
             ..
-        }
+        })
     ));
 }

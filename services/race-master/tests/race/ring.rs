@@ -1,6 +1,7 @@
 //! The ring: the track is a ring of 300 squares. Cars meet on the same square of the ring
 //! (their distances modulo 300), a lap apart or not; scoring keeps the distance driven.
 
+use arcade_contracts::race as c;
 use arcade_race_master::domain::event::Event;
 use arcade_race_master::domain::rules::distance_points;
 use arcade_race_master::mapping::RaceMessage;
@@ -18,12 +19,12 @@ fn cars_a_lap_apart_meet_on_the_same_square_of_the_ring() {
     let paired: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
-            Event::CombatPaired {
+            Event::CombatPaired(c::CombatPaired {
                 turn,
                 square,
                 fighters,
                 ..
-            } => Some((*turn, *square, fighters.len())),
+            }) => Some((*turn, *square, fighters.len())),
             _ => None,
         })
         .collect();
@@ -38,7 +39,7 @@ fn cars_a_lap_apart_meet_on_the_same_square_of_the_ring() {
     let moved = moved.unwrap();
     assert_eq!((moved.to, moved.ring_square), (400, Some(100)));
     // Scoring keeps the distance driven: 400 squares is 45 points, not ring square 100's 8.
-    let Some(Event::RaceFinished { standings, .. }) = events.last() else {
+    let Some(Event::RaceFinished(c::RaceFinished { standings, .. })) = events.last() else {
         panic!("{:?}", events.last())
     };
     let red = standings.iter().find(|s| &*s.team == "red").unwrap();
@@ -57,9 +58,7 @@ fn cars_on_different_squares_of_the_ring_do_not_meet() {
         149,
     );
     assert!(
-        !events
-            .iter()
-            .any(|e| matches!(e, Event::CombatPaired { .. })),
+        !events.iter().any(|e| matches!(e, Event::CombatPaired(_))),
         "no meeting before turn 150"
     );
 }

@@ -1,6 +1,7 @@
 //! Scoring: points by farthest square (98 → 2, 156 → 8, +15 per 100 beyond 300), standings,
 //! the four +20 end bonuses, and the end after the configured turns or duration (2 h).
 
+use arcade_contracts::race as c;
 use arcade_race_master::domain::event::{BonusKind, Event, FinishReason};
 use arcade_race_master::domain::rules::{EventKind, distance_points};
 use arcade_race_master::domain::{Input, StartSettings};
@@ -51,7 +52,7 @@ pub(crate) fn drive(cars: &[(&str, &str, (u32, u32, u32))], turns: u32) -> (Race
             if asked == arcade_race_master::domain::decision::Asked::ShouldFight {
                 events.extend(race.answer(
                     &car,
-                    arcade_race_master::domain::decision::Answer::ShouldFight(false),
+                    arcade_race_master::domain::decision::Answer::ShouldFight { fight: false },
                 ));
             }
         }
@@ -74,13 +75,13 @@ fn standings_rank_by_points_and_the_race_ends_after_its_turns() {
         ],
         20,
     );
-    let Some(Event::RaceFinished {
+    let Some(Event::RaceFinished(c::RaceFinished {
         turn: 20,
         reason: FinishReason::Turns,
         standings,
         bonuses,
         ..
-    }) = events.last()
+    })) = events.last()
     else {
         panic!("{:?}", events.last())
     };
@@ -104,7 +105,7 @@ fn standings_rank_by_points_and_the_race_ends_after_its_turns() {
     assert!(
         farthest
             .iter()
-            .all(|b| b.teams == ["red".into()] && b.points == 20 && b.value == 100)
+            .all(|b| b.teams == ["red"] && b.points == 20 && b.value == 100)
     );
     let fights: Vec<_> = bonuses
         .iter()
@@ -121,7 +122,7 @@ fn standings_rank_by_points_and_the_race_ends_after_its_turns() {
     );
     let updates = events
         .iter()
-        .filter(|e| matches!(e, Event::StandingsUpdated { .. }))
+        .filter(|e| matches!(e, Event::StandingsUpdated(_)))
         .count();
     assert_eq!(updates, 20, "standings after every turn");
 }
@@ -136,9 +137,9 @@ fn tied_teams_share_a_bonus_and_a_rank() {
         ],
         4,
     );
-    let Some(Event::RaceFinished {
+    let Some(Event::RaceFinished(c::RaceFinished {
         standings, bonuses, ..
-    }) = events.last()
+    })) = events.last()
     else {
         panic!()
     };
@@ -147,7 +148,7 @@ fn tied_teams_share_a_bonus_and_a_rank() {
         .iter()
         .find(|b| b.kind == BonusKind::CarFarthest)
         .unwrap();
-    assert_eq!(car_farthest.teams, ["blue".into(), "red".into()]);
+    assert_eq!(car_farthest.teams, ["blue", "red"]);
     assert_eq!(car_farthest.cars.len(), 2);
     let ranks: Vec<_> = standings
         .iter()
@@ -173,12 +174,12 @@ fn by_default_the_race_ends_after_two_hours() {
         }
         race.tick();
     }
-    let Some(Event::RaceFinished {
+    let Some(Event::RaceFinished(c::RaceFinished {
         turn,
         at_ms,
         reason: FinishReason::Duration,
         ..
-    }) = race.history().last()
+    })) = race.history().last()
     else {
         panic!("{:?}", race.history().last())
     };

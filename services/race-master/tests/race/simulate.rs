@@ -3,11 +3,13 @@
 //! the facts alone rebuilds the race; truthful cars are never penalised for their state.
 
 use arcade_contracts::Catalog;
+use arcade_contracts::race as c;
 use arcade_race_master::cli::{Command, SimulateArgs, run, run_with_progress};
 use arcade_race_master::domain::event::{Event, PenaltyReason};
-use arcade_race_master::domain::{RaceMaster, RaceState};
 use arcade_race_master::mapping::{RaceMessage, decode, encode};
+use arcade_race_master::service::RaceService;
 use arcade_race_master::simulation::{SimulationConfig, simulate};
+use arcade_runtime::testkit::Scenario;
 
 fn simulate_cli(seed: u64, events: Option<std::path::PathBuf>) -> (u8, String, String) {
     let args = SimulateArgs {
@@ -100,12 +102,9 @@ fn every_message_fits_its_schema_and_round_trips() {
 #[test]
 fn replaying_the_facts_alone_rebuilds_the_race() {
     let sim = recorded(11);
-    let mut replayed = RaceState::default();
-    for message in &sim.messages {
-        let event: Event = decode(message).unwrap();
-        RaceMaster::evolve(&mut replayed, &event);
-    }
-    assert_eq!(replayed, sim.state);
+    let facts = sim.messages.iter().map(|message| decode(message).unwrap());
+    let replayed = Scenario::given(RaceService::new(11), facts);
+    assert_eq!(replayed.state(), &sim.state);
 }
 
 #[test]
@@ -116,15 +115,15 @@ fn truthful_built_in_cars_are_never_penalised_and_know_their_cars() {
         .messages
         .iter()
         .filter_map(|m| decode(m).ok())
-        .filter(|e| matches!(e, Event::PenaltyGiven { .. }))
+        .filter(|e| matches!(e, Event::PenaltyGiven(_)))
         .collect::<Vec<_>>();
     assert!(
         penalties.iter().all(|p| !matches!(
             p,
-            Event::PenaltyGiven {
+            Event::PenaltyGiven(c::PenaltyGiven {
                 reason: PenaltyReason::WrongState,
                 ..
-            }
+            })
         )),
         "{penalties:?}"
     );

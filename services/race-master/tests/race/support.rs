@@ -1,9 +1,11 @@
 //! A race under test on the runtime's given/when/then harness ([`Scenario`]): odds, and the
 //! race's steps (register, start, answer, tick) as builders.
 
+use arcade_contracts::race as c;
 use arcade_race_master::domain::car::CarState;
 use arcade_race_master::domain::decision::{Answer, Asked, Question};
 use arcade_race_master::domain::event::Event;
+use arcade_race_master::domain::rules::ModuleCounts as _;
 use arcade_race_master::domain::rules::{Distribution, EventKind, Modules};
 use arcade_race_master::domain::{Input, StartSettings};
 use arcade_race_master::service::RaceService;
@@ -96,12 +98,12 @@ impl RaceSteps for Race {
             .iter()
             .rev()
             .find_map(|e| match e {
-                Event::DecisionRequested {
+                Event::DecisionRequested(c::DecisionRequested {
                     decision_id,
-                    car: c,
+                    car: asked,
                     question,
                     ..
-                } if &**c == car && self.state().pending.contains_key(decision_id) => {
+                }) if asked == car && self.state().pending.contains_key(decision_id) => {
                     Some((*decision_id, question.clone()))
                 }
                 _ => None,
@@ -135,7 +137,13 @@ impl RaceSteps for Race {
         for (_, car, asked) in self.pending() {
             if asked == Asked::ReportState {
                 let truth = self.truth(&car);
-                all.extend(self.answer(&car, Answer::ReportState(truth)));
+                all.extend(self.answer(
+                    &car,
+                    Answer::ReportState {
+                        square: truth.square,
+                        modules: truth.modules,
+                    },
+                ));
             }
         }
         all
@@ -162,7 +170,7 @@ impl RaceSteps for Race {
     }
 }
 
-/// The facts `keep` keeps (`|e| matches!(e, Event::CarMoved { .. })`), in order.
+/// The facts `keep` keeps (`|e| matches!(e, Event::CarMoved(_))`), in order.
 pub fn having(events: &[Event], keep: impl Fn(&Event) -> bool) -> Vec<&Event> {
     events.iter().filter(|e| keep(e)).collect()
 }

@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 
 use arcade_contracts::race::DecisionRequested;
 use arcade_race_master::bots::{CarBot, Strategy as Style};
-use arcade_race_master::domain::car::CarState;
 use arcade_race_master::domain::decision::{Answer, Asked};
 use arcade_race_master::domain::event::Event;
-use arcade_race_master::domain::rules::{Distribution, Modules};
+use arcade_race_master::domain::rules::{Distribution, ModuleCounts, Modules};
 use arcade_race_master::domain::state::Status;
 use arcade_race_master::domain::{Input, RaceMaster, RaceState, StartSettings};
 use arcade_race_master::mapping::{self, RaceMessage};
@@ -197,14 +196,14 @@ impl Driver {
                 if let Some(request) = self.question(k) {
                     let asked = self.state.pending[&request.decision_id].asked;
                     let answer = match asked {
-                        Asked::ReportState => Answer::ReportState(CarState {
+                        Asked::ReportState => Answer::ReportState {
                             square: 1_000,
                             modules: Modules::new(9, 9, 9),
-                        }),
-                        _ => Answer::ReportState(CarState {
+                        },
+                        _ => Answer::ReportState {
                             square: 0,
                             modules: Modules::default(),
-                        }),
+                        },
                     };
                     self.apply(&Self::answered(&request, &request.team, answer));
                 }
@@ -212,7 +211,8 @@ impl Driver {
             Op::Foreign(k) => {
                 if let Some(request) = self.question(k) {
                     let other = TEAMS.iter().find(|t| **t != request.team).unwrap();
-                    let input = Self::answered(&request, other, Answer::ShouldFight(true));
+                    let input =
+                        Self::answered(&request, other, Answer::ShouldFight { fight: true });
                     self.apply(&input);
                 }
             }

@@ -2,12 +2,12 @@
 //! standings count them), its cars' true state on request, money the operator grants, and
 //! "Picsou" for a team whose money goes above $300.
 
-use std::sync::Arc;
+use arcade_contracts::race::{BudgetGranted, CarStatus, StateReported};
 
 use super::Rejection;
 use super::work::Work;
-use crate::domain::event::{CarStatus, Event};
-use crate::domain::rules::{Achievement, INITIAL_BUDGET, PICSOU_BUDGET};
+use crate::domain::event::Event;
+use crate::domain::rules::{Achievement, INITIAL_BUDGET, PICSOU_BUDGET, RING_SQUARES};
 use crate::domain::scoring::{bonuses, team_points};
 use crate::domain::state::Status;
 
@@ -25,7 +25,7 @@ impl Work<'_> {
         points
             + bonuses(&self.state)
                 .iter()
-                .filter(|b| b.teams.contains(name))
+                .filter(|b| b.teams.iter().any(|t| **t == **name))
                 .map(|b| b.points)
                 .sum::<u32>()
     }
@@ -35,8 +35,8 @@ impl Work<'_> {
         let event = match self.state.team_index.get(team) {
             Some(&index) => {
                 let t = &self.state.teams[index];
-                Event::StateReported {
-                    team: t.name.clone(),
+                Event::StateReported(StateReported {
+                    team: t.name.to_string(),
                     turn: self.state.turn,
                     budget: t.budget,
                     points: self.points_now(index),
@@ -46,8 +46,9 @@ impl Work<'_> {
                         .map(|&c| {
                             let car = &self.state.cars[c];
                             CarStatus {
-                                car: car.name.clone(),
+                                car: car.name.to_string(),
                                 square: car.square,
+                                ring_square: car.square % RING_SQUARES,
                                 farthest: car.farthest,
                                 modules: car.modules,
                                 turns_to_miss: car.turns_to_miss,
@@ -56,15 +57,15 @@ impl Work<'_> {
                             }
                         })
                         .collect(),
-                }
+                })
             }
-            None => Event::StateReported {
-                team: Arc::from(team),
+            None => Event::StateReported(StateReported {
+                team: team.to_string(),
                 turn: self.state.turn,
                 budget: INITIAL_BUDGET,
                 points: 0,
                 cars: Vec::new(),
-            },
+            }),
         };
         self.emit(event);
     }
@@ -92,12 +93,12 @@ impl Work<'_> {
             });
         }
         let t = &self.state.teams[index];
-        self.emit(Event::BudgetGranted {
-            team: t.name.clone(),
+        self.emit(Event::BudgetGranted(BudgetGranted {
+            team: t.name.to_string(),
             amount,
             reason: reason.map(str::to_string),
             budget_left: t.budget.saturating_add(amount),
-        });
+        }));
         self.picsou(index);
         // The team's own account, to its queue only (the grant's fact is not for its rivals).
         self.report_state(team);
@@ -112,10 +113,10 @@ impl Work<'_> {
             Status::Finished => return Err(Rejection::Finished),
             _ => return Err(Rejection::NotStarted),
         }
-        self.emit(Event::HintPublished {
-            turn: self.state.turn,
+        self.emit(crate::domain::hints::published(
+            self.state.turn,
             achievement,
-        });
+        ));
         Ok(())
     }
 

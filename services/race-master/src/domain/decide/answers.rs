@@ -2,12 +2,14 @@
 //! closing the decision (answered, wrong kind, or no answer at the deadline); and handing the
 //! outcome to the rule that asked.
 
+use arcade_contracts::race::DecisionClosed;
+
 use super::Rejection;
 use super::track::Reply;
 use super::work::Work;
 use crate::domain::decision::Answer;
 use crate::domain::duel::{Play, Silence};
-use crate::domain::event::{Closure, Event, PenaltyReason};
+use crate::domain::event::{DecisionClosure as Closure, Event, PenaltyReason};
 use crate::domain::rules::PENALTY_TURNS;
 use crate::domain::state::About;
 
@@ -45,11 +47,11 @@ impl Work<'_> {
             });
         }
         let closure = if pending.asked.accepts(answer) {
-            Closure::Answered(answer.clone())
+            Closure::Answered
         } else {
-            Closure::WrongAnswer(answer.clone())
+            Closure::WrongAnswer
         };
-        self.close(decision_id, closure);
+        self.close(decision_id, closure, Some(answer.clone()));
         Ok(())
     }
 
@@ -63,38 +65,42 @@ impl Work<'_> {
             .map(|(&id, _)| id)
             .collect();
         for decision_id in due {
-            self.close(decision_id, Closure::NoAnswer);
+            self.close(decision_id, Closure::NoAnswer, None);
         }
     }
 
-    fn close(&mut self, decision_id: u64, closure: Closure) {
+    fn close(&mut self, decision_id: u64, closure: Closure, answer: Option<Answer>) {
         let Some(pending) = self.state.pending.get(&decision_id).cloned() else {
             return;
         };
         let car = pending.car;
         let (car_name, team) = self.names(car);
-        self.emit(Event::DecisionClosed {
+        self.emit(Event::DecisionClosed(DecisionClosed {
             decision_id,
             team,
             car: car_name,
-            closure: closure.clone(),
-        });
-        let failure = match &closure {
-            Closure::Answered(_) => None,
-            Closure::WrongAnswer(_) => Some(PenaltyReason::WrongAnswer),
+            closure,
+            answer: answer.clone(),
+        }));
+        let failure = match closure {
+            Closure::Answered => None,
+            Closure::WrongAnswer => Some(PenaltyReason::WrongAnswer),
             Closure::NoAnswer => Some(PenaltyReason::NoAnswer),
         };
+        // What a car answered in time to the question it was asked.
+        let answered = answer.filter(|_| failure.is_none());
         match pending.about {
             About::Event => {
-                let reply = match (&closure, failure) {
+                let reply = match (answered, failure) {
                     (_, Some(reason)) => Reply::Failed(reason),
                     (
-                        Closure::Answered(
-                            Answer::CrossMineField(true) | Answer::ExploreWreck(true),
+                        Some(
+                            Answer::CrossMineField { cross: true }
+                            | Answer::ExploreWreck { explore: true },
                         ),
                         _,
                     ) => Reply::Yes,
-                    (Closure::Answered(Answer::BuyAtGarage(module)), _) => Reply::Buy(*module),
+                    (Some(Answer::BuyAtGarage { module }), _) => Reply::Buy(module),
                     _ => Reply::No,
                 };
                 self.resolve_event(car, decision_id, reply);
@@ -106,20 +112,20 @@ impl Work<'_> {
                 self.resolve_combat(combat);
             }
             About::Duel { duel } => {
-                let play = match closure {
-                    Closure::Answered(Answer::DuelAnswer(cards)) => Play::Cards(cards),
-                    Closure::Answered(_) | Closure::WrongAnswer(_) => {
-                        Play::Silent(Silence::WrongAnswer)
-                    }
-                    Closure::NoAnswer => Play::Silent(Silence::NoAnswer),
+                let play = match (answered, closure) {
+                    (Some(Answer::DuelAnswer { cards }), _) => Play::Cards(cards),
+                    (_, Closure::NoAnswer) => Play::Silent(Silence::NoAnswer),
+                    _ => Play::Silent(Silence::WrongAnswer),
                 };
                 self.drive_duel(duel, Some(play));
             }
             About::StateCheck => {
                 let truth = self.truth(car);
-                let reason = match (&closure, failure) {
+                let reason = match (answered, failure) {
                     (_, Some(reason)) => Some(reason),
-                    (Closure::Answered(Answer::ReportState(reported)), _) if *reported == truth => {
+                    (Some(Answer::ReportState { square, modules }), _)
+                        if square == truth.square && modules == truth.modules =>
+                    {
                         None
                     }
                     _ => Some(PenaltyReason::WrongState),

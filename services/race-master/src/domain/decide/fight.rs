@@ -5,14 +5,15 @@
 
 use std::collections::BTreeMap;
 
+use arcade_contracts::race as c;
+
 use super::work::Work;
-use crate::domain::decision::{ActionKind, DuelView, HistoryEntry, Question};
+use crate::domain::decision::{DuelView, HistoryEntry, Opponent, Question};
 use crate::domain::dice::Purpose;
 use crate::domain::duel::tactics::{Style, choose};
-use crate::domain::duel::{Duel, End, Hand, Play, StepOutcome, WinReason, deal_from_seed};
+use crate::domain::duel::{Duel, End, Hand, Play, WinReason, deal_from_seed};
 use crate::domain::event::{
-    CombatOutcome, DuelReason, Event, EventOutcome, Fighter, ModuleReason, Phase, StopReason,
-    Transcript,
+    CombatOutcome, DuelReason, Event, EventOutcome, ModuleReason, Phase, StopReason,
 };
 use crate::domain::rules::{
     ARMED_WEAPONS, Achievement, DUEL_LOSS_TURNS, Modules, PIRATES_TEAM, RING_SQUARES,
@@ -21,17 +22,17 @@ use crate::domain::rules::{
 use crate::domain::state::{Choice, DuelProgress, Side};
 
 impl Work<'_> {
-    fn fighter(&self, side: Side, pirates_weapons: u32) -> Fighter {
+    fn fighter(&self, side: Side, pirates_weapons: u32) -> c::DuelFighter {
         match side {
             Side::Car(car) => {
                 let (name, team) = self.names(car);
-                Fighter {
+                c::DuelFighter {
                     car: Some(name),
                     team,
                     weapons: self.state.cars[car].modules.weapons,
                 }
             }
-            Side::Pirates => Fighter {
+            Side::Pirates => c::DuelFighter {
                 car: None,
                 team: PIRATES_TEAM.into(),
                 weapons: pirates_weapons,
@@ -41,10 +42,10 @@ impl Work<'_> {
 
     pub fn begin_combats(&mut self) {
         let turn = self.state.turn;
-        self.emit(Event::PhaseStarted {
+        self.emit(Event::PhaseStarted(c::PhaseStarted {
             turn,
             phase: Phase::Combats,
-        });
+        }));
         // Cars meet on the same square of the ring, whatever lap each is on.
         let mut squares: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
         for car in (0..self.state.cars.len()).filter(|&c| self.state.racing(c)) {
@@ -82,23 +83,23 @@ impl Work<'_> {
         }
         for (square, cars) in pairs {
             let combat_id = self.state.last_combat + 1;
-            let fighters = cars.map(|c| self.fighter(Side::Car(c), 0));
-            self.emit(Event::CombatPaired {
+            let fighters = cars.map(|car| self.fighter(Side::Car(car), 0)).to_vec();
+            self.emit(Event::CombatPaired(c::CombatPaired {
                 combat_id,
                 turn,
                 square,
                 fighters,
-            });
+            }));
             for side in 0..2 {
-                let (opponent, opponent_team) = self.names(cars[1 - side]);
-                let opponent_weapons = self.state.cars[cars[1 - side]].modules.weapons;
-                let question = Question::ShouldFight {
+                let (car, team) = self.names(cars[1 - side]);
+                let weapons = self.state.cars[cars[1 - side]].modules.weapons;
+                let question = Question::ShouldFight(Opponent {
                     combat_id,
                     square,
-                    opponent,
-                    opponent_team,
-                    opponent_weapons,
-                };
+                    car,
+                    team,
+                    weapons,
+                });
                 self.ask(cars[side], question);
             }
         }
@@ -112,13 +113,15 @@ impl Work<'_> {
         let [Some(a), Some(b)] = combat.choices else {
             return;
         };
-        let resolved = |outcome, winner: Option<usize>, state: &Work<'_>| Event::CombatResolved {
-            combat_id,
-            outcome,
-            winner: winner.map(|w| state.state.cars[w].name.clone()),
-            loser: None,
-            loser_turns_to_miss: 0,
-            duel_id: None,
+        let resolved = |outcome, winner: Option<usize>, state: &Work<'_>| {
+            Event::CombatResolved(c::CombatResolved {
+                combat_id,
+                outcome,
+                winner: winner.map(|w| state.state.cars[w].name.to_string()),
+                loser: None,
+                loser_turns_to_miss: 0,
+                duel_id: None,
+            })
         };
         if a != Choice::Fight && b != Choice::Fight {
             if a == Choice::Refuse && b == Choice::Refuse {
@@ -162,15 +165,15 @@ impl Work<'_> {
     fn start_duel(&mut self, combat_id: Option<u32>, sides: [Side; 2], pirates_weapons: u32) {
         let duel_id = self.state.last_duel + 1;
         let (_, first_player) = deal_from_seed(self.master.seed(), duel_id);
-        let fighters = sides.map(|s| self.fighter(s, pirates_weapons));
+        let fighters = sides.map(|s| self.fighter(s, pirates_weapons)).to_vec();
         let turn = self.state.turn;
-        self.emit(Event::DuelStarted {
+        self.emit(Event::DuelStarted(c::DuelStarted {
             duel_id,
             combat_id,
             turn,
             fighters,
-            first_player,
-        });
+            first_player: first_player as u8,
+        }));
         for side in sides {
             if let Side::Car(car) = side
                 && self.state.cars[car].modules.weapons >= ARMED_WEAPONS
@@ -202,17 +205,14 @@ impl Work<'_> {
         loop {
             if let Some(play) = next.take() {
                 let Ok(step) = duel.play(play) else { break };
-                let step = step.clone();
-                let index = duel.steps().len() as u32 - 1;
-                self.emit(Event::DuelPlayed {
+                let (answer, drew) = (step.told(), step.drawn.len() as u32);
+                let played = c::DuelPlayed {
                     duel_id,
-                    step: index,
-                    fighter: step.fighter,
-                    play: step.play,
-                    outcome: step.outcome,
-                    squares: step.squares,
-                    drew: step.drawn.len() as u32,
-                });
+                    step: duel.steps().len() as u32 - 1,
+                    answer,
+                    drew,
+                };
+                self.emit(Event::DuelPlayed(played));
             }
             if duel.end().is_some() {
                 break;
@@ -246,19 +246,25 @@ impl Work<'_> {
     fn finish_duel(&mut self, duel_id: u32, progress: &DuelProgress, duel: &Duel) {
         let Some(end) = duel.end() else { return };
         let fighters = progress.sides.map(|s| self.fighter(s, progress.weapons[1]));
+        let steps = duel.steps().iter();
         let (winner, reason) = match end {
             End::Draw => (None, DuelReason::DeckExhausted),
             End::Won { winner, reason } => (Some(winner), duel_reason(reason)),
         };
-        self.emit(Event::DuelResolved(Box::new(Transcript {
+        self.emit(Event::DuelResolved(Box::new(c::DuelResolved {
             duel_id,
             combat_id: progress.combat,
-            fighters,
+            fighters: fighters.to_vec(),
             deck: duel.deck().cards().to_vec(),
-            first_player: duel.first(),
-            hands: duel.dealt().clone(),
-            steps: duel.steps().to_vec(),
-            winner,
+            first_player: duel.first() as u8,
+            hands: duel.dealt().to_vec(),
+            steps: steps
+                .map(|s| c::DuelStep {
+                    answer: s.told(),
+                    drawn: s.drawn.clone(),
+                })
+                .collect(),
+            winner: winner.map(|w| w as u8),
             reason,
         })));
         let loser = winner.map(|w| 1 - w);
@@ -282,10 +288,10 @@ impl Work<'_> {
         match progress.combat {
             Some(combat_id) => {
                 let name = |side: Option<usize>| match side.map(|s| progress.sides[s]) {
-                    Some(Side::Car(car)) => Some(self.state.cars[car].name.clone()),
+                    Some(Side::Car(car)) => Some(self.state.cars[car].name.to_string()),
                     _ => None,
                 };
-                let event = Event::CombatResolved {
+                let event = Event::CombatResolved(c::CombatResolved {
                     combat_id,
                     outcome: if winner.is_some() {
                         CombatOutcome::Won
@@ -296,7 +302,7 @@ impl Work<'_> {
                     loser: name(loser),
                     loser_turns_to_miss: if loser.is_some() { DUEL_LOSS_TURNS } else { 0 },
                     duel_id: Some(duel_id),
-                };
+                });
                 self.emit(event);
             }
             None => {
@@ -334,37 +340,24 @@ fn seen_cards(duel: &Duel) -> Hand {
 pub fn duel_view(duel_id: u32, duel: &Duel, you: usize) -> DuelView {
     DuelView {
         duel_id,
-        you,
+        you: you as u8,
         cards: duel.hand(you).cards(),
-        squares: duel.squares(),
+        squares: duel.squares().to_vec(),
         distance: duel.distance(),
         opponent_cards: duel.hand(1 - you).len(),
         deck_left: duel.deck_left().len() as u32,
-        history: duel.steps().iter().map(history_entry).collect(),
-    }
-}
-
-fn history_entry(step: &crate::domain::duel::Step) -> HistoryEntry {
-    let (action, parry) = match step.outcome {
-        StepOutcome::Illegal(_) => (ActionKind::Illegal, None),
-        StepOutcome::Silent(_) => (ActionKind::Silent, None),
-        StepOutcome::Played { action, parry } => (
-            match action {
-                crate::domain::duel::Action::Move(_) => ActionKind::Move,
-                crate::domain::duel::Action::Attack { .. } => ActionKind::Attack,
-                crate::domain::duel::Action::MoveAttack { .. } => ActionKind::MoveAttack,
-            },
-            parry,
-        ),
-    };
-    let cards = match &step.play {
-        Play::Cards(cards) => cards.clone(),
-        Play::Silent(_) => Vec::new(),
-    };
-    HistoryEntry {
-        fighter: step.fighter,
-        cards,
-        action,
-        parry,
+        history: duel
+            .steps()
+            .iter()
+            .map(|step| {
+                let told = step.told();
+                HistoryEntry {
+                    fighter: told.fighter,
+                    cards: told.cards,
+                    action: told.action,
+                    parry: told.parry,
+                }
+            })
+            .collect(),
     }
 }

@@ -16,6 +16,7 @@ mod work;
 pub use account::MAX_GRANT;
 pub use setup::valid_name;
 
+use arcade_contracts::race::{CommandRejected, RegistrationRejected};
 use sha2::{Digest, Sha256};
 
 use super::decision::Answer;
@@ -239,10 +240,10 @@ impl RaceMaster {
     ) -> Result<Vec<Event>, Rejection> {
         let current = self.for_race(state.race.max(1));
         if let Some(started) = &state.settings
-            && started.seed_sha256 != current.seed_sha256
+            && started.seed_sha256 != hex::encode(current.seed_sha256)
         {
             return Err(Rejection::SeedMismatch {
-                expected: hex::encode(started.seed_sha256),
+                expected: started.seed_sha256.clone(),
             });
         }
         let next;
@@ -311,12 +312,12 @@ impl RaceMaster {
         match (input, rejection) {
             (Input::Tick, _) => Vec::new(),
             (Input::Register { team, car, .. }, Rejection::Registration { problem, reason }) => {
-                vec![Event::RegistrationRejected {
+                vec![Event::RegistrationRejected(RegistrationRejected {
                     team: team.clone(),
                     car: car.clone(),
                     problem: *problem,
                     reason: reason.clone(),
-                }]
+                })]
             }
             (input, rejection) => {
                 let (team, decision_id) = match input {
@@ -329,12 +330,12 @@ impl RaceMaster {
                     } => (Some(team.clone()), Some(*decision_id)),
                     _ => (None, None),
                 };
-                vec![Event::CommandRejected {
+                vec![Event::CommandRejected(CommandRejected {
                     command: input.command_type().to_string(),
                     team,
                     decision_id,
                     reason: rejection.to_string(),
-                }]
+                })]
             }
         }
     }

@@ -2,14 +2,14 @@
 //! 10 modules, at least one pilot, paid at once; a car registered during the race starts on the
 //! next turn), and reporting a team's budget.
 
-use std::sync::Arc;
+use arcade_contracts::race::{BudgetReported, CarRegistered, DistributionChanged, RaceStarted};
 
 use super::work::Work;
 use super::{Rejection, StartSettings};
-use crate::domain::event::{Event, RegistrationProblem, Started};
+use crate::domain::event::{Event, RegistrationProblem};
 use crate::domain::rules::{
     DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_DURATION_MS, DEFAULT_TURN_INTERVAL_MS, Distribution,
-    INITIAL_BUDGET, MAX_MODULES_AT_REGISTRATION, MAX_TURNS, Modules,
+    INITIAL_BUDGET, MAX_MODULES_AT_REGISTRATION, MAX_TURNS, ModuleCounts, Modules, Odds,
 };
 use crate::domain::state::Status;
 
@@ -66,7 +66,7 @@ impl Work<'_> {
         }
         let distribution = settings.distribution.unwrap_or(self.state.distribution);
         check_distribution(&distribution)?;
-        self.emit(Event::RaceStarted(Started {
+        self.emit(Event::RaceStarted(RaceStarted {
             at_ms: self.now,
             turns: settings.turns,
             duration_ms,
@@ -75,7 +75,7 @@ impl Work<'_> {
                 .unwrap_or(DEFAULT_TURN_INTERVAL_MS),
             decision_timeout_ms,
             distribution,
-            seed_sha256: self.master.seed_sha256,
+            seed_sha256: hex::encode(self.master.seed_sha256),
         }));
         self.advance();
         Ok(())
@@ -86,7 +86,9 @@ impl Work<'_> {
             return Err(Rejection::Finished);
         }
         check_distribution(&distribution)?;
-        self.emit(Event::DistributionChanged(distribution));
+        self.emit(Event::DistributionChanged(DistributionChanged {
+            distribution,
+        }));
         Ok(())
     }
 
@@ -148,14 +150,14 @@ impl Work<'_> {
         } else {
             1
         };
-        self.emit(Event::CarRegistered {
-            team: Arc::from(team),
-            car: Arc::from(car),
+        self.emit(Event::CarRegistered(CarRegistered {
+            team: team.to_string(),
+            car: car.to_string(),
             modules,
             price,
             budget_left: budget - price,
             starts_turn,
-        });
+        }));
         // The team's own account, to its queue only: its cars and money from now on.
         self.report_state(team);
         Ok(())
@@ -168,16 +170,16 @@ impl Work<'_> {
             });
         };
         let t = &self.state.teams[index];
-        let event = Event::BudgetReported {
-            team: t.name.clone(),
+        let event = Event::BudgetReported(BudgetReported {
+            team: t.name.to_string(),
             budget: t.budget,
             points: self.points_now(index),
             cars: t
                 .cars
                 .iter()
-                .map(|&c| self.state.cars[c].name.clone())
+                .map(|&c| self.state.cars[c].name.to_string())
                 .collect(),
-        };
+        });
         self.emit(event);
         Ok(())
     }

@@ -2,15 +2,18 @@
 //! turns to miss: stay), one random event per racing car, combats (see `fight`), state checks,
 //! scoring; and the end of the race after the configured turns or duration.
 
+use arcade_contracts::race as c;
+
 use super::work::Work;
-use crate::domain::decision::Question;
+use crate::domain::decision::{GaragePrices, Question};
 use crate::domain::dice::Purpose;
 use crate::domain::event::{
     Event, EventOutcome, FinishReason, ModuleReason, MoveReason, Phase, StopReason,
 };
 use crate::domain::rules::{
     Achievement, EventKind, FAST_ENGINES, GARAGE_SQUARES, MINE_DETOUR_TURNS, MINE_HURT_BELOW,
-    ModuleRules, Modules, PIRATES_MAX_WEAPONS, PIRATES_MODULES, WRECK_TURNS, WreckFind, wreck_find,
+    Module, ModuleCounts, ModuleRules, Modules, Odds, PIRATES_MAX_WEAPONS, PIRATES_MODULES,
+    PIRATES_NAME, RING_SQUARES, WRECK_TURNS, WreckFind, wreck_find,
 };
 use crate::domain::scoring;
 use crate::domain::state::{Stage, Status};
@@ -22,7 +25,7 @@ pub(super) enum Reply {
     /// No.
     No,
     /// A module to buy, or nothing.
-    Buy(Option<crate::domain::rules::Module>),
+    Buy(Option<Module>),
     /// No answer, or a wrong one: the penalty's reason.
     Failed(crate::domain::event::PenaltyReason),
 }
@@ -61,15 +64,15 @@ impl Work<'_> {
             .cars
             .iter()
             .filter(|c| c.starts_turn == turn)
-            .map(|c| c.name.clone())
+            .map(|c| c.name.to_string())
             .collect();
-        self.emit(Event::TurnStarted {
+        self.emit(Event::TurnStarted(c::TurnStarted {
             turn,
             at_ms: self.now,
             joining,
-        });
+        }));
         if let Some(achievement) = crate::domain::hints::hint_of_turn(turn) {
-            self.emit(Event::HintPublished { turn, achievement });
+            self.emit(crate::domain::hints::published(turn, achievement));
         }
     }
 
@@ -110,7 +113,7 @@ impl Work<'_> {
         turns_to_miss: u32,
     ) {
         let (car_name, team) = self.names(car);
-        self.emit(Event::CarMoved {
+        self.emit(Event::CarMoved(c::CarMoved {
             car: car_name,
             team,
             turn,
@@ -118,15 +121,16 @@ impl Work<'_> {
             to,
             reason,
             turns_to_miss,
-        });
+            ring_square: Some(to % RING_SQUARES),
+        }));
     }
 
     fn begin_events(&mut self) {
         let turn = self.state.turn;
-        self.emit(Event::PhaseStarted {
+        self.emit(Event::PhaseStarted(c::PhaseStarted {
             turn,
             phase: Phase::Events,
-        });
+        }));
         let cars = self.racing();
         for &car in &cars {
             let roll = self.dice(Purpose::EventRoll, turn, car as u32).below(100);
@@ -138,14 +142,17 @@ impl Work<'_> {
                 Modules::new(1, PIRATES_MODULES - 1 - weapons, weapons)
             });
             let (car_name, team) = self.names(car);
-            self.emit(Event::EventDrawn {
+            self.emit(Event::EventDrawn(c::EventDrawn {
                 car: car_name,
                 team,
                 turn,
                 roll,
                 event,
-                pirates,
-            });
+                pirates: pirates.map(|modules| c::PirateCrew {
+                    name: PIRATES_NAME.to_string(),
+                    modules,
+                }),
+            }));
         }
         for car in cars {
             let Some(open) = self.state.open_events.get(&car).cloned() else {
@@ -160,7 +167,13 @@ impl Work<'_> {
                 EventKind::Wreck => self.ask(car, Question::ExploreWreck),
                 EventKind::Garage => {
                     let budget = self.state.teams[self.state.cars[car].team].budget;
-                    self.ask(car, Question::BuyAtGarage { budget });
+                    let prices = GaragePrices {
+                        pilot: Module::Pilot.price(),
+                        engine: Module::Engine.price(),
+                        weapon: Module::Weapon.price(),
+                        budget,
+                    };
+                    self.ask(car, Question::BuyAtGarage(prices));
                 }
                 EventKind::Pirates => self.meet_pirates(car, open.pirates.unwrap_or_default()),
                 EventKind::Nothing => {}
@@ -174,7 +187,7 @@ impl Work<'_> {
         car: usize,
         outcome: EventOutcome,
         roll: Option<u32>,
-        module: Option<crate::domain::rules::Module>,
+        module: Option<Module>,
         duel_id: Option<u32>,
         turns_to_miss: u32,
     ) {
@@ -185,7 +198,7 @@ impl Work<'_> {
             .map_or(EventKind::Nothing, |o| o.kind);
         let price = (outcome == EventOutcome::Bought).then(|| module.map_or(0, |m| m.price()));
         let (car_name, team) = self.names(car);
-        self.emit(Event::EventResolved {
+        self.emit(Event::EventResolved(c::EventResolved {
             car: car_name,
             team,
             event,
@@ -195,7 +208,7 @@ impl Work<'_> {
             price,
             duel_id,
             turns_to_miss,
-        });
+        }));
     }
 
     /// The consequences of a car's answer at a mine field, wreck or garage.
@@ -267,8 +280,7 @@ impl Work<'_> {
                         );
                     }
                     WreckFind::Snakes => {
-                        let pilot = crate::domain::rules::Module::Pilot;
-                        let lost = self.lose(car, pilot, ModuleReason::Snakes);
+                        let lost = self.lose(car, Module::Pilot, ModuleReason::Snakes);
                         self.award(car, Achievement::SnakesOnACar);
                         self.resolved(
                             car,
@@ -305,10 +317,10 @@ impl Work<'_> {
 
     fn begin_checks(&mut self) {
         let turn = self.state.turn;
-        self.emit(Event::PhaseStarted {
+        self.emit(Event::PhaseStarted(c::PhaseStarted {
             turn,
             phase: Phase::StateChecks,
-        });
+        }));
         for car in self.racing() {
             if self.state.cars[car].changed {
                 self.ask(car, Question::ReportState);
@@ -318,10 +330,10 @@ impl Work<'_> {
 
     fn score(&mut self) {
         let standings = scoring::standings(&self.state, &[]);
-        self.emit(Event::StandingsUpdated {
+        self.emit(Event::StandingsUpdated(c::StandingsUpdated {
             turn: self.state.turn,
             standings,
-        });
+        }));
         let settings = self.state.settings.as_ref();
         if settings
             .and_then(|s| s.turns)
@@ -336,13 +348,13 @@ impl Work<'_> {
     fn finish(&mut self, reason: FinishReason) {
         let bonuses = scoring::bonuses(&self.state);
         let standings = scoring::standings(&self.state, &bonuses);
-        self.emit(Event::RaceFinished {
+        self.emit(Event::RaceFinished(c::RaceFinished {
             turn: self.state.turn,
             at_ms: self.now,
             reason,
             bonuses,
             standings,
-            seed: self.master.seed(),
-        });
+            seed: self.master.seed().to_string(),
+        }));
     }
 }

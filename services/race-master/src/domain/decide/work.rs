@@ -2,12 +2,14 @@
 //! once, so later rules in the same `decide` see it; plus the small moves every rule uses
 //! (ask a car, award, stop, gain or lose a module, penalise).
 
+use arcade_contracts::race as c;
+
 use super::RaceMaster;
-use crate::domain::car::{CarState, Name};
+use crate::domain::car::CarState;
 use crate::domain::decision::Question;
 use crate::domain::dice::Dice;
-use crate::domain::event::{Event, ModuleReason, PenaltyReason, StopReason};
-use crate::domain::rules::{Achievement, AchievementRules, Module};
+use crate::domain::event::{Event, ModuleChange, ModuleReason, PenaltyReason, StopReason};
+use crate::domain::rules::{Achievement, AchievementRules, Module, ModuleCounts};
 use crate::domain::state::RaceState;
 
 /// A decision in progress.
@@ -39,9 +41,12 @@ impl<'a> Work<'a> {
     }
 
     /// A car's name and its team's.
-    pub fn names(&self, car: usize) -> (Name, Name) {
+    pub fn names(&self, car: usize) -> (String, String) {
         let c = &self.state.cars[car];
-        (c.name.clone(), self.state.teams[c.team].name.clone())
+        (
+            c.name.to_string(),
+            self.state.teams[c.team].name.to_string(),
+        )
     }
 
     /// The dice for a draw site.
@@ -66,14 +71,14 @@ impl<'a> Work<'a> {
             .as_ref()
             .map_or(0, |s| s.decision_timeout_ms);
         let (car_name, team) = self.names(car);
-        self.emit(Event::DecisionRequested {
+        self.emit(Event::DecisionRequested(c::DecisionRequested {
             decision_id: self.state.last_decision + 1,
             team,
             car: car_name,
             turn: self.state.turn,
             deadline_ms: self.now.saturating_add(timeout),
             question,
-        });
+        }));
     }
 
     /// Awards an achievement to the car's team, unless the team has it.
@@ -85,14 +90,15 @@ impl<'a> Work<'a> {
         let (money, points) = achievement.reward();
         let budget_left = team.budget.saturating_add(money);
         let (car_name, team) = self.names(car);
-        self.emit(Event::AchievementAwarded {
+        self.emit(Event::AchievementAwarded(c::AchievementAwarded {
             team,
             car: car_name,
             achievement,
+            title: achievement.title().to_string(),
             money,
             points,
             budget_left,
-        });
+        }));
         if money > 0 {
             self.picsou(self.state.cars[car].team);
         }
@@ -102,12 +108,12 @@ impl<'a> Work<'a> {
     pub fn stop(&mut self, car: usize, reason: StopReason) {
         let (car_name, team) = self.names(car);
         let square = self.state.cars[car].square;
-        self.emit(Event::CarStopped {
+        self.emit(Event::CarStopped(c::CarStopped {
             car: car_name,
             team,
             reason,
             square,
-        });
+        }));
         self.award(
             car,
             match reason {
@@ -120,7 +126,7 @@ impl<'a> Work<'a> {
 
     /// A module more.
     pub fn gain(&mut self, car: usize, module: Module, reason: ModuleReason) {
-        self.change_module(car, module, true, reason);
+        self.change_module(car, module, ModuleChange::Gained, reason);
     }
 
     /// A module less of a given kind (if the car has one); a car left with no pilot stops.
@@ -128,7 +134,7 @@ impl<'a> Work<'a> {
         if self.state.cars[car].modules.count(module) == 0 {
             return None;
         }
-        self.change_module(car, module, false, reason);
+        self.change_module(car, module, ModuleChange::Lost, reason);
         if self.state.cars[car].modules.pilots == 0 && self.state.cars[car].stopped.is_none() {
             self.stop(car, StopReason::NoPilot);
         }
@@ -147,22 +153,27 @@ impl<'a> Work<'a> {
         self.lose(car, module, reason)
     }
 
-    fn change_module(&mut self, car: usize, module: Module, gained: bool, reason: ModuleReason) {
+    fn change_module(
+        &mut self,
+        car: usize,
+        module: Module,
+        change: ModuleChange,
+        reason: ModuleReason,
+    ) {
         let mut modules = self.state.cars[car].modules;
-        if gained {
-            modules.gain(module);
-        } else {
-            modules.lose(module);
+        match change {
+            ModuleChange::Gained => modules.gain(module),
+            ModuleChange::Lost => modules.lose(module),
         }
         let (car_name, team) = self.names(car);
-        self.emit(Event::ModuleChanged {
+        self.emit(Event::ModuleChanged(c::ModuleChanged {
             car: car_name,
             team,
             module,
-            gained,
+            change,
             reason,
             modules,
-        });
+        }));
     }
 
     /// Turns to miss for an answer that went wrong (with the right state after a check).
@@ -175,13 +186,13 @@ impl<'a> Work<'a> {
         correction: Option<CarState>,
     ) {
         let (car_name, team) = self.names(car);
-        self.emit(Event::PenaltyGiven {
+        self.emit(Event::PenaltyGiven(c::PenaltyGiven {
             car: car_name,
             team,
             decision_id,
             reason,
             turns_to_miss,
             correction,
-        });
+        }));
     }
 }

@@ -11,6 +11,8 @@
 
 use std::fmt;
 
+use arcade_contracts::race::{IllegalAnswer, IllegalReason};
+
 use super::cards::{DECK_SIZE, Hand, MAX_CARD};
 
 /// What a legal answer does.
@@ -109,6 +111,29 @@ impl fmt::Display for Illegal {
                 write!(f, "attacks with {value}s at distance {distance}")
             }
             Illegal::BadShape => write!(f, "not [v], [v, v, ...] or [m, v, ...]"),
+        }
+    }
+}
+
+impl Illegal {
+    /// The fault as `race.duel.played.v1` tells it.
+    pub fn fault(self) -> IllegalAnswer {
+        let (reason, card, distance) = match self {
+            Illegal::Empty => (IllegalReason::Empty, None, None),
+            Illegal::NotACard(card) => (IllegalReason::NotACard, Some(card), None),
+            Illegal::NotHeld(card) => (IllegalReason::NotHeld, Some(card), None),
+            Illegal::TooFar { card, distance } => {
+                (IllegalReason::TooFar, Some(card), Some(distance))
+            }
+            Illegal::OutOfReach { value, distance } => {
+                (IllegalReason::OutOfReach, Some(value), Some(distance))
+            }
+            Illegal::BadShape => (IllegalReason::BadShape, None, None),
+        };
+        IllegalAnswer {
+            reason,
+            card,
+            distance,
         }
     }
 }

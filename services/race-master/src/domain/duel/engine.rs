@@ -10,6 +10,8 @@
 //! turn the active player draws back to its weapon count; if the deck runs out while it draws
 //! (or while dealing), the duel is a draw. A player with no legal answer on its turn loses.
 
+use arcade_contracts::race::{DuelAction, DuelAnswer};
+
 use super::answer::{Action, Illegal, has_legal_answer, judge};
 use super::cards::{DECK_SIZE, Deck, Hand};
 
@@ -59,6 +61,42 @@ pub struct Step {
     pub squares: [u32; 2],
     /// Cards the player drew at the end of its turn, in order.
     pub drawn: Vec<u8>,
+}
+
+impl Step {
+    /// The answer as `race.duel.played.v1` and a transcript tell it: who played, what, what it
+    /// did, and the squares after.
+    pub fn told(&self) -> DuelAnswer {
+        let (cards, silence) = match &self.play {
+            Play::Cards(cards) => (cards.clone(), None),
+            Play::Silent(s) => (Vec::new(), Some(*s)),
+        };
+        let (action, illegal, played, parry) = match self.outcome {
+            StepOutcome::Illegal(i) => (DuelAction::Illegal, Some(i.fault()), None, None),
+            StepOutcome::Silent(_) => (DuelAction::Silent, None, None, None),
+            StepOutcome::Played { action, parry } => {
+                let kind = match action {
+                    Action::Move(_) => DuelAction::Move,
+                    Action::Attack { .. } => DuelAction::Attack,
+                    Action::MoveAttack { .. } => DuelAction::MoveAttack,
+                };
+                (kind, None, Some(action), parry)
+            }
+        };
+        let attack = played.and_then(|a| a.attack());
+        DuelAnswer {
+            fighter: self.fighter as u8,
+            cards,
+            silence,
+            action,
+            illegal,
+            moved: played.map_or(0, |a| u32::from(a.moved())),
+            attack_value: attack.map(|(v, _)| v),
+            attack_cards: attack.map_or(0, |(_, n)| u32::from(n)),
+            parry,
+            squares: self.squares.to_vec(),
+        }
+    }
 }
 
 /// Why a fighter won.

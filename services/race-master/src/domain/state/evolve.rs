@@ -1,11 +1,14 @@
 //! `evolve`: how each fact changes the race. No rule is decided here.
 
+use std::sync::Arc;
+
 use super::{
     About, Car, Choice, Combat, DuelProgress, OpenEvent, Pending, RaceState, Side, Stage, Status,
     Team,
 };
-use crate::domain::decision::{Answer, Question};
-use crate::domain::event::{Closure, Event, EventOutcome, Phase};
+use crate::domain::decision::{Answer, Asked, Question};
+use crate::domain::duel::Play;
+use crate::domain::event::{DecisionClosure, Event, EventOutcome, Phase};
 use crate::domain::rules::{AchievementRules, EventKind, INITIAL_BUDGET};
 
 impl RaceState {
@@ -22,247 +25,184 @@ impl RaceState {
                 self.settings = Some(started.clone());
                 self.stage = Stage::BetweenTurns;
             }
-            Event::DistributionChanged(distribution) => self.distribution = *distribution,
-            Event::CarRegistered {
-                team,
-                car,
-                modules,
-                budget_left,
-                starts_turn,
-                ..
-            } => {
-                let team_index = match self.team_index.get(team) {
+            Event::DistributionChanged(m) => self.distribution = m.distribution,
+            Event::CarRegistered(m) => {
+                let team_index = match self.team_index.get(m.team.as_str()) {
                     Some(&i) => i,
                     None => {
+                        let name: Arc<str> = Arc::from(m.team.as_str());
                         self.teams.push(Team {
-                            name: team.clone(),
+                            name: name.clone(),
                             budget: INITIAL_BUDGET,
                             achievements: 0,
                             achievement_points: 0,
                             cars: Vec::new(),
                         });
-                        self.team_index.insert(team.clone(), self.teams.len() - 1);
+                        self.team_index.insert(name, self.teams.len() - 1);
                         self.teams.len() - 1
                     }
                 };
                 let index = self.cars.len();
+                let name: Arc<str> = Arc::from(m.car.as_str());
                 self.cars.push(Car {
-                    name: car.clone(),
+                    name: name.clone(),
                     team: team_index,
-                    modules: *modules,
+                    modules: m.modules,
                     square: 0,
                     farthest: 0,
                     turns_to_miss: 0,
                     stopped: None,
-                    starts_turn: *starts_turn,
+                    starts_turn: m.starts_turn,
                     fights_won: 0,
                     changed: false,
                 });
-                self.car_index.insert(car.clone(), index);
+                self.car_index.insert(name, index);
                 let team = &mut self.teams[team_index];
-                team.budget = *budget_left;
+                team.budget = m.budget_left;
                 team.cars.push(index);
             }
-            Event::RegistrationRejected { .. }
-            | Event::CommandRejected { .. }
-            | Event::BudgetReported { .. }
-            | Event::StateReported { .. }
-            | Event::HintPublished { .. } => {}
-            Event::BudgetGranted {
-                team, budget_left, ..
-            } => {
-                if let Some(team) = self.team_mut(team) {
-                    team.budget = *budget_left;
+            Event::RegistrationRejected(_)
+            | Event::CommandRejected(_)
+            | Event::BudgetReported(_)
+            | Event::StateReported(_)
+            | Event::HintPublished(_) => {}
+            Event::BudgetGranted(m) => {
+                if let Some(team) = self.team_mut(&m.team) {
+                    team.budget = m.budget_left;
                 }
             }
-            Event::DuelResolved(transcript) => {
-                self.duels.remove(&transcript.duel_id);
+            Event::DuelResolved(m) => {
+                self.duels.remove(&m.duel_id);
             }
-            Event::TurnStarted { turn, at_ms, .. } => {
-                self.turn = *turn;
-                self.turn_started_at = *at_ms;
+            Event::TurnStarted(m) => {
+                self.turn = m.turn;
+                self.turn_started_at = m.at_ms;
                 self.stage = Stage::OnTrack;
                 for car in &mut self.cars {
                     car.changed = false;
                 }
             }
-            Event::PhaseStarted { phase, .. } => {
-                self.stage = match phase {
+            Event::PhaseStarted(m) => {
+                self.stage = match m.phase {
                     Phase::Events => Stage::Events,
                     Phase::Combats => Stage::Combats,
                     Phase::StateChecks => Stage::StateChecks,
                 };
             }
-            Event::CarMoved {
-                car,
-                from,
-                to,
-                turns_to_miss,
-                ..
-            } => {
-                if let Some(car) = self.car_mut(car) {
-                    car.square = *to;
-                    car.farthest = car.farthest.max(*to);
-                    car.turns_to_miss = *turns_to_miss;
-                    car.changed |= from != to;
+            Event::CarMoved(m) => {
+                if let Some(car) = self.car_mut(&m.car) {
+                    car.square = m.to;
+                    car.farthest = car.farthest.max(m.to);
+                    car.turns_to_miss = m.turns_to_miss;
+                    car.changed |= m.from != m.to;
                 }
             }
-            Event::CarStopped {
-                car,
-                reason,
-                square,
-                ..
-            } => {
-                if let Some(car) = self.car_mut(car) {
-                    car.stopped = Some(*reason);
-                    car.square = *square;
+            Event::CarStopped(m) => {
+                if let Some(car) = self.car_mut(&m.car) {
+                    car.stopped = Some(m.reason);
+                    car.square = m.square;
                 }
             }
-            Event::ModuleChanged { car, modules, .. } => {
-                if let Some(car) = self.car_mut(car) {
-                    car.modules = *modules;
+            Event::ModuleChanged(m) => {
+                if let Some(car) = self.car_mut(&m.car) {
+                    car.modules = m.modules;
                     car.changed = true;
                 }
             }
-            Event::PenaltyGiven {
-                car, turns_to_miss, ..
-            } => {
-                if let Some(car) = self.car_mut(car) {
-                    car.turns_to_miss = car.turns_to_miss.saturating_add(*turns_to_miss);
+            Event::PenaltyGiven(m) => {
+                if let Some(car) = self.car_mut(&m.car) {
+                    car.turns_to_miss = car.turns_to_miss.saturating_add(m.turns_to_miss);
                 }
             }
-            Event::EventDrawn {
-                car,
-                event,
-                pirates,
-                ..
-            } => {
-                if *event != EventKind::Nothing
-                    && let Some(&index) = self.car_index.get(car)
+            Event::EventDrawn(m) => {
+                if m.event != EventKind::Nothing
+                    && let Some(&index) = self.car_index.get(m.car.as_str())
                 {
-                    self.open_events.insert(
-                        index,
-                        OpenEvent {
-                            kind: *event,
-                            pirates: *pirates,
-                        },
-                    );
+                    let pirates = m.pirates.as_ref().map(|p| p.modules);
+                    let kind = m.event;
+                    self.open_events.insert(index, OpenEvent { kind, pirates });
                 }
             }
-            Event::EventResolved {
-                car,
-                team,
-                outcome,
-                price,
-                turns_to_miss,
-                ..
-            } => {
-                if let Some(&index) = self.car_index.get(car) {
+            Event::EventResolved(m) => {
+                if let Some(&index) = self.car_index.get(m.car.as_str()) {
                     self.open_events.remove(&index);
                     let car = &mut self.cars[index];
-                    car.turns_to_miss = car.turns_to_miss.saturating_add(*turns_to_miss);
-                    if *outcome == EventOutcome::FightWon {
+                    car.turns_to_miss = car.turns_to_miss.saturating_add(m.turns_to_miss);
+                    if m.outcome == EventOutcome::FightWon {
                         car.fights_won += 1;
                     }
                 }
-                if *outcome == EventOutcome::Bought
-                    && let Some(team) = self.team_mut(team)
+                if m.outcome == EventOutcome::Bought
+                    && let Some(team) = self.team_mut(&m.team)
                 {
-                    team.budget = team.budget.saturating_sub(price.unwrap_or(0));
+                    team.budget = team.budget.saturating_sub(m.price.unwrap_or(0));
                 }
             }
-            Event::CombatPaired {
-                combat_id,
-                square,
-                fighters,
-                ..
-            } => {
-                self.last_combat = self.last_combat.max(*combat_id);
-                if let (Some(a), Some(b)) =
-                    (self.index(&fighters[0].car), self.index(&fighters[1].car))
+            Event::CombatPaired(m) => {
+                self.last_combat = self.last_combat.max(m.combat_id);
+                if let [a, b] = &m.fighters[..]
+                    && let (Some(a), Some(b)) =
+                        (self.index(a.car.as_deref()), self.index(b.car.as_deref()))
                 {
                     let combat = Combat {
                         cars: [a, b],
-                        square: *square,
+                        square: m.square,
                         choices: [None, None],
                     };
-                    self.combats.insert(*combat_id, combat);
+                    self.combats.insert(m.combat_id, combat);
                 }
             }
-            Event::CombatResolved {
-                combat_id,
-                winner,
-                loser,
-                loser_turns_to_miss,
-                ..
-            } => {
-                self.combats.remove(combat_id);
-                if let Some(car) = winner.as_deref().and_then(|w| self.car_mut(w)) {
+            Event::CombatResolved(m) => {
+                self.combats.remove(&m.combat_id);
+                if let Some(car) = m.winner.as_deref().and_then(|w| self.car_mut(w)) {
                     car.fights_won += 1;
                 }
-                if let Some(car) = loser.as_deref().and_then(|l| self.car_mut(l)) {
-                    car.turns_to_miss = car.turns_to_miss.saturating_add(*loser_turns_to_miss);
+                if let Some(car) = m.loser.as_deref().and_then(|l| self.car_mut(l)) {
+                    car.turns_to_miss = car.turns_to_miss.saturating_add(m.loser_turns_to_miss);
                 }
             }
-            Event::DuelStarted {
-                duel_id,
-                combat_id,
-                fighters,
-                first_player,
-                ..
-            } => {
-                self.last_duel = self.last_duel.max(*duel_id);
-                let side = |state: &Self, i: usize| match state.index(&fighters[i].car) {
-                    Some(car) => Side::Car(car),
-                    None => Side::Pirates,
-                };
+            Event::DuelStarted(m) => {
+                self.last_duel = self.last_duel.max(m.duel_id);
+                let [a, b] = &m.fighters[..] else { return };
+                let side = |car: Option<&str>| self.index(car).map_or(Side::Pirates, Side::Car);
                 let progress = DuelProgress {
-                    combat: *combat_id,
-                    sides: [side(self, 0), side(self, 1)],
-                    weapons: [fighters[0].weapons, fighters[1].weapons],
-                    first: *first_player,
+                    combat: m.combat_id,
+                    sides: [side(a.car.as_deref()), side(b.car.as_deref())],
+                    weapons: [a.weapons, b.weapons],
+                    first: usize::from(m.first_player.min(1)),
                     plays: Vec::new(),
                 };
-                self.duels.insert(*duel_id, progress);
+                self.duels.insert(m.duel_id, progress);
             }
-            Event::DuelPlayed { duel_id, play, .. } => {
-                if let Some(duel) = self.duels.get_mut(duel_id) {
-                    duel.plays.push(play.clone());
+            Event::DuelPlayed(m) => {
+                if let Some(duel) = self.duels.get_mut(&m.duel_id) {
+                    duel.plays.push(match m.answer.silence {
+                        Some(silence) => Play::Silent(silence),
+                        None => Play::Cards(m.answer.cards.clone()),
+                    });
                 }
             }
-            Event::AchievementAwarded {
-                team,
-                achievement,
-                points,
-                budget_left,
-                ..
-            } => {
-                if let Some(team) = self.team_mut(team) {
-                    team.achievements |= achievement.bit();
-                    team.achievement_points += points;
-                    team.budget = *budget_left;
+            Event::AchievementAwarded(m) => {
+                if let Some(team) = self.team_mut(&m.team) {
+                    team.achievements |= m.achievement.bit();
+                    team.achievement_points += m.points;
+                    team.budget = m.budget_left;
                 }
             }
-            Event::StandingsUpdated { .. } => self.stage = Stage::BetweenTurns,
-            Event::RaceFinished { .. } => {
+            Event::StandingsUpdated(_) => self.stage = Stage::BetweenTurns,
+            Event::RaceFinished(_) => {
                 self.status = Status::Finished;
                 self.stage = Stage::BetweenTurns;
             }
-            Event::DecisionRequested {
-                decision_id,
-                car,
-                deadline_ms,
-                question,
-                ..
-            } => {
-                self.last_decision = self.last_decision.max(*decision_id);
-                if let Some(&index) = self.car_index.get(car) {
-                    let about = match question {
-                        Question::ShouldFight { combat_id, .. } => About::Fight {
-                            combat: *combat_id,
+            Event::DecisionRequested(m) => {
+                self.last_decision = self.last_decision.max(m.decision_id);
+                if let Some(&index) = self.car_index.get(m.car.as_str()) {
+                    let about = match &m.question {
+                        Question::ShouldFight(o) => About::Fight {
+                            combat: o.combat_id,
                             side: self
                                 .combats
-                                .get(combat_id)
+                                .get(&o.combat_id)
                                 .map_or(0, |c| usize::from(c.cars[1] == index)),
                         },
                         Question::DuelAnswer(view) => About::Duel { duel: view.duel_id },
@@ -271,26 +211,24 @@ impl RaceState {
                     };
                     let pending = Pending {
                         car: index,
-                        deadline_ms: *deadline_ms,
+                        deadline_ms: m.deadline_ms,
                         about,
-                        asked: question.kind(),
+                        asked: Asked::of(&m.question),
                     };
-                    self.pending.insert(*decision_id, pending);
+                    self.pending.insert(m.decision_id, pending);
                 }
             }
-            Event::DecisionClosed {
-                decision_id,
-                closure,
-                ..
-            } => {
-                if let Some(pending) = self.pending.remove(decision_id)
+            Event::DecisionClosed(m) => {
+                if let Some(pending) = self.pending.remove(&m.decision_id)
                     && let About::Fight { combat, side } = pending.about
                     && let Some(combat) = self.combats.get_mut(&combat)
                 {
-                    combat.choices[side.min(1)] = Some(match closure {
-                        Closure::Answered(Answer::ShouldFight(true)) => Choice::Fight,
-                        Closure::Answered(_) => Choice::Refuse,
-                        Closure::WrongAnswer(_) | Closure::NoAnswer => Choice::Silent,
+                    combat.choices[side.min(1)] = Some(match (m.closure, &m.answer) {
+                        (DecisionClosure::Answered, Some(Answer::ShouldFight { fight: true })) => {
+                            Choice::Fight
+                        }
+                        (DecisionClosure::Answered, _) => Choice::Refuse,
+                        _ => Choice::Silent,
                     });
                 }
             }

@@ -4,12 +4,14 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use arcade_contracts::race::RaceStarted;
+
 mod evolve;
 
 use super::car::Name;
 use super::decision::Asked;
 use super::duel::Play;
-use super::event::{Started, StopReason};
+use super::event::StopReason;
 use super::rules::{Distribution, EventKind, Modules};
 
 /// Where the race is.
@@ -175,7 +177,7 @@ pub struct RaceState {
     /// Where the race is.
     pub status: Status,
     /// Its settings, once started.
-    pub settings: Option<Started>,
+    pub settings: Option<RaceStarted>,
     /// The odds of the random events now.
     pub distribution: Distribution,
     /// Teams, in order of their first registration.
@@ -280,8 +282,7 @@ impl RaceState {
         self.teams.get_mut(index)
     }
 
-    pub(crate) fn index(&self, car: &Option<Name>) -> Option<usize> {
-        car.as_ref()
-            .and_then(|name| self.car_index.get(name).copied())
+    pub(crate) fn index(&self, car: Option<&str>) -> Option<usize> {
+        car.and_then(|name| self.car_index.get(name).copied())
     }
 }
