@@ -111,7 +111,7 @@ async fn the_transport_runs_each_service_under_its_own_user() {
                 .await
                 .expect("the poison message is delivered")
                 .unwrap_or_else(|e| panic!("{user} consuming {queue}: {e}"));
-            tokio::time::timeout(WAIT, delivery.dead_letter("ops test: not JSON"))
+            tokio::time::timeout(WAIT, delivery.dead_letter(arcade_runtime::dead_letter::Dead::failed("ops test: not JSON", None)))
                 .await
                 .expect("dead-lettering returns")
                 .unwrap_or_else(|e| panic!("{user} dead-lettering: {e}"));
@@ -177,7 +177,7 @@ async fn a_service_s_fake_dead_letter_is_told_from_arcade_s_own() {
             .await
             .expect("the poison message is delivered")
             .unwrap();
-        tokio::time::timeout(WAIT, delivery.dead_letter("ops test: not JSON"))
+        tokio::time::timeout(WAIT, delivery.dead_letter(arcade_runtime::dead_letter::Dead::failed("ops test: not JSON", None)))
             .await
             .expect("dead-lettering returns")
             .unwrap();
