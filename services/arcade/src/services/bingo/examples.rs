@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use arcade_bingo::{Binder, BingoService};
 use arcade_contracts::bingo::QUEUE;
-use arcade_runtime::Runtime;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use serde_json::{Value, json};
 
@@ -60,8 +59,7 @@ async fn ticks_until(
 async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls() {
     let data = tempfile::tempdir().unwrap();
     let bus = EmbeddedBus::open(&data.path().join("bus")).unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(data.path())
+    let runtime = arcade_runtime::testkit::runtime(Arc::new(bus.clone()), data.path())
         .with_sender("operator");
     let mut settings = ServiceArgs {
         bingo: crate::demo::bingo::settings(),
