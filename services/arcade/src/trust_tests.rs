@@ -31,7 +31,7 @@ async fn world() -> World {
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
     let runtime = arcade_runtime::testkit::runtime(bus, dir.path()).with_sender("operator");
     let master = Box::new(runtime.start(RaceService::new(5)).unwrap());
-    let endpoint = spawn(&runtime, crate::services::race::routes).await;
+    let endpoint = spawn(&runtime, crate::hosted::race::routes).await;
     World {
         _dir: dir,
         runtime,

@@ -78,7 +78,7 @@ async fn every_duel_answer_comes_from_the_http_ai() {
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
     let runtime = arcade_runtime::testkit::runtime(bus, dir.path()).with_sender("operator");
     let master = runtime.start(RaceService::new(4)).unwrap();
-    let endpoint = admin::testing::spawn(&runtime, crate::services::race::routes).await;
+    let endpoint = admin::testing::spawn(&runtime, crate::hosted::race::routes).await;
     let addr = endpoint.addr;
     let red = endpoint
         .auth

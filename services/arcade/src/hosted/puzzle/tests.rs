@@ -103,7 +103,7 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
             .unwrap(),
     );
     let runtime = arcade_runtime::testkit::runtime(bus, dir.path());
-    let mut hosted = crate::services::Hosted::default();
+    let mut hosted = crate::hosted::Hosted::default();
     let running = start(&runtime, &PuzzleArgs::default(), &mut hosted).unwrap();
     let live = hosted
         .puzzle

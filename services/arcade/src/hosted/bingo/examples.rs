@@ -13,7 +13,7 @@ use arcade_runtime::bus::embedded::EmbeddedBus;
 use serde_json::{Value, json};
 
 use crate::demo::{Demo, Tap};
-use crate::services::{self, ServiceArgs, ServiceName};
+use crate::hosted::{self, ServiceArgs, ServiceName};
 
 fn example(message_type: &str) -> Value {
     let path = format!(
@@ -69,7 +69,7 @@ async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls
     settings.referee.table.table_id = "table-3".into();
     settings.referee.table.sim_balls = Some("hinge,hinge,lock".into());
     settings.referee.table.poll_ms = 20;
-    let mut running = services::start(&runtime, &[ServiceName::Referee], &settings)
+    let mut running = hosted::start(&runtime, &[ServiceName::Referee], &settings)
         .unwrap()
         .running;
     // Bingo as `start` wires it, keeping the binder's signal: a mapped type is bound.
