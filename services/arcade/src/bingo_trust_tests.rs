@@ -16,7 +16,7 @@ use arcade_contracts::bingo::{CallSquare, ClaimCard, DealCard, OpenGame};
 use arcade_contracts::bingo::{GridSpec, PatternSpec, SquareSpec, TickMode};
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::inbound::lossy_envelope;
-use arcade_runtime::{Running, Runtime, SendOptions, SubscriptionSpec};
+use arcade_runtime::{Running, SendOptions, SubscriptionSpec};
 use serde_json::{Value, json};
 
 use crate::admin::testing::spawn;
@@ -65,9 +65,7 @@ async fn status_of(response: reqwest::Response) -> (u16, String) {
 async fn a_claim_in_another_players_name_is_refused_and_never_wins() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus.clone())
-        .with_data_dir(dir.path())
-        .with_sender("operator");
+    let runtime = arcade_runtime::testkit::runtime(bus.clone(), dir.path()).with_sender("operator");
     let secret = Secret::new(*b"bingo-claims-test-secret").unwrap();
     let bingo = runtime.start(BingoService::new(&secret)).unwrap();
     let endpoint = spawn(&runtime, |_| axum::Router::new()).await;

@@ -133,10 +133,10 @@ pub struct AdminLimitArgs {
 pub struct RunArgs {
     /// Services to host (default: all). Several processes may each host some, on one broker.
     #[arg(value_enum, value_name = "SERVICE")]
-    pub services: Vec<crate::services::ServiceName>,
+    pub services: Vec<crate::hosted::ServiceName>,
     /// Settings of the services.
     #[command(flatten)]
-    pub settings: crate::services::ServiceArgs,
+    pub settings: crate::hosted::ServiceArgs,
     /// Where the data is.
     #[command(flatten)]
     pub data: arcade_runtime::app::args::DataArgs,
@@ -182,7 +182,7 @@ impl RunArgs {
     /// The partition to run as, if any, once it is checked against the rest: `--partition`
     /// needs RabbitMQ and exactly one partitionable service.
     pub fn partition(&self) -> anyhow::Result<Option<arcade_runtime::bus::partition::Partition>> {
-        use crate::services::ServiceName;
+        use crate::hosted::ServiceName;
         let Some(partition) = self.partition else {
             return Ok(None);
         };

@@ -10,14 +10,14 @@ mod connection;
 mod dead;
 mod demo;
 mod exit;
-mod host;
+mod hosted;
 mod json_error;
 mod observe;
 mod oplog;
 mod pipe;
 mod reply;
+mod run;
 mod serve;
-mod services;
 mod shell;
 mod tools;
 mod traced;
@@ -64,13 +64,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // logs quiet unless RUST_LOG asks for them; spans are exported either way.
     let config = match &cli.command {
         Command::Run(args) => {
-            arcade_runtime::telemetry::TelemetryConfig::from_env(&host::process_name(args))?
+            arcade_runtime::telemetry::TelemetryConfig::from_env(&run::process_name(args))?
         }
         _ => arcade_runtime::telemetry::TelemetryConfig::from_env("arcade")?.quiet(),
     };
     let _telemetry = arcade_runtime::telemetry::init_with(cli.logs.apply(config))?;
     match cli.command {
-        Command::Run(args) => host::run(*args).await,
+        Command::Run(args) => run::run(*args).await,
         Command::Tap(args) => client::tap(args).await,
         Command::Send(args) => client::send(args).await,
         Command::Demo(args) => demo::run(args).await,

@@ -29,11 +29,9 @@ struct World {
 async fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus)
-        .with_data_dir(dir.path())
-        .with_sender("operator");
+    let runtime = arcade_runtime::testkit::runtime(bus, dir.path()).with_sender("operator");
     let master = Box::new(runtime.start(RaceService::new(5)).unwrap());
-    let endpoint = spawn(&runtime, crate::services::race::routes).await;
+    let endpoint = spawn(&runtime, crate::hosted::race::routes).await;
     World {
         _dir: dir,
         runtime,

@@ -23,8 +23,8 @@ use arcade_contracts::game::GameSessionCompletedV2;
 use arcade_contracts::puzzle::{PartitionUpdated, StatsUpdated};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::service::TelemetryService;
-use arcade_runtime::Runtime;
 use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
+use arcade_runtime::testkit;
 use futures::StreamExt;
 use lapin::options::{BasicAckOptions, BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldTable, LongString};
@@ -224,7 +224,7 @@ fn two_partitions_merge_into_the_statistics_of_one_instance_fed_everything() {
         let mut config = AmqpConfig::new(vhost.url.clone());
         config.connection_name = format!("arcade-test.{}", broker::random());
         let bus = AmqpBus::new(config).unwrap();
-        let arcade = Runtime::new(Arc::new(bus.clone())).with_data_dir(data.path());
+        let arcade = testkit::runtime(Arc::new(bus.clone()), data.path());
         let services = [
             TelemetryService::named(names[0].clone(), 200).with_partition(0, 2),
             TelemetryService::named(names[1].clone(), 200).with_partition(1, 2),

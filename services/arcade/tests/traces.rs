@@ -25,8 +25,9 @@ use arcade_runtime::bus::amqp::AmqpBus;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::bus::{BrokerStatus, Confirms, Consumer};
 use arcade_runtime::telemetry::{self, Export, Protocol, Telemetry, TelemetryConfig};
+use arcade_runtime::testkit;
 use arcade_runtime::{
-    Bus, BusError, Destination, Publication, Runtime, SubscriptionSpec, inbound::lossy_envelope,
+    Bus, BusError, Destination, Publication, SubscriptionSpec, inbound::lossy_envelope,
 };
 use clap::Parser;
 use opentelemetry_proto::tonic::trace::v1::span::SpanKind;
@@ -90,7 +91,7 @@ struct Game {
 
 /// A bingo game mapping the referee's goals, then a table game won 5–0 by its sensors.
 async fn play(bus: Arc<dyn Bus>, dir: &std::path::Path, queue_of: impl Fn(&str) -> String) -> Game {
-    let runtime = Runtime::new(bus).with_data_dir(dir);
+    let runtime = testkit::runtime(bus, dir);
     let secret = Secret::new(*b"observability-test-bingo-secret").unwrap();
     let (binder, mut bound) = Binder::spawn(runtime.bus().clone(), BINGO_QUEUE);
     let bingo = runtime

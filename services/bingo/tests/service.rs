@@ -40,9 +40,7 @@ fn start(dir: &Path) -> Rig {
 /// A runtime whose services keep their data in `dir` and whose bus lives in `dir/bus_dir`.
 fn start_on(dir: &Path, bus_dir: &str) -> Rig {
     let bus = Arc::new(EmbeddedBus::open(&dir.join(bus_dir)).unwrap());
-    let runtime = Runtime::new(bus.clone())
-        .with_data_dir(dir)
-        .with_sender("operator");
+    let runtime = arcade_runtime::testkit::runtime(bus.clone(), dir).with_sender("operator");
     let (binder, bound) = Binder::spawn(bus.clone(), QUEUE);
     let service = BingoService::new(&Secret::new(SECRET).unwrap()).with_binder(binder);
     let bingo = runtime.start(service).unwrap();

@@ -105,7 +105,7 @@ impl Clone for Projections {
 
 impl Projections {
     /// These projections, empty, before any event (the registry's are
-    /// `Projections::default()`, in `games/mod.rs`).
+    /// `Projections::default()`, in `games.rs`).
     pub fn new(parts: Vec<Box<dyn Projection>>) -> Self {
         Projections { parts, events: 0 }
     }

@@ -13,6 +13,7 @@ use arcade_console::observed::Observed;
 use arcade_console::projection::Projections;
 use arcade_console::{ConsoleService, Live};
 use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::testkit;
 use arcade_runtime::{Bus, HostConfig, Runtime, Service, SnapshotPolicy, SubscriptionSpec};
 use axum::response::IntoResponse;
 use futures::StreamExt;
@@ -132,15 +133,13 @@ fn a_snapshot_gives_back_the_same_projections_and_refuses_what_it_lacks() {
 
 async fn open_runtime(dir: &std::path::Path, bus: &str, every: u64) -> (EmbeddedBus, Runtime) {
     let bus = EmbeddedBus::open(&dir.join(bus)).unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(dir)
-        .with_config(HostConfig {
-            snapshots: SnapshotPolicy {
-                every,
-                interval: None,
-            },
-            ..HostConfig::default()
-        });
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir).with_config(HostConfig {
+        snapshots: SnapshotPolicy {
+            every,
+            interval: None,
+        },
+        ..HostConfig::default()
+    });
     (bus, runtime)
 }
 

@@ -12,6 +12,7 @@ use arcade_console::observed::Observed;
 use arcade_console::{Gate, LiveLimits, Tokens};
 use arcade_runtime::bus::Consumer;
 use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::testkit;
 use arcade_runtime::{Bus, Runtime, SubscriptionSpec};
 use arcade_strata_relay::{Puzzle, Stage};
 use axum::body::Body;
@@ -107,7 +108,7 @@ async fn next_session(spy: &mut Box<dyn Consumer>) -> Option<(String, Value)> {
 async fn a_board_is_played_to_a_win_refusals_name_what_is_wrong_and_the_session_goes_out_once() {
     let dir = tempfile::tempdir().unwrap();
     let bus = EmbeddedBus::open(&dir.path().join("bus")).unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(dir.path());
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path());
     let mut spy = bus
         .subscribe(&SubscriptionSpec::durable(
             "spy",
@@ -268,7 +269,7 @@ async fn a_board_is_played_to_a_win_refusals_name_what_is_wrong_and_the_session_
 async fn a_session_finished_as_the_console_stops_goes_out_once_across_the_restart() {
     let dir = tempfile::tempdir().unwrap();
     let bus = EmbeddedBus::open(&dir.path().join("bus")).unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(dir.path());
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path());
     let mut spy = bus
         .subscribe(&SubscriptionSpec::durable(
             "spy",

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use arcade_console::games::puzzle::play::MAX_PLAYING;
 use arcade_console::{Gate, LiveLimits, Tokens};
-use arcade_runtime::Runtime;
 use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::testkit;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use tower::ServiceExt;
@@ -40,7 +40,7 @@ async fn new_board(router: &axum::Router) -> (StatusCode, Option<String>) {
 async fn a_full_console_refuses_a_new_board_and_a_flooding_address_is_limited() {
     let dir = tempfile::tempdir().unwrap();
     let bus = EmbeddedBus::open(&dir.path().join("bus")).unwrap();
-    let runtime = Runtime::new(Arc::new(bus)).with_data_dir(dir.path());
+    let runtime = testkit::runtime(Arc::new(bus), dir.path());
     let started = arcade_console::start(&runtime).unwrap();
     let router = |creations| {
         let gate = Gate::new(Arc::new(NoTokens), HOST.parse().unwrap(), &[], "nowhere");

@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 use arcade_console::{Gate, LiveLimits, Tokens};
 use arcade_contracts::Envelope;
 use arcade_runtime::bus::embedded::EmbeddedBus;
-use arcade_runtime::{Bus, Destination, Publication, Runtime, WireMessage};
+use arcade_runtime::testkit;
+use arcade_runtime::{Bus, Destination, Publication, WireMessage};
 use serde_json::{Value, json};
 
 const CLIENTS: usize = 20;
@@ -165,7 +166,7 @@ async fn twenty_live_clients_see_each_turn_within_a_second_at_1000_events_a_seco
         .unwrap_or(5);
     let dir = tempfile::tempdir().unwrap();
     let bus = EmbeddedBus::open(&dir.path().join("bus")).unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(dir.path());
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path());
     let started = arcade_console::start(&runtime).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -339,7 +340,7 @@ async fn first_live_view(router: &axum::Router, token: Option<&str>) -> Value {
 async fn the_operators_live_race_and_the_publics_are_feeds_of_their_own() {
     let dir = tempfile::tempdir().unwrap();
     let bus = EmbeddedBus::open(&dir.path().join("bus")).unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(dir.path());
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path());
     let started = arcade_console::start(&runtime).unwrap();
     let gate = Gate::new(
         Arc::new(OperatorOnly),

@@ -20,6 +20,7 @@ use arcade_contracts::game::{GameSessionCompleted, GameSessionCompletedV2};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::service::{LiveStats, TelemetryService};
 use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::testkit;
 use arcade_runtime::{
     Bus, Destination, HostHandle, Publication, Runtime, Service, SubscriptionSpec, WireMessage,
 };
@@ -78,7 +79,7 @@ async fn setup() -> Setup {
             .await
             .unwrap(),
     );
-    let runtime = Runtime::new(bus.clone()).with_data_dir(dir.path());
+    let runtime = testkit::runtime(bus.clone(), dir.path());
     Setup {
         _dir: dir,
         bus,

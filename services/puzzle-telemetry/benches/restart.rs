@@ -26,6 +26,7 @@ use arcade_contracts::game::GameSessionCompleted;
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::service::{LiveStats, TelemetryService};
 use arcade_runtime::bus::embedded::EmbeddedBus;
+use arcade_runtime::testkit;
 use arcade_runtime::{
     Bus, Clock, Destination, HostConfig, HostHandle, Publication, Runtime, Service, SnapshotPolicy,
     SubscriptionSpec, WireMessage,
@@ -66,8 +67,7 @@ fn data_dir(sessions: usize) -> PathBuf {
 }
 
 fn runtime(bus: &Arc<EmbeddedBus>, dir: &Path, snapshots: SnapshotPolicy, now_ms: u64) -> Runtime {
-    Runtime::new(bus.clone())
-        .with_data_dir(dir)
+    testkit::runtime(bus.clone(), dir)
         .with_clock(Clock::starting_at(now_ms))
         .with_config(HostConfig {
             snapshots,

@@ -6,7 +6,7 @@
 //! - [`domain::telemetry`]: session validation, statistics and the decider
 //!   ([`domain::telemetry::PuzzleTelemetry`]) the runtime hosts.
 //! - [`domain::bot`]: a seeded headless player producing real sessions.
-//! - [`service`]: the shell the runtime hosts ([`service::TelemetryService`]): bindings, wire
+//! - [`service`]: the shell the runtime hosts ([`service::TelemetryService`]): bindings, contract
 //!   encoding, the statistics timer, and the live view the admin endpoint serves.
 //! - [`mapping`]: the contract messages consumed and published, declared once, and their
 //!   conversions to and from the domain.

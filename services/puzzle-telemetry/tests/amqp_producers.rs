@@ -14,8 +14,8 @@ use arcade_contracts::game::{GameSessionCompleted, GameSessionCompletedV2};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::domain::strata::Stage;
 use arcade_puzzle_telemetry::service::TelemetryService;
-use arcade_runtime::Runtime;
 use arcade_runtime::bus::amqp::AmqpBus;
+use arcade_runtime::testkit;
 use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldTable, LongString};
 use lapin::{BasicProperties, Connection, ConnectionProperties};
@@ -47,7 +47,7 @@ async fn a_bare_v1_session_is_consumed_and_its_v2_copy_counted_once() {
     let bus = AmqpBus::new(broker::config(&url)).unwrap();
     let exchange = bus.config().events_exchange.clone();
     let dir = tempfile::tempdir().unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone())).with_data_dir(dir.path());
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path());
     let name = format!("puzzle-telemetry.{}", broker::random());
     let service = TelemetryService::named(name.clone(), 60_000);
     let live = service.live();

@@ -88,11 +88,11 @@ fn fed<'a>(
     state
 }
 
-/// A partition's statistics through the wire: to JSON and back, then rebuilt.
-fn through_the_wire(stats: &Stats, partition: Partition) -> Stats {
+/// A partition's statistics to JSON and back, then rebuilt.
+fn through_json(stats: &Stats, partition: Partition) -> Stats {
     let json = serde_json::to_value(stats.to_partition(partition, 42)).unwrap();
-    let wire: PartitionUpdated = serde_json::from_value(json).unwrap();
-    let (back, rebuilt) = Stats::from_partition(&wire).unwrap();
+    let update: PartitionUpdated = serde_json::from_value(json).unwrap();
+    let (back, rebuilt) = Stats::from_partition(&update).unwrap();
     assert_eq!(back, partition);
     rebuilt
 }
@@ -116,11 +116,11 @@ proptest! {
         prop_assert_eq!(&merged, all.stats());
         prop_assert_eq!(merged.to_contract(7), all.stats().to_contract(7));
 
-        // The same through the wire, merged in the other order.
+        // The same through the update, merged in the other order.
         let (p0, p1) = (Partition::new(0, 2).unwrap(), Partition::new(1, 2).unwrap());
-        let rebuilt_first = through_the_wire(first.stats(), p0);
+        let rebuilt_first = through_json(first.stats(), p0);
         prop_assert_eq!(&rebuilt_first, first.stats());
-        let mut merged = through_the_wire(second.stats(), p1);
+        let mut merged = through_json(second.stats(), p1);
         merged.merge(&rebuilt_first);
         prop_assert_eq!(&merged, all.stats());
     }
@@ -157,9 +157,9 @@ fn example() -> PartitionUpdated {
 
 /// The field a damaged copy of the example is refused for.
 fn refused(damage: impl FnOnce(&mut PartitionUpdated)) -> (String, String) {
-    let mut wire = example();
-    damage(&mut wire);
-    let error = Stats::from_partition(&wire).expect_err("damaged, so refused");
+    let mut update = example();
+    damage(&mut update);
+    let error = Stats::from_partition(&update).expect_err("damaged, so refused");
     let text = error.to_string();
     assert!(
         text.starts_with("puzzle.partition.updated.v1 ") && text.contains(&error.field),
@@ -170,14 +170,17 @@ fn refused(damage: impl FnOnce(&mut PartitionUpdated)) -> (String, String) {
 
 #[test]
 fn the_contract_example_rebuilds_and_writes_back_the_same() {
-    let wire = example();
-    let (partition, stats) = Stats::from_partition(&wire).unwrap();
+    let update = example();
+    let (partition, stats) = Stats::from_partition(&update).unwrap();
     assert_eq!((partition.index(), partition.count()), (1, 2));
     assert_eq!(stats.sessions(), 21);
     assert_eq!(stats.flagged(), 1);
-    assert_eq!(stats.to_partition(partition, wire.published_at_ms), wire);
+    assert_eq!(
+        stats.to_partition(partition, update.published_at_ms),
+        update
+    );
     // The statistics it gives are those of the sessions it describes.
-    let published = stats.to_contract(wire.published_at_ms);
+    let published = stats.to_contract(update.published_at_ms);
     assert_eq!(published.stages[0].duration.max_ms, Some(12_000));
     assert_eq!(published.stages[0].duration.mean_ms, Some(12_000));
     assert_eq!(published.stages[0].win_rate, Some(5.0 / 7.0));
@@ -313,14 +316,14 @@ fn only_a_partitioned_instance_publishes_its_partition_with_its_statistics() {
     let (state, events) = publish(PuzzleTelemetry::publishing_every(5_000).partitioned(partition));
     let [
         Event::StatsPublished(stats),
-        Event::PartitionPublished(wire),
+        Event::PartitionPublished(update),
     ] = events.as_slice()
     else {
         panic!("{events:?}")
     };
-    assert_eq!(stats.published_at_ms, wire.published_at_ms);
-    assert_eq!((wire.partition, wire.partitions), (1, 3));
-    let (_, rebuilt) = Stats::from_partition(wire).unwrap();
+    assert_eq!(stats.published_at_ms, update.published_at_ms);
+    assert_eq!((update.partition, update.partitions), (1, 3));
+    let (_, rebuilt) = Stats::from_partition(update).unwrap();
     assert_eq!(&rebuilt, state.stats());
 
     // As the service: its own event, published under its type, and read back from its log.

@@ -15,6 +15,7 @@ use arcade_puzzle_telemetry::service::{LiveStats, SERVICE_NAME, TelemetryService
 use arcade_runtime::bus::Consumer;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::inbound::lossy_envelope;
+use arcade_runtime::testkit;
 use arcade_runtime::{
     Bus, Destination, HostHandle, Publication, Runtime, Service, SubscriptionSpec, WireMessage,
 };
@@ -53,7 +54,7 @@ async fn setup() -> Setup {
             .await
             .unwrap(),
     );
-    let runtime = Runtime::new(bus.clone()).with_data_dir(dir.path());
+    let runtime = testkit::runtime(bus.clone(), dir.path());
     Setup {
         _dir: dir,
         bus,

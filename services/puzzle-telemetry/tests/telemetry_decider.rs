@@ -1,8 +1,8 @@
 //! The telemetry decider, given/when/then: given past events, when a session or a tick
 //! arrives, then these events — and the state rebuilt from the log equals the live one.
 
-use arcade_contracts::game::{GameSessionCompleted, Outcome as Wire};
-use arcade_contracts::puzzle::{FlagReason as WireReason, SessionFlagged, StatsUpdated};
+use arcade_contracts::game::{GameSessionCompleted, Outcome};
+use arcade_contracts::puzzle::{SessionFlagged, StatsUpdated};
 use arcade_contracts::{Catalog, Message};
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::domain::strata::{Puzzle, Stage};
@@ -16,7 +16,7 @@ fn given(events: &[Event]) -> Scenario<TelemetryService> {
     Scenario::given(TelemetryService::new(PUBLISH_INTERVAL_MS), events.to_vec())
 }
 
-fn session(seed: i64, stage: u8, outcome: Wire, turns: u32) -> GameSessionCompleted {
+fn session(seed: i64, stage: u8, outcome: Outcome, turns: u32) -> GameSessionCompleted {
     GameSessionCompleted {
         game_id: format!("g-{seed}-{stage}-{turns}"),
         seed,
@@ -45,7 +45,7 @@ fn verdict(completed: GameSessionCompleted) -> Option<(FlagReason, Option<u8>)> 
 fn given_nothing_when_a_valid_session_arrives_then_it_is_recorded_with_its_move_limit() {
     let events = given(&[])
         .at(1_000)
-        .when(Input::Session(session(42, 3, Wire::Won, 6).into()))
+        .when(Input::Session(session(42, 3, Outcome::Won, 6).into()))
         .events();
     let [Event::Recorded(recorded)] = events.as_slice() else {
         panic!("{events:?}")
@@ -60,35 +60,35 @@ fn given_nothing_when_a_valid_session_arrives_then_it_is_recorded_with_its_move_
 fn impossible_sessions_are_flagged_with_the_broken_rule() {
     use FlagReason::*;
     assert_eq!(
-        verdict(session(1, 0, Wire::Won, 2)),
+        verdict(session(1, 0, Outcome::Won, 2)),
         Some((StageOutOfRange, None))
     );
     assert_eq!(
-        verdict(session(1, 6, Wire::Won, 2)),
+        verdict(session(1, 6, Outcome::Won, 2)),
         Some((StageOutOfRange, None))
     );
     assert_eq!(
-        verdict(session(1, 2, Wire::Won, 5)),
+        verdict(session(1, 2, Outcome::Won, 5)),
         Some((TurnsAboveLimit, Some(4)))
     );
     assert_eq!(
-        verdict(session(1, 5, Wire::Abandoned, 11)),
+        verdict(session(1, 5, Outcome::Abandoned, 11)),
         Some((TurnsAboveLimit, Some(10)))
     );
     assert_eq!(
-        verdict(session(1, 4, Wire::Failed, 7)),
+        verdict(session(1, 4, Outcome::Failed, 7)),
         Some((FailedBeforeBudget, Some(8)))
     );
     assert_eq!(
-        verdict(session(1, 4, Wire::Failed, 0)),
+        verdict(session(1, 4, Outcome::Failed, 0)),
         Some((FailedBeforeBudget, Some(8)))
     );
     assert_eq!(
-        verdict(session(1, 3, Wire::Won, 0)),
+        verdict(session(1, 3, Outcome::Won, 0)),
         Some((WonWithoutTurn, Some(6)))
     );
     assert_eq!(
-        verdict(session(1, 3, Wire::Abandoned, 6)),
+        verdict(session(1, 3, Outcome::Abandoned, 6)),
         Some((AbandonedAfterBudget, Some(6)))
     );
 }
@@ -96,27 +96,27 @@ fn impossible_sessions_are_flagged_with_the_broken_rule() {
 #[test]
 fn consistent_sessions_at_the_edges_are_recorded() {
     assert_eq!(
-        verdict(session(1, 3, Wire::Abandoned, 0)),
+        verdict(session(1, 3, Outcome::Abandoned, 0)),
         None,
         "opened and left"
     );
     assert_eq!(
-        verdict(session(1, 3, Wire::Abandoned, 5)),
+        verdict(session(1, 3, Outcome::Abandoned, 5)),
         None,
         "left before the last move"
     );
     assert_eq!(
-        verdict(session(1, 3, Wire::Won, 6)),
+        verdict(session(1, 3, Outcome::Won, 6)),
         None,
         "won on the last move (the witness)"
     );
     assert_eq!(
-        verdict(session(1, 3, Wire::Failed, 6)),
+        verdict(session(1, 3, Outcome::Failed, 6)),
         None,
         "failed: the whole budget"
     );
     assert_eq!(
-        verdict(session(-5, 5, Wire::Won, 10)),
+        verdict(session(-5, 5, Outcome::Won, 10)),
         None,
         "negative seeds are seeds"
     );
@@ -143,13 +143,13 @@ fn a_one_turn_win_is_recorded_only_on_a_puzzle_that_one_pulse_solves() {
                 .is_none()
         })
         .unwrap();
-    assert_eq!(verdict(session(solvable, 1, Wire::Won, 1)), None);
+    assert_eq!(verdict(session(solvable, 1, Outcome::Won, 1)), None);
     assert_eq!(
-        verdict(session(not, 1, Wire::Won, 1)),
+        verdict(session(not, 1, Outcome::Won, 1)),
         Some((FlagReason::WonFasterThanPossible, Some(2)))
     );
     assert_eq!(
-        verdict(session(not, 1, Wire::Won, 2)),
+        verdict(session(not, 1, Outcome::Won, 2)),
         None,
         "the witness takes two"
     );
@@ -159,7 +159,7 @@ fn a_one_turn_win_is_recorded_only_on_a_puzzle_that_one_pulse_solves() {
 fn a_flag_is_published_with_its_reason_words_and_the_offending_fields() {
     let events = given(&[])
         .at(9)
-        .when(Input::Session(session(77, 5, Wire::Failed, 14).into()))
+        .when(Input::Session(session(77, 5, Outcome::Failed, 14).into()))
         .events();
     let PuzzleMessage::Flagged(flagged) = events[0].to_message() else {
         panic!("{events:?}")
@@ -168,11 +168,11 @@ fn a_flag_is_published_with_its_reason_words_and_the_offending_fields() {
         flagged,
         SessionFlagged {
             game_id: "g-77-5-14".into(),
-            reason: WireReason::TurnsAboveLimit,
+            reason: arcade_contracts::puzzle::FlagReason::TurnsAboveLimit,
             detail: "14 turns, above the move limit of 10 for seed 77 at stage 5".into(),
             seed: 77,
             stage: 5,
-            outcome: Wire::Failed,
+            outcome: Outcome::Failed,
             turns: 14,
             duration_ms: 30_000,
             move_limit: Some(10),
@@ -187,12 +187,12 @@ fn a_flag_is_published_with_its_reason_words_and_the_offending_fields() {
 #[test]
 fn given_sessions_then_statistics_count_them_per_stage_and_keep_flags_out() {
     let inputs = [
-        session(1, 2, Wire::Won, 4),
-        session(2, 2, Wire::Won, 3),
-        session(3, 2, Wire::Failed, 4),
-        session(4, 2, Wire::Abandoned, 0),
-        session(5, 2, Wire::Failed, 1),
-        session(6, 9, Wire::Won, 1),
+        session(1, 2, Outcome::Won, 4),
+        session(2, 2, Outcome::Won, 3),
+        session(3, 2, Outcome::Failed, 4),
+        session(4, 2, Outcome::Abandoned, 0),
+        session(5, 2, Outcome::Failed, 1),
+        session(6, 9, Outcome::Won, 1),
     ];
     let mut telemetry = given(&[]).at(100);
     for (n, input) in inputs.into_iter().enumerate() {
@@ -241,7 +241,7 @@ fn given_no_new_session_when_ticked_then_nothing_is_published() {
 #[test]
 fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
     let mut telemetry = given(&[]).at(1_000);
-    telemetry.run(Input::Session(session(1, 1, Wire::Won, 2).into()));
+    telemetry.run(Input::Session(session(1, 1, Outcome::Won, 2).into()));
     assert_eq!(
         telemetry.next_deadline(),
         Some(1_000),
@@ -256,9 +256,9 @@ fn statistics_are_published_at_most_once_per_interval_and_only_when_new() {
 
     assert_eq!(telemetry.next_deadline(), None);
     telemetry.set_now(2_000);
-    telemetry.run(Input::Session(session(2, 1, Wire::Won, 2).into()));
+    telemetry.run(Input::Session(session(2, 1, Outcome::Won, 2).into()));
     telemetry.set_now(2_500);
-    telemetry.run(Input::Session(session(3, 1, Wire::Won, 2).into()));
+    telemetry.run(Input::Session(session(3, 1, Outcome::Won, 2).into()));
     assert_eq!(telemetry.next_deadline(), Some(1_000 + PUBLISH_INTERVAL_MS));
     telemetry.set_now(5_999);
     assert!(telemetry.when(Input::Tick).events().is_empty());

@@ -6,9 +6,8 @@
 
 use arcade_contracts::Message;
 use arcade_contracts::game::{
-    GameSessionCompleted, GameSessionCompletedV2, Outcome as Wire, Pulse, SessionCompletion,
+    GameSessionCompleted, GameSessionCompletedV2, Outcome, Pulse, SessionCompletion,
 };
-use arcade_contracts::puzzle::FlagReason as WireReason;
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::domain::strata::{Cell, Puzzle, Stage};
 use arcade_puzzle_telemetry::domain::telemetry::{
@@ -33,7 +32,7 @@ fn pulses(cells: &[Cell]) -> Vec<Pulse> {
     cells.iter().map(|c| Pulse([c.x, c.y])).collect()
 }
 
-fn v2(seed: i64, stage: u8, outcome: Wire, moves: &[Cell]) -> GameSessionCompletedV2 {
+fn v2(seed: i64, stage: u8, outcome: Outcome, moves: &[Cell]) -> GameSessionCompletedV2 {
     GameSessionCompletedV2 {
         game_id: format!("v2-{seed}-{stage}-{}", moves.len()),
         seed,
@@ -96,13 +95,16 @@ fn honest_v2_sessions_of_every_outcome_are_recorded_verified() {
 #[test]
 fn the_witness_wins_and_is_verified() {
     for stage in 1..=5 {
-        assert_eq!(verdict(v2(7, stage, Wire::Won, &witness(7, stage))), None);
+        assert_eq!(
+            verdict(v2(7, stage, Outcome::Won, &witness(7, stage))),
+            None
+        );
     }
 }
 
 #[test]
 fn a_move_count_that_is_not_turns_is_flagged() {
-    let mut session = v2(7, 3, Wire::Won, &witness(7, 3));
+    let mut session = v2(7, 3, Outcome::Won, &witness(7, 3));
     session.turns += 1;
     assert_eq!(verdict(session), Some((FlagReason::MovesNotTurns, None)));
 }
@@ -113,7 +115,7 @@ fn a_pulse_on_an_anchor_is_flagged_at_that_move() {
     let source = puzzle(7, 3).start().source();
     moves[2] = source;
     assert_eq!(
-        verdict(v2(7, 3, Wire::Won, &moves)),
+        verdict(v2(7, 3, Outcome::Won, &moves)),
         Some((FlagReason::MoveOnImmutable, at(3, source)))
     );
 }
@@ -125,7 +127,7 @@ fn a_pulse_after_the_win_is_flagged_at_that_move() {
     let extra = moves[0];
     moves.push(extra);
     assert_eq!(
-        verdict(v2(11, 2, Wire::Won, &moves)),
+        verdict(v2(11, 2, Outcome::Won, &moves)),
         Some((FlagReason::MoveAfterEnd, at(5, extra)))
     );
 }
@@ -134,7 +136,7 @@ fn a_pulse_after_the_win_is_flagged_at_that_move() {
 fn a_won_whose_moves_do_not_charge_the_target_is_flagged_at_its_last_move() {
     let moves = &witness(7, 3)[..5];
     assert_eq!(
-        verdict(v2(7, 3, Wire::Won, moves)),
+        verdict(v2(7, 3, Outcome::Won, moves)),
         Some((FlagReason::MovesDisagree, at(5, moves[4])))
     );
 }
@@ -142,7 +144,7 @@ fn a_won_whose_moves_do_not_charge_the_target_is_flagged_at_its_last_move() {
 #[test]
 fn a_failed_or_abandoned_whose_moves_win_is_flagged_at_the_winning_move() {
     let moves = witness(7, 2);
-    for outcome in [Wire::Failed, Wire::Abandoned] {
+    for outcome in [Outcome::Failed, Outcome::Abandoned] {
         assert_eq!(
             verdict(v2(7, 2, outcome, &moves)),
             Some((FlagReason::MovesDisagree, at(4, moves[3]))),
@@ -155,7 +157,7 @@ fn a_failed_or_abandoned_whose_moves_win_is_flagged_at_the_winning_move() {
 fn a_failed_with_moves_left_is_flagged_before_budget() {
     let moves = &witness(7, 2)[..1];
     assert_eq!(
-        verdict(v2(7, 2, Wire::Failed, moves)),
+        verdict(v2(7, 2, Outcome::Failed, moves)),
         Some((FlagReason::FailedBeforeBudget, None))
     );
 }
@@ -167,13 +169,16 @@ fn a_flag_names_the_move_on_the_wire_and_survives_the_log() {
     moves[0] = source;
     let events = when(
         &TelemetryState::default(),
-        Input::Session(v2(7, 3, Wire::Won, &moves).into()),
+        Input::Session(v2(7, 3, Outcome::Won, &moves).into()),
     );
     let message = events[0].to_message();
     let PuzzleMessage::Flagged(flagged) = &message else {
         panic!("{events:?}")
     };
-    assert_eq!(flagged.reason, WireReason::MoveOnImmutable);
+    assert_eq!(
+        flagged.reason,
+        arcade_contracts::puzzle::FlagReason::MoveOnImmutable
+    );
     assert_eq!(flagged.move_index, Some(1));
     assert_eq!(flagged.move_cell, Some(Pulse([source.x, source.y])));
     assert_eq!(flagged.source_version, 2);
@@ -224,7 +229,7 @@ fn statistics_count_verified_sessions_and_the_share_of_each_version_per_stage() 
         };
         events.extend(when(&given(&events), Input::Session(input)));
     }
-    let mut tampered = v2(7, 2, Wire::Failed, &witness(7, 2));
+    let mut tampered = v2(7, 2, Outcome::Failed, &witness(7, 2));
     tampered.game_id = "tampered".into();
     events.extend(when(&given(&events), Input::Session(tampered.into())));
     let stats = given(&events).snapshot(5);

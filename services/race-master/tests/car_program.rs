@@ -22,9 +22,7 @@ use arcade_runtime::{Runtime, SubscriptionSpec};
 
 fn runtime(dir: &tempfile::TempDir) -> Runtime {
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    Runtime::new(bus)
-        .with_data_dir(dir.path())
-        .with_sender("operator")
+    arcade_runtime::testkit::runtime(bus, dir.path()).with_sender("operator")
 }
 
 async fn tap(runtime: &Runtime, name: &str) -> Box<dyn Consumer> {

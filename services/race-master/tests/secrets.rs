@@ -52,9 +52,7 @@ fn whose_account(message: &RaceMessage) -> Option<&str> {
 async fn a_teams_stream_shows_its_own_money_and_no_rivals_until_the_finish() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus)
-        .with_data_dir(dir.path())
-        .with_sender("operator");
+    let runtime = arcade_runtime::testkit::runtime(bus, dir.path()).with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
     // The operator's view: every fact on the topic.
     let mut topic = runtime

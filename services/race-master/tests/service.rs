@@ -40,9 +40,7 @@ struct World {
 fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus.clone())
-        .with_data_dir(dir.path())
-        .with_sender("operator");
+    let runtime = arcade_runtime::testkit::runtime(bus.clone(), dir.path()).with_sender("operator");
     World { dir, bus, runtime }
 }
 
@@ -187,9 +185,8 @@ async fn a_restart_from_the_same_data_keeps_the_race() {
     drop(facts);
 
     // Same data directory, same seed: the log is replayed.
-    let runtime = Runtime::new(w.bus.clone())
-        .with_data_dir(w.dir.path())
-        .with_sender("operator");
+    let runtime =
+        arcade_runtime::testkit::runtime(w.bus.clone(), w.dir.path()).with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
     let mut facts = tap(&runtime).await;
     let mut team = runtime
@@ -332,8 +329,7 @@ async fn a_car_that_does_not_answer_is_penalised_at_the_deadline() {
     const T0: u64 = 1_800_000_000_000;
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus.clone())
-        .with_data_dir(dir.path())
+    let runtime = arcade_runtime::testkit::runtime(bus.clone(), dir.path())
         .with_clock(Clock::starting_at(T0))
         .with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
@@ -636,9 +632,8 @@ async fn three_teams_racing_over_the_bus_end_soundly() {
     stop(service).await;
     drop(facts);
 
-    let runtime = Runtime::new(w.bus.clone())
-        .with_data_dir(w.dir.path())
-        .with_sender("operator");
+    let runtime =
+        arcade_runtime::testkit::runtime(w.bus.clone(), w.dir.path()).with_sender("operator");
     let service = runtime.start(RaceService::new(SEED)).unwrap();
     for standing in &finished.standings {
         // The answer goes to the team's own queue only.

@@ -27,8 +27,7 @@ use arcade_runtime::counters::Counters;
 use arcade_runtime::inbound::lossy_envelope;
 use arcade_runtime::store::snapshot::{self, Stored};
 use arcade_runtime::{
-    Clock, Host, HostConfig, Runtime, Snapshot, SnapshotError, SnapshotPolicy, Store,
-    SubscriptionSpec,
+    Clock, Host, HostConfig, Snapshot, SnapshotError, SnapshotPolicy, Store, SubscriptionSpec,
 };
 use driver::{Driver, fold, history, op};
 use proptest::prelude::*;
@@ -274,8 +273,7 @@ async fn the_host_restores_a_race_from_its_newest_readable_snapshot() {
     const CARS: usize = 2;
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus)
-        .with_data_dir(dir.path())
+    let runtime = arcade_runtime::testkit::runtime(bus, dir.path())
         .with_sender("operator")
         .with_config(config(EVERY_8));
     let service = runtime.start(RaceService::new(7)).unwrap();

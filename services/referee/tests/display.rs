@@ -465,8 +465,7 @@ fn picture(text: &str) -> String {
 async fn a_refereed_game_shows_each_score_and_the_winner_on_the_terminal_display() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus)
-        .with_data_dir(dir.path())
+    let runtime = arcade_runtime::testkit::runtime(bus, dir.path())
         .with_clock(Clock::starting_at(1_795_953_600_000));
     let (written, mut screen_rx) = watch::channel(0);
     let screen = Screen {

@@ -186,7 +186,7 @@ impl OfflineTable {
             },
             DisplayStats::default(),
         );
-        let runtime = Runtime::new(bus).with_data_dir(dir);
+        let runtime = arcade_runtime::testkit::runtime(bus, dir);
         let referee =
             service::start(&runtime, &table_id, table.clone(), sensors, POLL, display).unwrap();
         let rules: serde_json::Value =

@@ -116,8 +116,7 @@ async fn next_goal(consumer: &mut Box<dyn Consumer>) -> Envelope {
 async fn sensed_balls_are_scored_beside_reported_goals_and_a_dead_sensor_is_reported() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus.clone())
-        .with_data_dir(dir.path())
+    let runtime = arcade_runtime::testkit::runtime(bus.clone(), dir.path())
         .with_clock(Clock::starting_at(T0));
     let lines = Lines::default();
     let table = SharedTable::new(SimulatedTable::scripted([]));

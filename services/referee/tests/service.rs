@@ -36,9 +36,7 @@ fn bar_rules() -> Value {
 }
 
 fn runtime(bus: Arc<dyn Bus>, dir: &std::path::Path) -> Runtime {
-    Runtime::new(bus)
-        .with_data_dir(dir)
-        .with_clock(Clock::starting_at(T0))
+    arcade_runtime::testkit::runtime(bus, dir).with_clock(Clock::starting_at(T0))
 }
 
 fn open_bus(dir: &std::path::Path) -> Arc<EmbeddedBus> {

@@ -45,7 +45,7 @@ use arcade_runtime::bus::amqp::topology::{self, QueueType};
 use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::relay::publication;
 use arcade_runtime::testkit::{self, Emit, Emitter, ItemEmitted, Tally};
-use arcade_runtime::{HostConfig, LogRecord, Runtime};
+use arcade_runtime::{HostConfig, LogRecord};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use futures::StreamExt;
 use lapin::options::{
@@ -313,15 +313,12 @@ async fn arcade_with_cpu(url: &str, kind: QueueType) -> (Duration, Cost) {
     let bus = AmqpBus::new(config(url, kind)).unwrap();
     bus.connect_now().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(dir.path())
-        .with_catalog(testkit::catalog())
-        .with_config(HostConfig {
-            batch: BATCH,
-            prefetch: PREFETCH,
-            relay_batch: BATCH,
-            ..HostConfig::default()
-        });
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(HostConfig {
+        batch: BATCH,
+        prefetch: PREFETCH,
+        relay_batch: BATCH,
+        ..HostConfig::default()
+    });
     let id = random();
     let tally_name = format!("tally.{id}");
     let tally = runtime

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::counters::Metrics;
 use arcade_runtime::testkit::{self, Emit, Emitter, Tally};
-use arcade_runtime::{HostConfig, HostHandle, Runtime, Store};
+use arcade_runtime::{HostConfig, HostHandle, Store};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 #[global_allocator]
@@ -55,10 +55,8 @@ impl Pipeline {
     fn start_with(metrics: Metrics) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-        let runtime = Runtime::new(bus)
+        let runtime = testkit::runtime(bus, dir.path())
             .with_metrics(metrics)
-            .with_data_dir(dir.path())
-            .with_catalog(testkit::catalog())
             .with_config(HostConfig::default());
         let tally = runtime
             .start(Tally {

@@ -157,7 +157,7 @@ pub trait Service: Decider {
         Vec::new()
     }
 
-    /// An event on the wire. An error (a contract message serde cannot write) refuses the
+    /// An event as a contract message. An error (a contract message serde cannot write) refuses the
     /// input that decided it: nothing of that decision is applied or logged.
     fn encode(&self, event: &Self::Event) -> Result<Outbound, MappingError>;
 

@@ -18,9 +18,9 @@
 //! # Generated items
 //!
 //! For `mapping! { pub enum Outgoing for Event, of "the bingo service's log" {
-//! GameOpened(wire::GameOpened), … } }`:
-//! `enum Outgoing { GameOpened(wire::GameOpened), … }` (with the caller's attributes),
-//! `From<wire::GameOpened> for Outgoing`, and on `Outgoing`: `TYPES`, `message_type`,
+//! GameOpened(bingo::GameOpened), … } }`:
+//! `enum Outgoing { GameOpened(bingo::GameOpened), … }` (with the caller's attributes),
+//! `From<bingo::GameOpened> for Outgoing`, and on `Outgoing`: `TYPES`, `message_type`,
 //! `route`, `payload`, `outbound`, `read` (`Ok(None)` for a type it does not list), `decode`
 //! (an error for such a type), and with `for Event`: `into_domain` and `to_domain`.
 
@@ -29,8 +29,8 @@ use std::fmt::Display;
 pub use arcade_contracts::{Message, Route};
 pub use serde_json::Value;
 
-/// Why a message does not map between the wire and a service's domain. Each variant names
-/// the message type.
+/// Why a message does not map between its contract type and a service's domain. Each variant
+/// names the message type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MappingError {
     /// The service does not take (or, from its log, does not know) this message type.
@@ -170,7 +170,7 @@ where
 ///     #[derive(Debug, Clone, PartialEq)]
 ///     pub enum Outgoing for Event, of "the bingo service's log" {
 ///         /// `bingo.game.opened.v1`
-///         GameOpened(wire::GameOpened),
+///         GameOpened(bingo::GameOpened),
 ///     }
 /// }
 /// ```
@@ -245,7 +245,7 @@ macro_rules! mapping {
                 }
             }
 
-            /// Its wire form: type, payload and route.
+            /// What it sends: type, payload and route.
             pub fn outbound(
                 &self,
             ) -> ::std::result::Result<$crate::Outbound, $crate::mapping::MappingError> {
@@ -290,7 +290,7 @@ macro_rules! mapping {
     };
 }
 
-/// An event as it goes on the wire.
+/// A contract message ready to go out (the host makes it a [`crate::WireMessage`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outbound {
     /// Its versioned type.
@@ -302,7 +302,7 @@ pub struct Outbound {
 }
 
 impl Outbound {
-    /// The wire form of a contract message.
+    /// The type, payload and route of a contract message.
     pub fn of<M: Message>(message: &M) -> Result<Self, MappingError> {
         Ok(Outbound {
             message_type: M::TYPE,

@@ -89,7 +89,7 @@ fn quiet_storage(value: &str) -> String {
 /// `Connection.StartOk` with the SASL response, the broker password as a byte array, on every
 /// (re)connection; `lapin::channels`, `lapin::frames`: frames and the messages they carry). Its
 /// DEBUG and higher say heartbeats, channel and connection states, never a frame's content.
-fn wire_cap() -> Targets {
+fn amqp_client_log_cap() -> Targets {
     Targets::new()
         .with_default(LevelFilter::TRACE)
         .with_target("lapin", LevelFilter::DEBUG)
@@ -130,7 +130,7 @@ pub fn init_with(config: TelemetryConfig) -> Result<Telemetry, TelemetryError> {
     tracing_subscriber::registry()
         .with(
             logs::layer(config.log_format, std::io::stderr, ansi)?
-                .with_filter(filter.and(wire_cap())),
+                .with_filter(filter.and(amqp_client_log_cap())),
         )
         .with(
             tracing_opentelemetry::layer()
@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn the_amqp_clients_frames_are_never_logged() {
         use tracing::Level;
-        let cap = wire_cap();
+        let cap = amqp_client_log_cap();
         assert!(!cap.would_enable("lapin::io_loop", &Level::TRACE));
         assert!(!cap.would_enable("lapin", &Level::TRACE));
         assert!(!cap.would_enable("amq_protocol_tcp", &Level::TRACE));

@@ -2,9 +2,12 @@
 //! the transports' contract tests): an **emitter** that numbers items per producer, and a
 //! **tally** that consumes them and records, for every (producer, n), how many times its
 //! effect was applied and whether it came in order. And [`Scenario`], the given/when/then
-//! harness of every service's decider tests. Enabled by the `testkit` feature.
+//! harness of every service's decider tests, and [`runtime`], the runtime every service's host
+//! tests start from. Enabled by the `testkit` feature.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use arcade_contracts::{Catalog, Envelope, Message, MessageKind, MessageType};
 use schemars::JsonSchema;
@@ -14,6 +17,7 @@ use crate::decider::{
     Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec, payload_of,
 };
 use crate::snapshot::{Codec, Snapshot, SnapshotError};
+use crate::{Bus, HostConfig, Runtime};
 
 pub mod scenario;
 
@@ -75,6 +79,25 @@ pub fn catalog() -> Catalog {
     types.push(MessageType::of::<ItemEmitted>());
     types.push(MessageType::of::<ItemTallied>());
     Catalog::from_types(types)
+}
+
+/// The runtime of a test: on `bus`, its services' stores under `dir`, knowing the contract's
+/// types and the test types ([`catalog`]), with the default clock, batches and dedupe window.
+/// A test refines it with the `with_*` methods: `.with_config(batches(16, 32))`, a clock, a
+/// sender.
+pub fn runtime(bus: Arc<dyn Bus>, dir: impl Into<PathBuf>) -> Runtime {
+    Runtime::new(bus).with_data_dir(dir).with_catalog(catalog())
+}
+
+/// Small batches: `batch` inputs between two flushes and events per relay publication,
+/// `prefetch` unacked deliveries, the rest as [`HostConfig::default`].
+pub fn batches(batch: usize, prefetch: u16) -> HostConfig {
+    HostConfig {
+        batch,
+        prefetch,
+        relay_batch: batch,
+        ..HostConfig::default()
+    }
 }
 
 /// Emits the next item of a producer.

@@ -26,7 +26,6 @@ use std::time::{Duration, Instant};
 
 use arcade_runtime::bus::amqp::AmqpBus;
 use arcade_runtime::testkit::{self, Emit, Emitter, Tally, TallyState};
-use arcade_runtime::{HostConfig, Runtime};
 use lapin::options::QueueDeclareOptions;
 use lapin::types::FieldTable;
 use lapin::{Connection, ConnectionProperties};
@@ -154,18 +153,6 @@ fn enabled() -> bool {
     installed
 }
 
-fn runtime(bus: &AmqpBus, dir: &Path) -> Runtime {
-    Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_config(HostConfig {
-            batch: 128,
-            prefetch: 256,
-            relay_batch: 128,
-            ..HostConfig::default()
-        })
-}
-
 fn assert_exactly_once(state: &TallyState) {
     let expected: BTreeMap<String, u64> = PRODUCERS
         .iter()
@@ -238,8 +225,10 @@ async fn stream_through(
     tally_bus.connect_now().await.unwrap();
     emitter_bus.connect_now().await.unwrap();
     let dirs = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let tally_runtime = runtime(&tally_bus, dirs.0.path());
-    let emitter_runtime = runtime(&emitter_bus, dirs.1.path());
+    let tally_runtime = testkit::runtime(Arc::new(tally_bus.clone()), dirs.0.path())
+        .with_config(testkit::batches(128, 256));
+    let emitter_runtime = testkit::runtime(Arc::new(emitter_bus.clone()), dirs.1.path())
+        .with_config(testkit::batches(128, 256));
     let tally_name = format!("tally.{suffix}");
     let tally = tally_runtime
         .start(Tally {

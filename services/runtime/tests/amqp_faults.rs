@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use arcade_contracts::Message;
 use arcade_runtime::bus::amqp::{AmqpBus, AmqpConfig};
 use arcade_runtime::testkit::{self, Emit, Emitter, ItemEmitted, ItemTallied, Tally, TallyState};
-use arcade_runtime::{Bus, Clock, Host, HostConfig, Runtime, Store, SubscriptionSpec};
+use arcade_runtime::{Bus, Clock, Host, HostConfig, Store, SubscriptionSpec};
 use futures::StreamExt;
 use lapin::options::{BasicAckOptions, QueueDeclareOptions};
 use lapin::types::FieldTable;
@@ -28,18 +28,6 @@ use rand::SeedableRng;
 
 const TOTAL: u64 = 10_000;
 const PRODUCERS: [&str; 3] = ["a", "b", "c"];
-
-fn runtime(bus: &AmqpBus, dir: &std::path::Path) -> Runtime {
-    Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_config(HostConfig {
-            batch: 128,
-            prefetch: 256,
-            relay_batch: 128,
-            ..HostConfig::default()
-        })
-}
 
 fn expected() -> BTreeMap<String, u64> {
     PRODUCERS
@@ -126,7 +114,8 @@ async fn connection_cut_several_times_mid_stream_loses_nothing() {
     let bus = AmqpBus::new(broker::config(&proxy.url(&url))).unwrap();
     bus.connect_now().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let runtime = runtime(&bus, dir.path());
+    let runtime =
+        testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(testkit::batches(128, 256));
     let suffix = broker::random();
     let tally_name = format!("tally.{suffix}");
     let tally = runtime
@@ -182,7 +171,8 @@ async fn broker_unreachable_for_ten_seconds_at_start_loses_nothing() {
     let bus = AmqpBus::new(config).unwrap();
     assert!(bus.connect_now().await.is_err(), "the broker is away");
     let dir = tempfile::tempdir().unwrap();
-    let runtime = runtime(&bus, dir.path());
+    let runtime =
+        testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(testkit::batches(128, 256));
     let tally = runtime
         .start(Tally {
             name: tally_name.clone(),
@@ -234,7 +224,8 @@ async fn child_tally_process() {
     let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} unset"));
     let url = var("ARCADE_AMQP_URL");
     let bus = AmqpBus::new(child_config(&url, &var(CHILD_EVENTS), &var(CHILD_DEAD))).unwrap();
-    let runtime = runtime(&bus, std::path::Path::new(&var(CHILD_DIR)));
+    let runtime = testkit::runtime(Arc::new(bus.clone()), var(CHILD_DIR))
+        .with_config(testkit::batches(128, 256));
     let tally = runtime
         .start(Tally {
             name: var(CHILD_TALLY),
@@ -291,7 +282,8 @@ async fn consumer_process_killed_and_restarted_loses_nothing() {
     // The emitter runs here, once the tally's queue is bound (or its first items go nowhere).
     broker::wait_for_consumer(&url, &tally_name).await;
     let dir = tempfile::tempdir().unwrap();
-    let runtime = runtime(&bus, dir.path());
+    let runtime =
+        testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(testkit::batches(128, 256));
     let emitter = runtime
         .start(Emitter {
             name: format!("emitter.{suffix}"),

@@ -12,23 +12,10 @@ use std::time::Duration;
 use arcade_contracts::Message;
 use arcade_runtime::bus::amqp::AmqpBus;
 use arcade_runtime::testkit::{self, Emit, Emitter, ItemEmitted, ItemTallied, Tally};
-use arcade_runtime::{HostConfig, Runtime};
 use futures::StreamExt;
 use lapin::options::{BasicAckOptions, BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
 use lapin::{BasicProperties, Connection, ConnectionProperties};
-
-fn runtime(bus: &AmqpBus, dir: &std::path::Path) -> Runtime {
-    Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_config(HostConfig {
-            batch: 64,
-            prefetch: 64,
-            relay_batch: 64,
-            ..HostConfig::default()
-        })
-}
 
 fn header<'a>(properties: &'a BasicProperties, key: &str) -> Option<&'a AMQPValue> {
     properties
@@ -55,7 +42,8 @@ async fn a_bare_type_header_message_is_consumed_once_even_sent_twice() {
     let bus = AmqpBus::new(broker::config(&url)).unwrap();
     let exchange = bus.config().events_exchange.clone();
     let dir = tempfile::tempdir().unwrap();
-    let runtime = runtime(&bus, dir.path());
+    let runtime =
+        testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(testkit::batches(64, 64));
     let name = format!("tally.{}", broker::random());
     let tally = runtime.start(Tally { name: name.clone() }).unwrap();
 
@@ -144,7 +132,8 @@ async fn a_message_arcade_publishes_carries_every_property_and_header() {
     .await;
 
     let dir = tempfile::tempdir().unwrap();
-    let runtime = runtime(&bus, dir.path());
+    let runtime =
+        testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(testkit::batches(64, 64));
     let tally_name = format!("tally.{}", broker::random());
     let emitter_name = format!("emitter.{}", broker::random());
     let tally = runtime

@@ -16,10 +16,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arcade_contracts::Message;
+use arcade_runtime::HostConfig;
 use arcade_runtime::bus::amqp::AmqpBus;
 use arcade_runtime::testkit::{self, ItemEmitted, Tally};
 use arcade_runtime::wire::HEADER_DEAD_REASON;
-use arcade_runtime::{HostConfig, Runtime};
 use futures::StreamExt;
 use lapin::options::{
     BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, ConfirmSelectOptions,
@@ -29,18 +29,6 @@ use lapin::types::{AMQPValue, FieldTable};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 
 const WAIT: Duration = Duration::from_secs(30);
-
-fn runtime(bus: &AmqpBus, dir: &std::path::Path) -> Runtime {
-    Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_config(HostConfig {
-            batch: 16,
-            prefetch: 16,
-            relay_batch: 16,
-            ..HostConfig::default()
-        })
-}
 
 /// A confirm-mode channel of a plain client.
 async fn channel(url: &str) -> (Connection, Channel) {
@@ -138,7 +126,8 @@ async fn a_type_other_than_the_routing_key_is_dead_lettered_not_applied() {
     bus.connect_now().await.unwrap();
     let exchange = bus.config().events_exchange.clone();
     let dir = tempfile::tempdir().unwrap();
-    let runtime = runtime(&bus, dir.path());
+    let runtime =
+        testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(testkit::batches(16, 16));
     let name = format!("tally.{}", broker::random());
     let tally = runtime.start(Tally { name: name.clone() }).unwrap();
     broker::wait_for_consumer(&url, &name).await;
@@ -203,7 +192,8 @@ async fn a_squatted_id_dead_letters_the_second_body_and_spares_other_senders() {
     bus.connect_now().await.unwrap();
     let exchange = bus.config().events_exchange.clone();
     let dir = tempfile::tempdir().unwrap();
-    let runtime = runtime(&bus, dir.path());
+    let runtime =
+        testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(testkit::batches(16, 16));
     let name = format!("tally.{}", broker::random());
     let tally = runtime.start(Tally { name: name.clone() }).unwrap();
     broker::wait_for_consumer(&url, &name).await;
@@ -286,7 +276,8 @@ async fn an_anonymous_squatter_costs_no_proven_message_and_can_be_refused_outrig
     let mut dead = dead_letters(&connection, &bus).await;
 
     let dir = tempfile::tempdir().unwrap();
-    let runtime = runtime(&bus, dir.path());
+    let runtime =
+        testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(testkit::batches(16, 16));
     let name = format!("tally.{}", broker::random());
     let tally = runtime.start(Tally { name: name.clone() }).unwrap();
     broker::wait_for_consumer(&url, &name).await;
@@ -307,13 +298,10 @@ async fn an_anonymous_squatter_costs_no_proven_message_and_can_be_refused_outrig
     // With --require-proven-sender, the anonymous message is a dead letter saying why, and
     // the proven one is applied.
     let dir = tempfile::tempdir().unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(dir.path())
-        .with_catalog(testkit::catalog())
-        .with_config(HostConfig {
-            require_proven_sender: true,
-            ..HostConfig::default()
-        });
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(HostConfig {
+        require_proven_sender: true,
+        ..HostConfig::default()
+    });
     let name = format!("tally.{}", broker::random());
     let tally = runtime.start(Tally { name: name.clone() }).unwrap();
     broker::wait_for_consumer(&url, &name).await;

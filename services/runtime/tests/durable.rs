@@ -9,19 +9,7 @@ use arcade_contracts::Message;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::store::{fail_syncs, syncs};
 use arcade_runtime::testkit::{self, Emit, Emitter, ItemEmitted, Tally};
-use arcade_runtime::{Bus, Destination, HostConfig, Publication, Runtime, WireMessage};
-
-fn runtime(bus: Arc<EmbeddedBus>, dir: &std::path::Path) -> Runtime {
-    Runtime::new(bus)
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_config(HostConfig {
-            batch: 64,
-            prefetch: 128,
-            relay_batch: 64,
-            ..HostConfig::default()
-        })
-}
+use arcade_runtime::{Bus, Destination, Publication, WireMessage};
 
 async fn within<T>(what: &str, future: impl std::future::Future<Output = T>) -> T {
     tokio::time::timeout(Duration::from_secs(120), future)
@@ -55,7 +43,7 @@ async fn every_commit_path_syncs_to_stable_storage() {
         dir.path().join("tally"),
     );
     let bus = Arc::new(EmbeddedBus::open(&bus_dir).unwrap());
-    let runtime = runtime(bus.clone(), dir.path());
+    let runtime = testkit::runtime(bus.clone(), dir.path()).with_config(testkit::batches(64, 128));
     let tally = runtime
         .start(Tally {
             name: "tally".into(),
@@ -101,7 +89,8 @@ async fn a_batch_whose_sync_fails_is_not_acked_and_comes_again() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
     {
-        let runtime = runtime(bus.clone(), dir.path());
+        let runtime =
+            testkit::runtime(bus.clone(), dir.path()).with_config(testkit::batches(64, 128));
         let tally = runtime
             .start(Tally {
                 name: "tally".into(),
@@ -117,7 +106,7 @@ async fn a_batch_whose_sync_fails_is_not_acked_and_comes_again() {
     }
     assert_eq!(bus.depth("tally"), 3, "nothing acked after a failed sync");
     // Reopened from what is on disk, the tally takes the three items again, once each.
-    let runtime = runtime(bus.clone(), dir.path());
+    let runtime = testkit::runtime(bus.clone(), dir.path()).with_config(testkit::batches(64, 128));
     let tally = runtime
         .start(Tally {
             name: "tally".into(),

@@ -10,24 +10,10 @@ use std::time::{Duration, Instant};
 use arcade_contracts::Message;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::testkit::{self, ItemEmitted, Tally};
-use arcade_runtime::{Bus, Clock, Destination, HostConfig, HostHandle, Publication, Runtime};
+use arcade_runtime::{Bus, Clock, Destination, HostHandle, Publication, Runtime};
 use arcade_runtime::{Store, WireMessage};
 
 const WINDOW: Duration = Duration::from_secs(60);
-
-fn runtime(bus: Arc<EmbeddedBus>, dir: &std::path::Path, clock: Clock) -> Runtime {
-    Runtime::new(bus)
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_clock(clock)
-        .with_dedupe_window(WINDOW)
-        .with_config(HostConfig {
-            batch: 16,
-            prefetch: 32,
-            relay_batch: 16,
-            ..HostConfig::default()
-        })
-}
 
 async fn deliver(bus: &EmbeddedBus, n: u64) {
     let body = serde_json::to_vec(&ItemEmitted {
@@ -99,7 +85,10 @@ async fn a_key_older_than_the_window_applies_again_and_a_younger_one_is_deduplic
     let dir = tempfile::tempdir().unwrap();
     let clock = Clock::starting_at(1_800_000_000_000);
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = runtime(bus.clone(), dir.path(), clock);
+    let runtime = testkit::runtime(bus.clone(), dir.path())
+        .with_clock(clock)
+        .with_dedupe_window(WINDOW)
+        .with_config(testkit::batches(16, 32));
     let tally = start(&runtime).await;
 
     deliver(&bus, 1).await; // "old", at t0
@@ -135,7 +124,10 @@ async fn a_key_older_than_the_window_applies_again_and_a_younger_one_is_deduplic
 
     // A restart, still within the young key's window (t0 + 65 s).
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = self::runtime(bus.clone(), dir.path(), clock);
+    let runtime = testkit::runtime(bus.clone(), dir.path())
+        .with_clock(clock)
+        .with_dedupe_window(WINDOW)
+        .with_config(testkit::batches(16, 32));
     let tally = start(&runtime).await;
     assert_eq!(
         tally.store().inbox_len(),

@@ -188,16 +188,13 @@ struct Process {
 }
 
 async fn start(bus: Arc<dyn Bus>, dir: &std::path::Path, suffix: &str) -> Process {
-    let runtime = Runtime::new(bus)
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_config(arcade_runtime::HostConfig {
-            snapshots: arcade_runtime::SnapshotPolicy {
-                every: 100,
-                interval: None,
-            },
-            ..arcade_runtime::HostConfig::default()
-        });
+    let runtime = testkit::runtime(bus, dir).with_config(arcade_runtime::HostConfig {
+        snapshots: arcade_runtime::SnapshotPolicy {
+            every: 100,
+            interval: None,
+        },
+        ..arcade_runtime::HostConfig::default()
+    });
     let tally = runtime
         .start(Tally {
             name: format!("tally.{suffix}"),

@@ -12,22 +12,10 @@ use arcade_contracts::Message;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::testkit::{self, Emit, Emitter, ItemEmitted, Tally, TallyState};
 use arcade_runtime::wire::HEADER_DEAD_REASON;
-use arcade_runtime::{Bus, Destination, HostConfig, Publication, Runtime, WireMessage};
+use arcade_runtime::{Bus, Destination, HostConfig, Publication, WireMessage};
 use rand::{Rng, SeedableRng};
 
 const PRODUCERS: [&str; 3] = ["a", "b", "c"];
-
-fn runtime(bus: Arc<EmbeddedBus>, dir: &std::path::Path) -> Runtime {
-    Runtime::new(bus)
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_config(HostConfig {
-            batch: 64,
-            prefetch: 128,
-            relay_batch: 64,
-            ..HostConfig::default()
-        })
-}
 
 fn item(producer: &str, n: u64) -> WireMessage {
     let body = serde_json::to_vec(&ItemEmitted {
@@ -85,7 +73,7 @@ async fn child_embedded_host() {
     let dir = std::path::PathBuf::from(std::env::var(CHILD_DIR).expect("the child's data dir"));
     let stop = arcade_runtime::shutdown::signal();
     let bus = Arc::new(EmbeddedBus::open(&dir.join("bus")).unwrap());
-    let runtime = runtime(bus.clone(), &dir);
+    let runtime = testkit::runtime(bus.clone(), &dir).with_config(testkit::batches(64, 128));
     let tally = runtime
         .start(Tally {
             name: "tally".into(),
@@ -282,7 +270,7 @@ fn sigkill_at_100_points_loses_nothing_and_applies_nothing_twice() {
 async fn duplicate_deliveries_are_absorbed() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = runtime(bus.clone(), dir.path());
+    let runtime = testkit::runtime(bus.clone(), dir.path()).with_config(testkit::batches(64, 128));
     let tally = runtime
         .start(Tally {
             name: "tally".into(),
@@ -311,7 +299,7 @@ async fn duplicate_deliveries_are_absorbed() {
 async fn a_message_without_id_is_deduplicated_on_its_type_and_body() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = runtime(bus.clone(), dir.path());
+    let runtime = testkit::runtime(bus.clone(), dir.path()).with_config(testkit::batches(64, 128));
     let tally = runtime
         .start(Tally {
             name: "tally".into(),
@@ -378,7 +366,7 @@ fn malformed(rng: &mut impl Rng, k: usize) -> (WireMessage, &'static str) {
 async fn malformed_messages_go_to_the_dead_letters_and_good_ones_all_pass() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = runtime(bus.clone(), dir.path());
+    let runtime = testkit::runtime(bus.clone(), dir.path()).with_config(testkit::batches(64, 128));
     let tally = runtime
         .start(Tally {
             name: "tally".into(),
@@ -421,7 +409,7 @@ proptest::proptest! {
         rt.block_on(async {
             let dir = tempfile::tempdir().unwrap();
             let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-            let runtime = runtime(bus.clone(), dir.path());
+            let runtime = testkit::runtime(bus.clone(), dir.path()).with_config(testkit::batches(64, 128));
             let tally = runtime.start(Tally { name: "tally".into() }).unwrap();
             // Arbitrary items (out of order, repeated ids, repeated bodies under new ids).
             let publications: Vec<Publication> = stream
@@ -440,7 +428,7 @@ proptest::proptest! {
             within("the stream", tally.wait_for_events(distinct.len() as u64)).await;
             let live = tally.stop(Duration::from_secs(1)).await.unwrap().state().clone();
             drop(runtime);
-            let reopened = self::runtime(bus.clone(), dir.path());
+            let reopened = testkit::runtime(bus.clone(), dir.path()).with_config(testkit::batches(64, 128));
             let again = reopened.start(Tally { name: "tally".into() }).unwrap();
             let replayed = again.stop(Duration::from_secs(1)).await.unwrap().state().clone();
             assert_eq!(live, replayed);

@@ -15,7 +15,7 @@ use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::counters::Counters;
 use arcade_runtime::store::snapshot;
 use arcade_runtime::testkit::{self, Emit, Emitter, Tally, TallyState};
-use arcade_runtime::{Clock, Host, HostConfig, Runtime, SnapshotPolicy, Store};
+use arcade_runtime::{Clock, Host, HostConfig, SnapshotPolicy, Store};
 use rand::{Rng, SeedableRng};
 
 const PRODUCERS: [&str; 3] = ["a", "b", "c"];
@@ -47,10 +47,7 @@ async fn within<T>(what: &str, future: impl std::future::Future<Output = T>) -> 
 /// what earlier runs applied), then stops them cleanly.
 async fn run(dir: &Path, total: u64, snapshots: SnapshotPolicy) {
     let bus = Arc::new(EmbeddedBus::open(&dir.join("bus")).unwrap());
-    let runtime = Runtime::new(bus.clone())
-        .with_data_dir(dir)
-        .with_catalog(testkit::catalog())
-        .with_config(config(snapshots));
+    let runtime = testkit::runtime(bus.clone(), dir).with_config(config(snapshots));
     let tally = runtime
         .start(Tally {
             name: "tally".into(),
@@ -274,10 +271,7 @@ async fn snapshot_crash_child() {
     let dir = std::path::PathBuf::from(std::env::var(CHILD_DIR).unwrap());
     let more: Option<u64> = std::env::var(CHILD_MORE).ok().map(|n| n.parse().unwrap());
     let bus = Arc::new(EmbeddedBus::open(&dir.join("bus")).unwrap());
-    let runtime = Runtime::new(bus.clone())
-        .with_data_dir(&dir)
-        .with_catalog(testkit::catalog())
-        .with_config(config(every(16)));
+    let runtime = testkit::runtime(bus.clone(), &dir).with_config(config(every(16)));
     let tally = runtime
         .start(Tally {
             name: "tally".into(),

@@ -5,12 +5,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arcade_contracts::Envelope;
+use arcade_runtime::HostError;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::decider::{
     Context, Decided, Decider, Decoded, MappingError, Outbound, Service, ServiceSpec,
 };
 use arcade_runtime::testkit::{self, Emit, EmitterState, ItemEmitted};
-use arcade_runtime::{HostError, Runtime};
 
 /// Numbers items like the testkit's emitter, and panics on the producer `boom`.
 #[derive(Debug, Clone)]
@@ -63,9 +63,7 @@ impl Service for Fragile {
 async fn a_panicking_host_task_is_reported_as_a_failed_task() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus)
-        .with_data_dir(dir.path())
-        .with_catalog(testkit::catalog());
+    let runtime = testkit::runtime(bus, dir.path());
     let fragile = runtime.start(Fragile).unwrap();
     let local = fragile.local();
     local

@@ -9,9 +9,7 @@ use std::time::Duration;
 use arcade_contracts::Message;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use arcade_runtime::testkit::{self, ItemEmitted, ItemTallied, Tally};
-use arcade_runtime::{
-    Bus, Destination, Publication, Runtime, SendOptions, SubscriptionSpec, WireMessage,
-};
+use arcade_runtime::{Bus, Destination, Publication, SendOptions, SubscriptionSpec, WireMessage};
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
 use tracing_subscriber::layer::SubscriberExt;
@@ -34,9 +32,7 @@ async fn a_handled_message_is_a_child_span_and_its_events_carry_the_trace() {
 
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus.clone())
-        .with_data_dir(dir.path())
-        .with_catalog(testkit::catalog());
+    let runtime = testkit::runtime(bus.clone(), dir.path());
     let mut out = bus
         .subscribe(&SubscriptionSpec::temporary(
             "telemetry.tap",

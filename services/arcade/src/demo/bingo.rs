@@ -7,7 +7,7 @@ use arcade_bingo::Secret;
 use serde_json::{Value, json};
 
 use super::{Demo, Tap};
-use crate::services::bingo::BingoArgs;
+use crate::hosted::bingo::BingoArgs;
 
 /// The demo's bingo settings: a fixed secret (a real deployment keeps its own in
 /// `ARCADE_BINGO_SECRET` or a file).

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::Demo;
-use crate::services::ServiceArgs;
+use crate::hosted::ServiceArgs;
 
 const TABLE: &str = "demo-table";
 /// The balls the simulated table's sensors see once the game starts: the lock side comes back

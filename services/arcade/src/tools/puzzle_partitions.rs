@@ -63,10 +63,10 @@ impl Gathering {
     /// outside 0 to N − 1 is not one of those asked for, and left out). Returns why a body is
     /// not one.
     pub fn hear(&mut self, body: &[u8]) -> Result<(), String> {
-        let wire: PartitionUpdated = serde_json::from_slice(body)
+        let update: PartitionUpdated = serde_json::from_slice(body)
             .map_err(|e| format!("a {} does not decode: {e}", PartitionUpdated::TYPE))?;
-        if wire.partition < self.expected {
-            self.newest.insert(wire.partition, wire);
+        if update.partition < self.expected {
+            self.newest.insert(update.partition, update);
         }
         Ok(())
     }
@@ -90,11 +90,11 @@ impl Gathering {
         let other_count: Vec<String> = self
             .newest
             .values()
-            .filter(|wire| wire.partitions != self.expected)
-            .map(|wire| {
+            .filter(|update| update.partitions != self.expected)
+            .map(|update| {
                 format!(
                     "partition {} reports {} partitions",
-                    wire.partition, wire.partitions
+                    update.partition, update.partitions
                 )
             })
             .collect();
@@ -136,15 +136,15 @@ impl Gathering {
             .into());
         }
         let mut merged = Stats::default();
-        for wire in self.newest.values() {
-            let (_, stats) = Stats::from_partition(wire)
-                .map_err(|e| anyhow::anyhow!("partition {}: {e}", wire.partition))?;
+        for update in self.newest.values() {
+            let (_, stats) = Stats::from_partition(update)
+                .map_err(|e| anyhow::anyhow!("partition {}: {e}", update.partition))?;
             merged.merge(&stats);
         }
         let at = self
             .newest
             .values()
-            .map(|wire| wire.published_at_ms)
+            .map(|update| update.published_at_ms)
             .max()
             .unwrap_or(0);
         Ok(merged.to_contract(at))

@@ -25,7 +25,7 @@ pub struct StatsArgs {
     pub json: bool,
     /// With --amqp: how long to wait for the next publication (with --partitions: for every
     /// partition to be heard from), e.g. 30s.
-    #[arg(long, visible_alias = "timeout", default_value = "30s", value_parser = crate::services::puzzle::parse_period, value_name = "DURATION")]
+    #[arg(long, visible_alias = "timeout", default_value = "30s", value_parser = crate::hosted::puzzle::parse_period, value_name = "DURATION")]
     pub wait: Duration,
     /// Merge the statistics of N partitioned telemetry instances (`arcade run
     /// puzzle-telemetry --partition K/N`): the newest puzzle.partition.updated.v1 of each

@@ -135,8 +135,8 @@ async fn console(
     runtime: &arcade_runtime::Runtime,
     limits: ClientLimits,
 ) -> (SocketAddr, CancellationToken) {
-    let mut hosted = crate::services::Hosted::default();
-    let running = crate::services::console::start(runtime, &mut hosted).unwrap();
+    let mut hosted = crate::hosted::Hosted::default();
+    let running = crate::hosted::console::start(runtime, &mut hosted).unwrap();
     std::mem::forget(running); // the service runs until the runtime's bus is dropped
     let listener = crate::serve::bind("127.0.0.1:0".parse().unwrap(), "test")
         .await
@@ -144,15 +144,9 @@ async fn console(
     let addr = listener.local_addr().unwrap();
     let token = OperatorToken::resolve(Some("op"), std::path::Path::new(".")).unwrap();
     let auth = Arc::new(Auth::open(&token, None, addr, &[]).unwrap());
-    let args = crate::services::console::ConsoleArgs::default();
-    let router = crate::services::console::router(
-        runtime,
-        hosted.console.unwrap(),
-        auth,
-        "test",
-        addr,
-        &args,
-    );
+    let args = crate::hosted::console::ConsoleArgs::default();
+    let router =
+        crate::hosted::console::router(runtime, hosted.console.unwrap(), auth, "test", addr, &args);
     let shutdown = CancellationToken::new();
     crate::serve::serve_on(
         listener,
@@ -243,7 +237,7 @@ async fn a_flood_of_new_boards_evicts_no_game_of_another_address() {
         }
     }
     // A minute's worth at once, then one every two seconds the flood lasted.
-    let per_minute = crate::services::console::ConsoleArgs::default().new_games as usize;
+    let per_minute = crate::hosted::console::ConsoleArgs::default().new_games as usize;
     let refilled = flood.elapsed().as_secs() as usize * per_minute / 60 + 1;
     assert!(
         created >= per_minute && created <= per_minute + refilled,

@@ -130,7 +130,7 @@ async fn idle_connections_are_closed_while_good_requests_are_served() {
     const IDLE: usize = 3_000;
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus).with_data_dir(dir.path());
+    let runtime = arcade_runtime::testkit::runtime(bus, dir.path());
     let endpoint = spawn_with(
         &runtime,
         |_| axum::Router::new(),

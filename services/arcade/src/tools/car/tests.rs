@@ -18,11 +18,9 @@ use crate::connection::AdminArg;
 async fn car_programs_play_a_race_through_the_admin_endpoint() {
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus)
-        .with_data_dir(dir.path())
-        .with_sender("operator");
+    let runtime = arcade_runtime::testkit::runtime(bus, dir.path()).with_sender("operator");
     let master = runtime.start(RaceService::new(11)).unwrap();
-    let endpoint = admin::testing::spawn(&runtime, crate::services::race::routes).await;
+    let endpoint = admin::testing::spawn(&runtime, crate::hosted::race::routes).await;
     let addr = endpoint.addr;
     let mut programs = Vec::new();
     let mut tokens = std::collections::BTreeMap::new();

@@ -5,7 +5,6 @@ use arcade_contracts::race::{self as c, RaceStart};
 use arcade_race_master::bots::{CarBot, Strategy};
 use arcade_race_master::car::CarProgram;
 use arcade_race_master::service::RaceService;
-use arcade_runtime::Runtime;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use axum::extract::{RawQuery, State};
 use tokio_util::sync::CancellationToken;
@@ -77,11 +76,9 @@ async fn every_duel_answer_comes_from_the_http_ai() {
 
     let dir = tempfile::tempdir().unwrap();
     let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = Runtime::new(bus)
-        .with_data_dir(dir.path())
-        .with_sender("operator");
+    let runtime = arcade_runtime::testkit::runtime(bus, dir.path()).with_sender("operator");
     let master = runtime.start(RaceService::new(4)).unwrap();
-    let endpoint = admin::testing::spawn(&runtime, crate::services::race::routes).await;
+    let endpoint = admin::testing::spawn(&runtime, crate::hosted::race::routes).await;
     let addr = endpoint.addr;
     let red = endpoint
         .auth

@@ -1,11 +1,11 @@
 use super::*;
 
 fn partition(index: u32, count: u32, at: u64) -> Vec<u8> {
-    let mut wire = PartitionUpdated::example();
-    wire.partition = index;
-    wire.partitions = count;
-    wire.published_at_ms = at;
-    serde_json::to_vec(&wire).unwrap()
+    let mut update = PartitionUpdated::example();
+    update.partition = index;
+    update.partitions = count;
+    update.published_at_ms = at;
+    serde_json::to_vec(&update).unwrap()
 }
 
 #[test]

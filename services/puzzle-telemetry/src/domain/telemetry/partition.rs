@@ -1,4 +1,4 @@
-//! One partition's statistics on the wire (`puzzle.partition.updated.v1`) and back.
+//! One partition's statistics as a `puzzle.partition.updated.v1` and back.
 //!
 //! A partitioned telemetry instance counts a share of the games. What it publishes for the
 //! others to merge is its raw [`Stats`]: every counter of every stage and the duration sketch
@@ -13,7 +13,7 @@ use arcade_contracts::puzzle::{DurationCounts, PartitionStage, PartitionUpdated}
 
 mod decode;
 
-use self::decode::{stage_from_wire, total};
+use self::decode::{stage_from_contract, total};
 use super::sketch::DurationSketch;
 use super::stats::{StageStats, Stats};
 use crate::domain::strata::Stage;
@@ -86,7 +86,7 @@ fn invalid(field: impl Into<String>, problem: impl Into<String>) -> PartitionErr
     }
 }
 
-fn sketch_to_wire(sketch: &DurationSketch) -> DurationCounts {
+fn sketch_to_contract(sketch: &DurationSketch) -> DurationCounts {
     DurationCounts {
         buckets: sketch
             .buckets()
@@ -99,7 +99,7 @@ fn sketch_to_wire(sketch: &DurationSketch) -> DurationCounts {
     }
 }
 
-fn stage_to_wire(stage: Stage, s: &StageStats) -> PartitionStage {
+fn stage_to_contract(stage: Stage, s: &StageStats) -> PartitionStage {
     PartitionStage {
         stage: stage.number(),
         sessions: s.sessions,
@@ -115,7 +115,7 @@ fn stage_to_wire(stage: Stage, s: &StageStats) -> PartitionStage {
         verified: s.verified,
         v1_sessions: s.v1,
         v2_sessions: s.v2,
-        durations: sketch_to_wire(&s.durations),
+        durations: sketch_to_contract(&s.durations),
     }
 }
 
@@ -129,50 +129,52 @@ impl Stats {
             flagged: self.flagged,
             stages: Stage::ALL
                 .iter()
-                .map(|&stage| stage_to_wire(stage, self.stage(stage)))
+                .map(|&stage| stage_to_contract(stage, self.stage(stage)))
                 .collect(),
         }
     }
 
     /// Rebuilds the statistics a `puzzle.partition.updated.v1` carries, and which partition
     /// they are; refuses one whose counters do not hold together, naming the field.
-    pub fn from_partition(wire: &PartitionUpdated) -> Result<(Partition, Stats), PartitionError> {
-        if wire.partitions == 0 {
+    pub fn from_partition(
+        message: &PartitionUpdated,
+    ) -> Result<(Partition, Stats), PartitionError> {
+        if message.partitions == 0 {
             return Err(invalid("partitions", "0: there is at least one partition"));
         }
-        let partition = Partition::new(wire.partition, wire.partitions).map_err(|_| {
+        let partition = Partition::new(message.partition, message.partitions).map_err(|_| {
             invalid(
                 "partition",
                 format!(
                     "{} is not one of the {} partitions (0 to {})",
-                    wire.partition,
-                    wire.partitions,
-                    wire.partitions - 1
+                    message.partition,
+                    message.partitions,
+                    message.partitions - 1
                 ),
             )
         })?;
-        if wire.stages.len() != Stage::ALL.len() {
+        if message.stages.len() != Stage::ALL.len() {
             return Err(invalid(
                 "stages",
-                format!("{} entries, not {}", wire.stages.len(), Stage::ALL.len()),
+                format!("{} entries, not {}", message.stages.len(), Stage::ALL.len()),
             ));
         }
         let mut stats = Stats::default();
-        for (i, (&stage, stage_wire)) in Stage::ALL.iter().zip(&wire.stages).enumerate() {
+        for (i, (&stage, entry)) in Stage::ALL.iter().zip(&message.stages).enumerate() {
             stats.stages[stage.index()] =
-                stage_from_wire(stage, stage_wire, &format!("stages[{i}]"))?;
+                stage_from_contract(stage, entry, &format!("stages[{i}]"))?;
         }
         let by_stage = total(stats.stages.iter().map(|s| &s.flagged), "flagged")?;
-        if wire.flagged < by_stage {
+        if message.flagged < by_stage {
             return Err(invalid(
                 "flagged",
                 format!(
                     "{} is below the stages' flagged sessions ({by_stage})",
-                    wire.flagged
+                    message.flagged
                 ),
             ));
         }
-        stats.flagged = wire.flagged;
+        stats.flagged = message.flagged;
         Ok((partition, stats))
     }
 }

@@ -1,7 +1,7 @@
 //! Per-stage statistics over recorded sessions, and their published form.
 
 use arcade_contracts::puzzle::{
-    DurationBucket, DurationStats, StageStats as WireStage, StatsUpdated,
+    DurationBucket, DurationStats, StageStats as ContractStage, StatsUpdated,
 };
 
 use super::session::Outcome;
@@ -157,7 +157,7 @@ impl Stats {
                 let s = self.stage(stage);
                 let limit = stage.move_limit();
                 let d = &s.durations;
-                WireStage {
+                ContractStage {
                     stage: stage.number(),
                     move_limit: limit,
                     sessions: s.sessions,

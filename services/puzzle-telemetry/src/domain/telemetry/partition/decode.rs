@@ -19,26 +19,29 @@ pub(super) fn total<'a>(
     })
 }
 
-fn sketch_from_wire(wire: &DurationCounts, at: &str) -> Result<DurationSketch, PartitionError> {
+fn sketch_from_contract(
+    durations: &DurationCounts,
+    at: &str,
+) -> Result<DurationSketch, PartitionError> {
     let field = |name: &str| format!("{at}.{name}");
-    let sum: u128 = wire
+    let sum: u128 = durations
         .sum_ms
         .parse()
         .ok()
-        .filter(|_| wire.sum_ms.bytes().all(|b| b.is_ascii_digit()))
+        .filter(|_| durations.sum_ms.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| {
             invalid(
                 field("sumMs"),
-                format!("{:?} is not a decimal integer", wire.sum_ms),
+                format!("{:?} is not a decimal integer", durations.sum_ms),
             )
         })?;
-    if wire.total == 0 {
-        if !wire.buckets.is_empty() {
+    if durations.total == 0 {
+        if !durations.buckets.is_empty() {
             return Err(invalid(field("buckets"), "buckets without any session"));
         }
-        if wire.min_ms.is_some() || wire.max_ms.is_some() {
+        if durations.min_ms.is_some() || durations.max_ms.is_some() {
             return Err(invalid(
-                field(if wire.min_ms.is_some() {
+                field(if durations.min_ms.is_some() {
                     "minMs"
                 } else {
                     "maxMs"
@@ -51,10 +54,10 @@ fn sketch_from_wire(wire: &DurationCounts, at: &str) -> Result<DurationSketch, P
         }
         return Ok(DurationSketch::default());
     }
-    let min = wire
+    let min = durations
         .min_ms
         .ok_or_else(|| invalid(field("minMs"), "null with sessions counted"))?;
-    let max = wire
+    let max = durations
         .max_ms
         .ok_or_else(|| invalid(field("maxMs"), "null with sessions counted"))?;
     if min > max {
@@ -65,7 +68,7 @@ fn sketch_from_wire(wire: &DurationCounts, at: &str) -> Result<DurationSketch, P
     }
     let mut counts = vec![0u64; BUCKETS];
     let mut previous: Option<u64> = None;
-    for (i, &[bucket, count]) in wire.buckets.iter().enumerate() {
+    for (i, &[bucket, count]) in durations.buckets.iter().enumerate() {
         let here = format!("{at}.buckets[{i}]");
         if bucket >= BUCKETS as u64 {
             return Err(invalid(
@@ -91,15 +94,18 @@ fn sketch_from_wire(wire: &DurationCounts, at: &str) -> Result<DurationSketch, P
         previous = Some(bucket);
     }
     let counted = total(counts.iter(), &field("buckets"))?;
-    if counted != wire.total {
+    if counted != durations.total {
         return Err(invalid(
             field("buckets"),
-            format!("the counts add up to {counted}, not total {}", wire.total),
+            format!(
+                "the counts add up to {counted}, not total {}",
+                durations.total
+            ),
         ));
     }
     // The exact extremes lie in the first and the last non-empty bucket.
-    let first = wire.buckets.first().map_or(0, |b| b[0]) as usize;
-    let last = wire.buckets.last().map_or(0, |b| b[0]) as usize;
+    let first = durations.buckets.first().map_or(0, |b| b[0]) as usize;
+    let last = durations.buckets.last().map_or(0, |b| b[0]) as usize;
     if bucket_of(min) != first {
         return Err(invalid(
             field("minMs"),
@@ -112,56 +118,57 @@ fn sketch_from_wire(wire: &DurationCounts, at: &str) -> Result<DurationSketch, P
             format!("{max} ms is not in the last non-empty bucket ({last})"),
         ));
     }
-    let n = u128::from(wire.total);
+    let n = u128::from(durations.total);
     if sum < u128::from(min) * n || sum > u128::from(max) * n {
         return Err(invalid(
             field("sumMs"),
             format!(
                 "{sum} is outside {} sessions of {min} to {max} ms",
-                wire.total
+                durations.total
             ),
         ));
     }
     Ok(DurationSketch {
         counts,
-        total: wire.total,
+        total: durations.total,
         sum,
         max,
         min,
     })
 }
 
-pub(super) fn stage_from_wire(
+pub(super) fn stage_from_contract(
     stage: Stage,
-    wire: &PartitionStage,
+    entry: &PartitionStage,
     at: &str,
 ) -> Result<StageStats, PartitionError> {
     let field = |name: &str| format!("{at}.{name}");
-    if wire.stage != stage.number() {
+    if entry.stage != stage.number() {
         return Err(invalid(
             field("stage"),
             format!(
                 "{} where stage {} belongs (stages 1 to 5 in order)",
-                wire.stage,
+                entry.stage,
                 stage.number()
             ),
         ));
     }
     let outcomes = total(
-        [&wire.won, &wire.failed, &wire.abandoned],
+        [&entry.won, &entry.failed, &entry.abandoned],
         &field("sessions"),
     )?;
-    if outcomes != wire.sessions {
+    if outcomes != entry.sessions {
         return Err(invalid(
             field("sessions"),
             format!(
                 "{} sessions but won + failed + abandoned = {outcomes}",
-                wire.sessions
+                entry.sessions
             ),
         ));
     }
     let turns: [u64; MAX_WITNESS + 1] =
-        wire.turns_histogram
+        entry
+            .turns_histogram
             .clone()
             .try_into()
             .map_err(|t: Vec<u64>| {
@@ -175,10 +182,10 @@ pub(super) fn stage_from_wire(
                 )
             })?;
     let in_histogram = total(turns.iter(), &field("turnsHistogram"))?;
-    if in_histogram != wire.sessions {
+    if in_histogram != entry.sessions {
         return Err(invalid(
             field("turnsHistogram"),
-            format!("counts {in_histogram} sessions, not {}", wire.sessions),
+            format!("counts {in_histogram} sessions, not {}", entry.sessions),
         ));
     }
     let turns_played: u128 = turns
@@ -186,37 +193,40 @@ pub(super) fn stage_from_wire(
         .enumerate()
         .map(|(n, count)| n as u128 * u128::from(*count))
         .sum();
-    if turns_played != u128::from(wire.turns_total) {
+    if turns_played != u128::from(entry.turns_total) {
         return Err(invalid(
             field("turnsTotal"),
             format!(
                 "{} but the histogram holds {turns_played} turns",
-                wire.turns_total
+                entry.turns_total
             ),
         ));
     }
-    if wire.won_turns_total > wire.turns_total {
+    if entry.won_turns_total > entry.turns_total {
         return Err(invalid(
             field("wonTurnsTotal"),
             format!(
                 "{} is above turnsTotal {}",
-                wire.won_turns_total, wire.turns_total
+                entry.won_turns_total, entry.turns_total
             ),
         ));
     }
     for (name, value) in [
-        ("exhaustedBudget", wire.exhausted_budget),
-        ("verified", wire.verified),
+        ("exhaustedBudget", entry.exhausted_budget),
+        ("verified", entry.verified),
     ] {
-        if value > wire.sessions {
+        if value > entry.sessions {
             return Err(invalid(
                 field(name),
-                format!("{value} is above sessions {}", wire.sessions),
+                format!("{value} is above sessions {}", entry.sessions),
             ));
         }
     }
-    let arrived = total([&wire.v1_sessions, &wire.v2_sessions], &field("v2Sessions"))?;
-    let counted = total([&wire.sessions, &wire.flagged], &field("flagged"))?;
+    let arrived = total(
+        [&entry.v1_sessions, &entry.v2_sessions],
+        &field("v2Sessions"),
+    )?;
+    let counted = total([&entry.sessions, &entry.flagged], &field("flagged"))?;
     if arrived != counted {
         return Err(invalid(
             field("v2Sessions"),
@@ -225,31 +235,31 @@ pub(super) fn stage_from_wire(
             ),
         ));
     }
-    let durations = sketch_from_wire(&wire.durations, &field("durations"))?;
-    if durations.count() != wire.sessions {
+    let durations = sketch_from_contract(&entry.durations, &field("durations"))?;
+    if durations.count() != entry.sessions {
         return Err(invalid(
             field("durations.total"),
             format!(
                 "{} durations for {} sessions",
                 durations.count(),
-                wire.sessions
+                entry.sessions
             ),
         ));
     }
     Ok(StageStats {
-        sessions: wire.sessions,
-        won: wire.won,
-        failed: wire.failed,
-        abandoned: wire.abandoned,
-        flagged: wire.flagged,
+        sessions: entry.sessions,
+        won: entry.won,
+        failed: entry.failed,
+        abandoned: entry.abandoned,
+        flagged: entry.flagged,
         turns,
-        turns_total: wire.turns_total,
-        won_turns_total: wire.won_turns_total,
-        budget_total: wire.budget_total,
-        exhausted_budget: wire.exhausted_budget,
+        turns_total: entry.turns_total,
+        won_turns_total: entry.won_turns_total,
+        budget_total: entry.budget_total,
+        exhausted_budget: entry.exhausted_budget,
         durations,
-        verified: wire.verified,
-        v1: wire.v1_sessions,
-        v2: wire.v2_sessions,
+        verified: entry.verified,
+        v1: entry.v1_sessions,
+        v2: entry.v2_sessions,
     })
 }

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 mod puzzle;
 
 use crate::cli::DemoArgs;
-use crate::services::{self, ServiceArgs};
+use crate::hosted::{self, ServiceArgs};
 
 /// How long the demo waits for an expected message before it gives up and says so.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -152,7 +152,7 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
         data.display()
     );
     let mut app = App::new(runtime.clone(), bus);
-    app.host(services::start(&runtime, &services::ServiceName::GAMES, &settings)?.running);
+    app.host(hosted::start(&runtime, &hosted::ServiceName::GAMES, &settings)?.running);
     if !app.subscribed(PATIENCE).await {
         anyhow::bail!("the services did not bind their queues on {transport} within {PATIENCE:?}");
     }

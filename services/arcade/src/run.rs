@@ -51,7 +51,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         None => runtime,
     };
     let mut app = App::new(runtime.clone(), bus);
-    let started = crate::services::start(&runtime, &args.services, &args.settings)?;
+    let started = crate::hosted::start(&runtime, &args.services, &args.settings)?;
     app.host(started.running);
     // A start that fails from here (an address in use) stops the services already started,
     // cleanly, and says what failed: never a service cut off mid-flush.
@@ -99,7 +99,7 @@ async fn serve(
     args: &RunArgs,
     runtime: &Runtime,
     operator: &OperatorToken,
-    hosted: crate::services::Hosted,
+    hosted: crate::hosted::Hosted,
 ) -> anyhow::Result<(std::net::SocketAddr, Option<std::net::SocketAddr>)> {
     let admin_addr = args.connection.admin();
     let listener = crate::serve::bind(admin_addr, "the admin endpoint (--admin)")
@@ -122,7 +122,7 @@ async fn serve(
         limits,
     };
     let router = admin::router(state.clone())
-        .merge(crate::services::routes(&state, &hosted))
+        .merge(crate::hosted::routes(&state, &hosted))
         .merge(crate::observe::routes(runtime, &args.observe));
     let idle = Duration::from_secs(args.limits.idle_timeout.max(1));
     let serve_limits = ServeLimits {
@@ -147,7 +147,7 @@ async fn serve(
                 .await
                 .map_err(|e| Failure::invalid(format_args!("{e:#}")))?;
             let bound = listener.local_addr()?;
-            let router = crate::services::console::router(
+            let router = crate::hosted::console::router(
                 runtime,
                 live,
                 auth.clone(),

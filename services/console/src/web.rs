@@ -104,8 +104,8 @@ async fn remember_path(request: Request, next: Next) -> Response {
     PATH.scope(path, next.run(request)).await
 }
 
-const CSS: &str = include_str!("assets/console.css");
-const JS: &str = include_str!("assets/console.js");
+const CSS: &str = include_str!("web/assets/console.css");
+const JS: &str = include_str!("web/assets/console.js");
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
     (

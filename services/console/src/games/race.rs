@@ -27,7 +27,7 @@ use crate::games::Game;
 use crate::web::Web;
 
 /// The race pages' style (linked by their script; the shared `console.css` stays shared).
-const CSS: &str = include_str!("scripts/race.css");
+const CSS: &str = include_str!("race/scripts/race.css");
 
 async fn css() -> Response {
     (

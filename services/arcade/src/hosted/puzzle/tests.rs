@@ -15,7 +15,7 @@ use arcade_contracts::puzzle::StatsUpdated;
 use arcade_puzzle_telemetry::domain::bot::Simulator;
 use arcade_puzzle_telemetry::service::TelemetryService;
 use arcade_runtime::bus::embedded::EmbeddedBus;
-use arcade_runtime::{Bus, Runtime, Service, SubscriptionSpec};
+use arcade_runtime::{Bus, Service, SubscriptionSpec};
 
 use super::{PuzzleArgs, parse_period, routes, start};
 use crate::admin;
@@ -102,8 +102,8 @@ async fn the_page_draws_the_live_statistics_in_a_real_browser() {
             .await
             .unwrap(),
     );
-    let runtime = Runtime::new(bus).with_data_dir(dir.path());
-    let mut hosted = crate::services::Hosted::default();
+    let runtime = arcade_runtime::testkit::runtime(bus, dir.path());
+    let mut hosted = crate::hosted::Hosted::default();
     let running = start(&runtime, &PuzzleArgs::default(), &mut hosted).unwrap();
     let live = hosted
         .puzzle

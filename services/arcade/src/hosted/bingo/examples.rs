@@ -9,12 +9,11 @@ use std::time::Duration;
 
 use arcade_bingo::{Binder, BingoService};
 use arcade_contracts::bingo::QUEUE;
-use arcade_runtime::Runtime;
 use arcade_runtime::bus::embedded::EmbeddedBus;
 use serde_json::{Value, json};
 
 use crate::demo::{Demo, Tap};
-use crate::services::{self, ServiceArgs, ServiceName};
+use crate::hosted::{self, ServiceArgs, ServiceName};
 
 fn example(message_type: &str) -> Value {
     let path = format!(
@@ -60,8 +59,7 @@ async fn ticks_until(
 async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls() {
     let data = tempfile::tempdir().unwrap();
     let bus = EmbeddedBus::open(&data.path().join("bus")).unwrap();
-    let runtime = Runtime::new(Arc::new(bus.clone()))
-        .with_data_dir(data.path())
+    let runtime = arcade_runtime::testkit::runtime(Arc::new(bus.clone()), data.path())
         .with_sender("operator");
     let mut settings = ServiceArgs {
         bingo: crate::demo::bingo::settings(),
@@ -71,7 +69,7 @@ async fn the_example_mapping_ticks_for_counted_goals_and_not_for_rehearsal_balls
     settings.referee.table.table_id = "table-3".into();
     settings.referee.table.sim_balls = Some("hinge,hinge,lock".into());
     settings.referee.table.poll_ms = 20;
-    let mut running = services::start(&runtime, &[ServiceName::Referee], &settings)
+    let mut running = hosted::start(&runtime, &[ServiceName::Referee], &settings)
         .unwrap()
         .running;
     // Bingo as `start` wires it, keeping the binder's signal: a mapped type is bound.
