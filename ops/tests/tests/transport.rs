@@ -111,10 +111,16 @@ async fn the_transport_runs_each_service_under_its_own_user() {
                 .await
                 .expect("the poison message is delivered")
                 .unwrap_or_else(|e| panic!("{user} consuming {queue}: {e}"));
-            tokio::time::timeout(WAIT, delivery.dead_letter(arcade_runtime::dead_letter::Dead::failed("ops test: not JSON", None)))
-                .await
-                .expect("dead-lettering returns")
-                .unwrap_or_else(|e| panic!("{user} dead-lettering: {e}"));
+            tokio::time::timeout(
+                WAIT,
+                delivery.dead_letter(arcade_runtime::dead_letter::Dead::failed(
+                    "ops test: not JSON",
+                    None,
+                )),
+            )
+            .await
+            .expect("dead-lettering returns")
+            .unwrap_or_else(|e| panic!("{user} dead-lettering: {e}"));
             bus.close().await;
         }
         let dead = admin.message_count("arcade.dead").await.unwrap();
@@ -177,10 +183,16 @@ async fn a_service_s_fake_dead_letter_is_told_from_arcade_s_own() {
             .await
             .expect("the poison message is delivered")
             .unwrap();
-        tokio::time::timeout(WAIT, delivery.dead_letter(arcade_runtime::dead_letter::Dead::failed("ops test: not JSON", None)))
-            .await
-            .expect("dead-lettering returns")
-            .unwrap();
+        tokio::time::timeout(
+            WAIT,
+            delivery.dead_letter(arcade_runtime::dead_letter::Dead::failed(
+                "ops test: not JSON",
+                None,
+            )),
+        )
+        .await
+        .expect("dead-lettering returns")
+        .unwrap();
         bus.close().await;
         // The forgery, straight to the dead-letter exchange as the bingo user.
         let bingo = Probe::new(deployment.connect("bingo").await.unwrap(), "bingo");
