@@ -29,8 +29,7 @@ pub const EVENTS_EXCHANGE: &str = "arcade.events";
 pub const COMMANDS_EXCHANGE: &str = "arcade.commands";
 /// Name of the dead-letter exchange and of the queue that keeps dead letters.
 pub const DEAD_LETTERS: &str = "arcade.dead";
-/// The dead-letter reason of a command whose queue does not exist.
-pub const UNROUTABLE: &str = "unroutable";
+pub use crate::dead_letter::UNROUTABLE;
 
 /// Where a publication goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

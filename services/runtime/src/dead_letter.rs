@@ -16,9 +16,21 @@
 //! consumer honours only from a principal allowed to replay ([`replayed`]), and then checks the
 //! message as from that sender.
 
-use crate::bus::UNROUTABLE;
-use crate::inbound::{ID_REUSED, NO_PROVEN_SENDER, TYPE_NOT_ROUTING_KEY};
 use crate::wire::{HEADER_DEAD_QUEUE, HEADER_DEAD_REASON, HEADER_DEAD_ROUTING_KEY, WireMessage};
+
+/// The dead-letter reason of a command whose queue does not exist.
+pub const UNROUTABLE: &str = "unroutable";
+
+/// The dead-letter reason of a message whose type differs from the routing key it was published
+/// with: the broker's topic permissions check the routing key, so the type must be it.
+pub const TYPE_NOT_ROUTING_KEY: &str = "type does not match routing key";
+
+/// The dead-letter reason of a message with no proven sender, when the host requires one.
+pub const NO_PROVEN_SENDER: &str =
+    "no proven sender (no user_id the broker validated) and --require-proven-sender is set";
+
+/// The dead-letter reason of a message whose id its sender used before for another body.
+pub const ID_REUSED: &str = "message id reused with a different body";
 
 /// Header carrying the dead-letter format (absent: format 1).
 pub const HEADER_DEAD_FORMAT: &str = "x-arcade-dead-format";

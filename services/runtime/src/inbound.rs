@@ -12,9 +12,7 @@ use crate::wire::WireMessage;
 /// bigger one is a mistake or an attack, and is dead-lettered rather than parsed.
 pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024;
 
-/// The dead-letter reason of a message whose type differs from the routing key it was published
-/// with: the broker's topic permissions check the routing key, so the type must be it.
-pub const TYPE_NOT_ROUTING_KEY: &str = "type does not match routing key";
+pub use crate::dead_letter::{ID_REUSED, NO_PROVEN_SENDER, TYPE_NOT_ROUTING_KEY};
 
 /// Refuses a message published on the topic exchange under a routing key other than its type
 /// (`routing_key`: the key of a topic delivery, `None` for one sent to its queue).
@@ -112,13 +110,6 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
         traceparent: wire.traceparent.clone(),
     })
 }
-
-/// The dead-letter reason of a message with no proven sender, when the host requires one.
-pub const NO_PROVEN_SENDER: &str =
-    "no proven sender (no user_id the broker validated) and --require-proven-sender is set";
-
-/// The dead-letter reason of a message whose id its sender used before for another body.
-pub const ID_REUSED: &str = "message id reused with a different body";
 
 /// The transport's `user_id`, the sender it vouches for: none when absent or empty; refused
 /// when it holds a NUL byte (which no broker user has), so that no proven sender's inbox key
