@@ -5,7 +5,7 @@
 //! runtime builds the same signed payload and signature; every vector is accepted with its
 //! proven sender or refused for what failed; a key removed from the file no longer verifies;
 //! and on the embedded bus a signed message is applied as proven while a tampered one is
-//! dead-lettered with the reason.
+//! dead-lettered with the reason, and a signed but invalid one records its signed sender.
 
 #[path = "support/signing.rs"]
 mod signing;
@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use arcade_contracts::Message;
 use arcade_runtime::bus::embedded::EmbeddedBus;
-use arcade_runtime::dead_letter::{BAD_SIGNATURE, HEADER_DEAD_KIND};
+use arcade_runtime::dead_letter::{BAD_SIGNATURE, HEADER_DEAD_KIND, HEADER_DEAD_SENDER};
 use arcade_runtime::signing::{Algorithm, HEADER_BODY_SIGN, HEADER_SIGN_ALGO};
 use arcade_runtime::testkit::{self, ItemEmitted, Tally};
 use arcade_runtime::wire::HEADER_DEAD_REASON;
@@ -185,6 +185,16 @@ async fn on_the_embedded_bus_signed_is_proven_and_tampered_is_dead_lettered() {
         ..Default::default()
     };
     publish(unsigned).await;
+    // Signed by shop but not a valid item (no `n`): a dead letter recording its signed sender.
+    let mut invalid = arcade_runtime::WireMessage {
+        message_type: Some(ItemEmitted::TYPE.into()),
+        app_id: Some("shop".into()),
+        body: br#"{"producer":"shop"}"#.to_vec(),
+        ..Default::default()
+    };
+    let shop_key = vectors.key_of(vectors.case("signed with the current key"));
+    arcade_runtime::signing::sign(&mut invalid, shop_key.as_bytes(), Algorithm::Sha256);
+    publish(invalid).await;
 
     let accepted = cases
         .iter()
@@ -197,8 +207,8 @@ async fn on_the_embedded_bus_signed_is_proven_and_tampered_is_dead_lettered() {
     tokio::time::timeout(WAIT, tally.wait_for_events(accepted as u64))
         .await
         .expect("the signed messages applied within 30 s");
-    let dead = wait_dead_letters(&bus, refused.len() + 1).await;
-    assert_eq!(dead.len(), refused.len() + 1);
+    let dead = wait_dead_letters(&bus, refused.len() + 2).await;
+    assert_eq!(dead.len(), refused.len() + 2);
     for case in &refused {
         let letter = dead
             .iter()
@@ -218,6 +228,12 @@ async fn on_the_embedded_bus_signed_is_proven_and_tampered_is_dead_lettered() {
             .any(|d| d.dead_reason() == Some(arcade_runtime::inbound::NO_PROVEN_SENDER)),
         "the unsigned message is refused"
     );
+    let invalid = dead
+        .iter()
+        .find(|d| d.body == br#"{"producer":"shop"}"#)
+        .expect("the invalid signed message is a dead letter");
+    assert_eq!(invalid.headers[HEADER_DEAD_SENDER], "signed:shop");
+    assert_eq!(invalid.headers[HEADER_DEAD_KIND], "failed");
     let host = tally.stop(Duration::from_secs(5)).await.unwrap();
     let applied: Vec<_> = host.state().applied.keys().cloned().collect();
     assert_eq!(applied.len(), accepted, "{applied:?}");

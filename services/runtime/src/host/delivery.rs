@@ -96,6 +96,9 @@ impl<S: Service> Host<S> {
                     .await;
             }
         };
+        // Its dead letters, from here on, record the sender its signature proves.
+        let signed_sender = signed_by.as_deref().map(crate::signing::signed_sender);
+        let sender = signed_sender.as_deref().or(sender);
         let inbound = match inbound::decode(
             &wire,
             &self.catalog,
