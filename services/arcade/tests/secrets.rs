@@ -16,8 +16,9 @@
 //!
 //! The demo serves no admin endpoint, so there is no `arcade tap` to run beside it and no
 //! token file in its data dir (the first test asserts that none was written); the second test
-//! covers those: `arcade run` with its generated operator token and race seed, a tap, a
-//! player's and a team's secrets, a claim sent with the player's token.
+//! covers those: `arcade run` with its generated operator token and race seed, a signed
+//! producer's key (`ARCADE_SIGNING_KEYS`), a tap, a player's and a team's secrets, a claim sent
+//! with the player's token.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -398,7 +399,16 @@ fn no_token_or_seed_in_a_running_arcade_its_tap_or_its_data() {
     use std::time::{Duration, Instant};
 
     const BINGO_SECRET: &str = "run-bingo-secret-93c0aa71e4f2";
+    const SIGNING_KEY: &str = "run-signing-key-5d2e81c4a09b77";
     let data = tempfile::tempdir().unwrap();
+    // A signed producer's key, in a file outside the data dir (which is searched).
+    let keys = tempfile::tempdir().unwrap();
+    let keys_file = keys.path().join("signing-keys.json");
+    std::fs::write(
+        &keys_file,
+        format!(r#"{{"producers": {{"shop": ["{SIGNING_KEY}"]}}}}"#),
+    )
+    .unwrap();
     let admin = format!("127.0.0.1:{}", free_port());
     let client = || {
         let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
@@ -417,6 +427,7 @@ fn no_token_or_seed_in_a_running_arcade_its_tap_or_its_data() {
             .arg(data.path())
             .args(["--admin", &admin, "--snapshot-every", "1"])
             .env("ARCADE_BINGO_SECRET", BINGO_SECRET)
+            .env("ARCADE_SIGNING_KEYS", &keys_file)
             .env("RUST_LOG", "trace")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -587,6 +598,7 @@ fn no_token_or_seed_in_a_running_arcade_its_tap_or_its_data() {
         Secret::bytes("alice's token", alice.as_bytes()),
         Secret::bytes("red's token", red.as_bytes()),
         Secret::bytes("the bingo secret", BINGO_SECRET.as_bytes()),
+        Secret::bytes("the signing key", SIGNING_KEY.as_bytes()),
         Secret::seed("the race seed", race_seed),
     ];
     let check = |what: &str, haystack: &[u8]| {

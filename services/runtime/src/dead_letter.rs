@@ -29,6 +29,11 @@ pub const TYPE_NOT_ROUTING_KEY: &str = "type does not match routing key";
 pub const NO_PROVEN_SENDER: &str =
     "no proven sender (no user_id the broker validated) and --require-proven-sender is set";
 
+/// The start of the dead-letter reason of a signed message whose signature is refused
+/// ([`crate::signing`]): what failed follows (`signature refused: no signing key of producer
+/// "shop" verifies it: …`), never a key.
+pub const BAD_SIGNATURE: &str = "signature refused";
+
 /// The dead-letter reason of a message whose id its sender used before for another body.
 pub const ID_REUSED: &str = "message id reused with a different body";
 
@@ -83,6 +88,7 @@ impl DeadKind {
         } else if [TYPE_NOT_ROUTING_KEY, NO_PROVEN_SENDER, ID_REUSED].contains(&reason)
             || reason.contains(REFUSED_MARK)
             || reason.starts_with(NOT_A_REPLAYER)
+            || reason.starts_with(BAD_SIGNATURE)
         {
             DeadKind::Refused
         } else {
@@ -359,7 +365,12 @@ mod tests {
             returned.unwrap().sender,
             Sender::Proven("race-master".into())
         );
-        for reason in [TYPE_NOT_ROUTING_KEY, NO_PROVEN_SENDER, ID_REUSED] {
+        for reason in [
+            TYPE_NOT_ROUTING_KEY,
+            NO_PROVEN_SENDER,
+            ID_REUSED,
+            "signature refused: no signing key of producer \"shop\" verifies it",
+        ] {
             assert_eq!(DeadKind::of_reason(reason), DeadKind::Refused, "{reason}");
         }
         assert_eq!(

@@ -73,7 +73,7 @@ pub enum HostError {
     },
 }
 
-/// Sizes of the host's batches, and whom it trusts to replay.
+/// Sizes of the host's batches, whom it trusts to replay, and whose signatures it verifies.
 #[derive(Debug, Clone)]
 pub struct HostConfig {
     /// Most inputs handled between two flushes.
@@ -92,6 +92,10 @@ pub struct HostConfig {
     /// (RabbitMQ's `x-arcade-replay-sender`, see [`crate::dead_letter`]): the operator's
     /// broker user (`--replay-principals`). A replay header from anyone else is refused.
     pub replayers: Vec<String>,
+    /// The keys of the producers that prove themselves by a signature (`--signing-keys`, see
+    /// [`crate::signing`]): a signed message is from the producer whose keys verify it, and is
+    /// dead-lettered when none does. None: every signed message is refused.
+    pub signing: crate::signing::SigningKeys,
 }
 
 impl Default for HostConfig {
@@ -103,6 +107,7 @@ impl Default for HostConfig {
             snapshots: SnapshotPolicy::DEFAULT,
             require_proven_sender: false,
             replayers: vec![arcade_contracts::principal::OPERATOR_BROKER_USER.to_string()],
+            signing: crate::signing::SigningKeys::default(),
         }
     }
 }

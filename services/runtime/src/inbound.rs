@@ -12,7 +12,7 @@ use crate::wire::WireMessage;
 /// bigger one is a mistake or an attack, and is dead-lettered rather than parsed.
 pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024;
 
-pub use crate::dead_letter::{ID_REUSED, NO_PROVEN_SENDER, TYPE_NOT_ROUTING_KEY};
+pub use crate::dead_letter::{BAD_SIGNATURE, ID_REUSED, NO_PROVEN_SENDER, TYPE_NOT_ROUTING_KEY};
 
 /// Refuses a message published on the topic exchange under a routing key other than its type
 /// (`routing_key`: the key of a topic delivery, `None` for one sent to its queue).
@@ -48,8 +48,15 @@ pub struct Inbound {
     pub traceparent: Option<String>,
 }
 
-/// Decodes and validates a message. `now_ms` stands in for a missing time.
-pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbound, String> {
+/// Decodes and validates a message. `now_ms` stands in for a missing time; `signed_by` is the
+/// producer whose keys verified its signature ([`crate::signing::SigningKeys::verify`]), if
+/// it is signed.
+pub fn decode(
+    wire: &WireMessage,
+    catalog: &Catalog,
+    now_ms: u64,
+    signed_by: Option<&str>,
+) -> Result<Inbound, String> {
     let message_type = wire
         .message_type
         .as_deref()
@@ -86,7 +93,7 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
             .unwrap_or_else(|| message_id.clone()),
         causation_id: wire.causation_id.clone(),
         producer: wire.app_id.clone().unwrap_or_else(|| "unknown".into()),
-        sender: proven_sender(wire)?,
+        sender: proven_sender(wire, signed_by)?,
         message_type: message_type.to_string(),
         occurred_at,
         payload,
@@ -111,13 +118,22 @@ pub fn decode(wire: &WireMessage, catalog: &Catalog, now_ms: u64) -> Result<Inbo
     })
 }
 
-/// The transport's `user_id`, the sender it vouches for: none when absent or empty; refused
-/// when it holds a NUL byte (which no broker user has), so that no proven sender's inbox key
-/// can begin like an anonymous one's.
-fn proven_sender(wire: &WireMessage) -> Result<Option<String>, String> {
+/// The sender a message proves: for a signed one, `signed:<producer>` (its signature names
+/// it, whoever published it); else the transport's `user_id`, the sender it vouches for: none
+/// when absent or empty; refused when it holds a NUL byte (which no broker user has), so that
+/// no proven sender's inbox key can begin like an anonymous one's, or when it begins with
+/// `signed:`, so that no broker user can pass for a signed producer.
+fn proven_sender(wire: &WireMessage, signed_by: Option<&str>) -> Result<Option<String>, String> {
+    if let Some(producer) = signed_by {
+        return Ok(Some(crate::signing::signed_sender(producer)));
+    }
     match wire.user_id.as_deref() {
         None | Some("") => Ok(None),
         Some(user) if user.contains('\0') => Err("user_id holds a NUL byte".into()),
+        Some(user) if user.starts_with(crate::signing::SIGNED_PREFIX) => Err(format!(
+            "user_id begins with \"{}\", which names signature-proven senders only, and the message carries no valid signature",
+            crate::signing::SIGNED_PREFIX
+        )),
         Some(user) => Ok(Some(user.to_string())),
     }
 }
@@ -218,15 +234,33 @@ mod tests {
     #[test]
     fn accepts_a_bare_message_and_derives_a_stable_id() {
         let catalog = Catalog::new();
-        let a = decode(&wire(Some("game.session.completed.v1"), GOOD), &catalog, 0).unwrap();
-        let b = decode(&wire(Some("game.session.completed.v1"), GOOD), &catalog, 5).unwrap();
+        let a = decode(
+            &wire(Some("game.session.completed.v1"), GOOD),
+            &catalog,
+            0,
+            None,
+        )
+        .unwrap();
+        let b = decode(
+            &wire(Some("game.session.completed.v1"), GOOD),
+            &catalog,
+            5,
+            None,
+        )
+        .unwrap();
         assert!(a.derived_id);
         assert_eq!(a.dedupe_key, b.dedupe_key);
         assert_eq!(a.envelope.correlation_id, a.envelope.message_id);
         assert_eq!(a.envelope.producer, "unknown");
         let other =
             br#"{"gameId":"h","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
-        let c = decode(&wire(Some("game.session.completed.v1"), other), &catalog, 0).unwrap();
+        let c = decode(
+            &wire(Some("game.session.completed.v1"), other),
+            &catalog,
+            0,
+            None,
+        )
+        .unwrap();
         assert_ne!(a.dedupe_key, c.dedupe_key);
     }
 
@@ -238,7 +272,7 @@ mod tests {
             message.message_id = Some("m-1".into());
             message.user_id = sender.map(Into::into);
             message.app_id = Some(producer.into());
-            decode(&message, &catalog, 0).unwrap()
+            decode(&message, &catalog, 0, None).unwrap()
         };
         let alice = from(Some("alice"), "bingo", GOOD);
         let mallory = from(Some("mallory"), "bingo", GOOD);
@@ -274,7 +308,27 @@ mod tests {
         );
         let mut nul = wire(Some("game.session.completed.v1"), GOOD);
         nul.user_id = Some("\0anonymous".into());
-        assert!(decode(&nul, &catalog, 0).unwrap_err().contains("NUL"));
+        assert!(decode(&nul, &catalog, 0, None).unwrap_err().contains("NUL"));
+        // A signed producer's scope is its own: no broker user, anonymous message or other
+        // producer falls in it, and no broker user may take its name.
+        let signed = |producer: &str, user: Option<&str>| {
+            let mut message = wire(Some("game.session.completed.v1"), GOOD);
+            message.message_id = Some("m-1".into());
+            message.user_id = user.map(Into::into);
+            message.app_id = Some(producer.into());
+            decode(&message, &catalog, 0, Some(producer)).unwrap()
+        };
+        let shop = signed("shop", None);
+        assert_eq!(shop.envelope.sender.as_deref(), Some("signed:shop"));
+        assert_eq!(shop.dedupe_key, b"signed:shop\0m-1");
+        assert_eq!(shop.earlier.producer_scoped, None);
+        assert_eq!(signed("shop", Some("alice")).dedupe_key, shop.dedupe_key);
+        assert_ne!(from(Some("shop"), "shop", GOOD).dedupe_key, shop.dedupe_key);
+        assert_ne!(from(None, "shop", GOOD).dedupe_key, shop.dedupe_key);
+        let mut impostor = wire(Some("game.session.completed.v1"), GOOD);
+        impostor.user_id = Some("signed:shop".into());
+        let refused = decode(&impostor, &catalog, 0, None).unwrap_err();
+        assert!(refused.contains("signed:"), "{refused}");
         let other =
             br#"{"gameId":"h","seed":1,"stage":2,"outcome":"won","turns":3,"durationMs":10}"#;
         assert_ne!(
@@ -345,15 +399,20 @@ mod tests {
             ),
         ];
         for (t, body, expected) in cases {
-            let reason = decode(&wire(t, body), &catalog, 0).unwrap_err();
+            let reason = decode(&wire(t, body), &catalog, 0, None).unwrap_err();
             assert!(
                 reason.contains(expected),
                 "{reason} should contain {expected}"
             );
         }
         let huge = vec![b' '; MAX_PAYLOAD_BYTES + 1];
-        let reason =
-            decode(&wire(Some("game.session.completed.v1"), &huge), &catalog, 0).unwrap_err();
+        let reason = decode(
+            &wire(Some("game.session.completed.v1"), &huge),
+            &catalog,
+            0,
+            None,
+        )
+        .unwrap_err();
         assert!(reason.contains("exceeds the limit"), "{reason}");
     }
 }

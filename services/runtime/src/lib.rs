@@ -7,6 +7,7 @@
 //! - [`relay`]: publishes the durable log in order, advancing a cursor after each confirm.
 //! - [`bus`]: the transport trait, topic patterns and the [`bus::embedded`] transport.
 //! - [`inbound`]: the boundary — decoding and schema validation, reasons for dead letters.
+//! - [`signing`]: signed producers — verifying Symfony Messenger's `Body-Sign` HMAC.
 //! - [`mapping`]: between contract messages and a service's domain: [`mapping!`] declares
 //!   it once per service; [`MappingError`] names what does not map.
 //! - [`runtime`]: a process's shared parts; starts services; sends validated messages.
@@ -41,6 +42,7 @@ pub mod parts;
 pub mod relay;
 pub mod runtime;
 pub mod shutdown;
+pub mod signing;
 pub mod snapshot;
 pub mod store;
 pub mod telemetry;

@@ -6,11 +6,17 @@
 //! different sender's id is its own; a message with no proven sender (no `user_id`) naming a
 //! proven sender's producer and id costs that sender nothing (its scope is the anonymous one),
 //! and `require_proven_sender` dead-letters it. Arcade publishes with the connection's
-//! `user_id`, and the broker refuses a forged one. Reads `ARCADE_AMQP_URL`; skipped when unset unless
+//! `user_id`, and the broker refuses a forged one. A producer with no broker user of its own
+//! that signs as Symfony Messenger does (the vectors of `tests/fixtures/symfony-sign`) is proven
+//! (`signed:<app_id>`) and applied under `require_proven_sender`; a tampered, unverified,
+//! body-only or md5-signed message is dead-lettered with what failed; a key removed from the
+//! keys no longer verifies. Reads `ARCADE_AMQP_URL`; skipped when unset unless
 //! `ARCADE_REQUIRE_BROKER=1`.
 
 #[path = "support/broker.rs"]
 mod broker;
+#[path = "support/signing.rs"]
+mod signing;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -386,6 +392,105 @@ async fn arcade_publishes_as_its_connection_user_and_a_forged_user_id_is_refused
         refused.contains("user_id") || refused.contains("PRECONDITION"),
         "{refused}"
     );
+    let _ = connection.close(200, "done".into()).await;
+    bus.close().await;
+}
+
+/// Publishes a vector as its Symfony producer does: its headers and `app_id`, no `user_id`,
+/// under its type.
+async fn publish_signed(channel: &Channel, exchange: &str, case: &signing::Case) {
+    let confirm = channel
+        .basic_publish(
+            exchange.into(),
+            case.message_type().into(),
+            BasicPublishOptions::default(),
+            case.body.as_bytes(),
+            case.properties(),
+        )
+        .await
+        .unwrap()
+        .await
+        .unwrap();
+    assert!(confirm.is_ack());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_producer_is_proven_a_tampered_message_refused_and_a_removed_key_too() {
+    let Some(url) = broker::url() else { return };
+    let vectors = signing::vectors();
+    let bus = AmqpBus::new(broker::config(&url)).unwrap();
+    bus.connect_now().await.unwrap();
+    let exchange = bus.config().events_exchange.clone();
+    let (connection, channel) = channel(&url).await;
+    let mut dead = dead_letters(&connection, &bus).await;
+    let dir = tempfile::tempdir().unwrap();
+    let keys = arcade_runtime::signing::SigningKeys::load(&vectors.keys_file(dir.path(), None));
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(HostConfig {
+        require_proven_sender: true,
+        signing: keys.unwrap(),
+        ..testkit::batches(16, 16)
+    });
+    let name = format!("tally.{}", broker::random());
+    let tally = runtime.start(Tally { name: name.clone() }).unwrap();
+    broker::wait_for_consumer(&url, &name).await;
+
+    // Signed with the current key, and with the previous one still listed: proven senders,
+    // so applied although every message must have one.
+    let current = vectors.case("signed with the current key");
+    let previous = vectors.case("signed with the previous key, still listed");
+    publish_signed(&channel, &exchange, current).await;
+    publish_signed(&channel, &exchange, previous).await;
+    wait_applied(&tally, 2).await;
+    // Tampered with, or signed in a way that proves nothing: dead letters saying what failed.
+    for refused in [
+        "the body changed after signing",
+        "a stamp header grafted after signing",
+        "signed with a key no file lists",
+        "signed as unverified (Sign-Trust)",
+        "an algorithm Arcade does not take",
+        "a body-only signature (Symfony 7.4 to 8.1)",
+    ] {
+        let case = vectors.case(refused);
+        publish_signed(&channel, &exchange, case).await;
+        let (reason, _, body) = next_dead_letter(&mut dead).await;
+        let expected = vectors.signing_keys().verify(&case.wire()).unwrap_err();
+        assert_eq!(reason, Some(expected.reason()), "{refused}");
+        assert!(
+            reason
+                .unwrap()
+                .starts_with(arcade_runtime::dead_letter::BAD_SIGNATURE),
+            "{refused}"
+        );
+        assert_eq!(body, case.body.as_bytes(), "{refused}");
+    }
+    let host = tally.stop(Duration::from_secs(5)).await.unwrap();
+    let applied: Vec<_> = host.state().applied.keys().cloned().collect();
+    assert_eq!(
+        applied,
+        vec![("shop".to_string(), 1), ("shop".to_string(), 2)],
+        "only what the keys verify is applied"
+    );
+
+    // The previous key removed from the keys: what it signs is refused now.
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = testkit::runtime(Arc::new(bus.clone()), dir.path()).with_config(HostConfig {
+        signing: vectors.keys_but(Some("shop/1")),
+        ..testkit::batches(16, 16)
+    });
+    let name = format!("tally.{}", broker::random());
+    let tally = runtime.start(Tally { name: name.clone() }).unwrap();
+    broker::wait_for_consumer(&url, &name).await;
+    publish_signed(&channel, &exchange, previous).await;
+    let (reason, _, body) = next_dead_letter(&mut dead).await;
+    assert_eq!(body, previous.body.as_bytes());
+    let reason = reason.unwrap();
+    assert!(
+        reason.starts_with("signature refused: no signing key of producer \"shop\" verifies it"),
+        "{reason}"
+    );
+    publish_signed(&channel, &exchange, current).await;
+    wait_applied(&tally, 1).await;
+    tally.stop(Duration::from_secs(5)).await.unwrap();
     let _ = connection.close(200, "done".into()).await;
     bus.close().await;
 }

@@ -330,5 +330,7 @@ pub fn refusal(message: &WireMessage, catalog: &Catalog, trust: Option<&str>) ->
             header(message, HEADER_DEAD_REASON).unwrap_or("")
         ));
     }
-    decode(&as_sender(message, "", false), catalog, 0).err()
+    // Decodable at all (type, schema), whoever sends it: its consumer checks its sender (and
+    // its signature, if signed) when it comes.
+    decode(&as_sender(message, "", false), catalog, 0, None).err()
 }

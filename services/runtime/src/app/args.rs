@@ -4,7 +4,8 @@
 //! - [`DataArgs`]: `--data` — where the services' logs and the embedded bus are;
 //! - [`BrokerArgs`]: `--amqp`, `--amqp-ca`, `--queue-type` — which [`Transport`];
 //! - [`HostArgs`]: `--dedupe-window`, `--snapshot-every`, `--snapshot-interval` — how hosted
-//!   services keep their logs;
+//!   services keep their logs; `--require-proven-sender`, `--replay-principals`,
+//!   `--signing-keys` — whom they believe;
 //! - [`ObserveArgs`] (feature `http` too): `--metrics-addr`, `--ready-max-backlog`;
 //! - [`LogArgs`]: `--log-format` — text or JSON lines on stderr.
 
@@ -172,6 +173,18 @@ pub struct HostArgs {
         value_name = "NAMES"
     )]
     pub replayers: Vec<String>,
+    /// JSON file of the keys of the producers that prove themselves by a signature (Symfony
+    /// Messenger's `Body-Sign`) instead of a broker user: {"producers": {"NAME": ["KEY", …]}},
+    /// NAME the producer's app_id, the current key first and the previous ones while rotating.
+    /// A message one of its producer's keys signed has the sender signed:NAME; a signature
+    /// none verifies is dead-lettered. Read once at start; keys are never shown.
+    #[arg(
+        long = "signing-keys",
+        env = "ARCADE_SIGNING_KEYS",
+        value_name = "FILE",
+        value_parser = crate::signing::parse_keys_file
+    )]
+    pub signing_keys: Option<crate::signing::SigningKeys>,
 }
 
 impl HostArgs {
@@ -188,6 +201,7 @@ impl HostArgs {
                 snapshots: self.snapshots(),
                 require_proven_sender: self.require_proven_sender,
                 replayers: self.replayers.clone(),
+                signing: self.signing_keys.clone().unwrap_or_default(),
                 ..HostConfig::default()
             })
     }
@@ -303,6 +317,25 @@ mod tests {
                 .to_string();
             assert!(error.contains(flag), "{flag}: {error}");
         }
+    }
+
+    #[test]
+    fn signing_keys_come_from_a_file_and_are_never_shown() {
+        let key = "0123456789abcdef-never-shown";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keys.json");
+        std::fs::write(&path, format!(r#"{{"producers": {{"shop": ["{key}"]}}}}"#)).unwrap();
+        let cli = Cli::try_parse_from(["x", "--signing-keys", path.to_str().unwrap()]).unwrap();
+        let keys = cli.host.signing_keys.clone().unwrap();
+        assert_eq!(keys.producers().collect::<Vec<_>>(), ["shop"]);
+        assert!(!format!("{cli:?}").contains(key));
+        std::fs::write(&path, format!(r#"{{"producers": {{"shop": "{key}"}}}}"#)).unwrap();
+        let error = Cli::try_parse_from(["x", "--signing-keys", path.to_str().unwrap()])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("--signing-keys"), "{error}");
+        assert!(error.contains("\"shop\""), "{error}");
+        assert!(!error.contains(key), "{error}");
     }
 
     #[cfg(feature = "http")]

@@ -85,7 +85,26 @@ impl<S: Service> Host<S> {
                 .dead_letter(acker, Dead::refused(&reason, sender))
                 .await;
         }
-        let inbound = match inbound::decode(&wire, &self.catalog, self.clock.now_ms()) {
+        // A signed message is from the producer whose keys verify it, or refused; never the
+        // key in the reason.
+        let signed_by = match self.config.signing.verify(&wire) {
+            Ok(signed_by) => signed_by,
+            Err(error) => {
+                let reason = error.reason();
+                return self
+                    .dead_letter(acker, Dead::refused(&reason, sender))
+                    .await;
+            }
+        };
+        // Its dead letters, from here on, record the sender its signature proves.
+        let signed_sender = signed_by.as_deref().map(crate::signing::signed_sender);
+        let sender = signed_sender.as_deref().or(sender);
+        let inbound = match inbound::decode(
+            &wire,
+            &self.catalog,
+            self.clock.now_ms(),
+            signed_by.as_deref(),
+        ) {
             Ok(inbound) => inbound,
             Err(reason) => return self.dead_letter(acker, Dead::failed(&reason, sender)).await,
         };
