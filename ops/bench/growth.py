@@ -4,8 +4,8 @@ history?
 
 Starts `arcade run` with every service on the embedded bus, on a fresh data dir, with the default
 settings except the client request rate (raised, so that one address may load sessions in bulk);
-feeds it puzzle sessions with `arcade puzzle simulate` (the bot plays each session and posts it
-to the admin endpoint as `game.session.completed.v2`), and at each checkpoint, once the pipeline
+feeds it puzzle sessions with `arcade puzzle simulate` from 16 clients at once (the bot plays each
+session and posts it to the admin endpoint as `game.session.completed.v2`), and at each checkpoint, once the pipeline
 is idle (no service's counters moved for a few seconds), records:
 
 - the process's resident memory (VmRSS, and its peak VmHWM, from /proc/PID/status; the anonymous
@@ -133,17 +133,31 @@ class Arcade:
             time.sleep(0.5)
 
     def feed(self, sessions, seed):
+        """Plays and posts `sessions` sessions from `--clients` simulators at once (each posts
+        one session at a time), each with seeds of its own; returns the next seed."""
         env = self.env()
-        batch = 50_000
-        while sessions > 0:
-            n = min(batch, sessions)
-            subprocess.run(
+        clients = self.args.clients
+
+        def simulate(n, seed):
+            return subprocess.Popen(
                 [self.args.arcade, "puzzle", "simulate", "--admin", f"127.0.0.1:{self.admin}",
                  "--sessions", str(n), "--seed", str(seed)],
-                env=env, check=True, stdout=subprocess.DEVNULL)
-            sessions -= n
-            seed += 1
-        return seed
+                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        runs = []
+        for c in range(clients):
+            n = sessions // clients + (1 if c < sessions % clients else 0)
+            if n:
+                runs.append((n, seed + c, simulate(n, seed + c), 0))
+        while runs:
+            n, s, proc, tries = runs.pop(0)
+            if proc.wait() != 0:
+                # The same seed plays the same sessions under the same ids: sending them again
+                # counts each once.
+                if tries >= 3:
+                    sys.exit(f"arcade puzzle simulate --seed {s} failed {tries + 1} times")
+                runs.append((n, s, simulate(n, s), tries + 1))
+        return seed + clients
 
 
 def main():
@@ -152,6 +166,8 @@ def main():
     ap.add_argument("--checkpoints", default="10000,100000,300000",
                     help="sessions fed before each measurement, comma-separated")
     ap.add_argument("--client-rate", type=int, default=1_000_000)
+    ap.add_argument("--clients", type=int, default=16,
+                    help="simulators posting at once (each waits for its session's answer)")
     ap.add_argument("--keep", action="store_true", help="keep the data dir")
     ap.add_argument("extra", nargs="*", help="more `arcade run` flags, after --")
     args = ap.parse_args()
