@@ -26,7 +26,7 @@ pub(super) struct Publisher {
 
 /// A message's publisher confirm: awaited already (a new channel's first message), or to come.
 enum Confirm {
-    Settled(Option<lapin::message::BasicReturnMessage>),
+    Settled(Option<Box<lapin::message::BasicReturnMessage>>),
     Pending(lapin::PublisherConfirm),
 }
 
@@ -75,7 +75,7 @@ impl AmqpBus {
                 {
                     publisher.proven = true;
                 }
-                confirms.push(Confirm::Settled(returned));
+                confirms.push(Confirm::Settled(returned.map(Box::new)));
                 rest = &messages[1..];
             }
             // lapin's `basic_publish` registers the confirm and hands the frames to the
@@ -123,7 +123,7 @@ impl AmqpBus {
             let mut published = Published::default();
             for (position, confirm) in confirms.into_iter().enumerate() {
                 let returned = match confirm {
-                    Confirm::Settled(returned) => returned,
+                    Confirm::Settled(returned) => returned.map(|returned| *returned),
                     Confirm::Pending(confirm) => bus.confirmed(&channel, confirm).await?,
                 };
                 if returned.is_none() {
