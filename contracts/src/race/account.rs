@@ -14,7 +14,8 @@ use super::{Achievement, Modules, RACE_MASTER_QUEUE, StopReason, team_queue};
 use crate::Route;
 
 /// `race.state.query.v1`: a team asks for the true state of its cars (a restarted car program
-/// starts from it); answered by `race.state.reported.v1`.
+/// starts from it), in the current race or, naming it, in one over before; answered by
+/// `race.state.reported.v1`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schemars(description = "A team asks for the true state of its cars.")]
@@ -22,6 +23,12 @@ pub struct StateQuery {
     /// The team asking.
     #[schemars(length(min = 1, max = 32), pattern(super::NAME_PATTERN))]
     pub team: String,
+    /// The race asked about, by its number in the master's data dir (1 for the first; each
+    /// `race.start.v1` after a finish starts the next). Absent: the current race. Added within
+    /// v1: optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub race_id: Option<u32>,
 }
 
 /// One car of a state report, as the master records it.
@@ -59,6 +66,10 @@ pub struct CarStatus {
 pub struct StateReported {
     /// The team.
     pub team: String,
+    /// The race reported, when the query named one (a car program takes only a report without
+    /// it as its cars' state now). Added within v1: optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race_id: Option<u32>,
     /// The turn in progress or last played (0 before the start).
     pub turn: u32,
     /// Its money left, in dollars.
@@ -134,10 +145,12 @@ messages! {
     Command StateQuery: "race.state.query.v1"
         to |_| Route::Queue(RACE_MASTER_QUEUE.into()) => StateQuery {
         team: "red-baron".into(),
+        race_id: None,
     };
     Event StateReported: "race.state.reported.v1"
         to |m| Route::Queue(team_queue(&m.team)) => StateReported {
         team: "red-baron".into(),
+        race_id: None,
         turn: 4,
         budget: 82,
         points: 1,

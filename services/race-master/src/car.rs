@@ -130,6 +130,7 @@ impl CarProgram {
     pub fn state_query(&self) -> StateQuery {
         StateQuery {
             team: self.team().to_string(),
+            race_id: None,
         }
     }
 
@@ -194,7 +195,10 @@ impl CarProgram {
                 }
                 self.answer(request)
             }
-            RaceMessage::StateReported(report) if report.team == self.team() => {
+            // A report naming a race answers someone's question about a race over, not ours.
+            RaceMessage::StateReported(report)
+                if report.team == self.team() && report.race_id.is_none() =>
+            {
                 self.bot
                     .observe(&RaceMessage::StateReported(report.clone()));
                 let first = !self.synced;

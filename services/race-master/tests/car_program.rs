@@ -73,7 +73,14 @@ async fn the_team_queue_exists_from_the_first_registration_whoever_subscribes_la
         },
     };
     send(&runtime, &registration).await;
-    send(&runtime, &StateQuery { team: "red".into() }).await;
+    send(
+        &runtime,
+        &StateQuery {
+            team: "red".into(),
+            race_id: None,
+        },
+    )
+    .await;
     within(
         "the registration",
         next_of(&mut facts, |_: &CarRegistered| true),

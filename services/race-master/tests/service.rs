@@ -660,3 +660,61 @@ async fn three_teams_racing_over_the_bus_end_soundly() {
     }
     stop(service).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_query_over_the_bus_names_a_race_over_or_asks_for_the_current_one() {
+    let w = world();
+    let service = w.runtime.start(RaceService::new(SEED)).unwrap();
+    let mut facts = tap(&w.runtime).await;
+    let mut team = w
+        .runtime
+        .bus()
+        .subscribe(&team_subscription("red"))
+        .await
+        .unwrap();
+    // Race 1: red-1 never answers, so the race of one turn ends at the deadline.
+    send(&w.runtime, &register("red", "red-1", 1, 4, 3)).await;
+    send(&w.runtime, &start(1, 50)).await;
+    let finished: RaceFinished = within("race 1's finish", next_of(&mut facts, |_| true)).await;
+    // Race 2, with no car of red's.
+    send(&w.runtime, &start(1, 600_000)).await;
+    within(
+        "race 2's start",
+        next_of(&mut facts, |_: &c::RaceStarted| true),
+    )
+    .await;
+
+    let query = |race_id| c::StateQuery {
+        team: "red".into(),
+        race_id,
+    };
+    send(&w.runtime, &query(Some(1))).await;
+    let over: c::StateReported = within(
+        "race 1's report",
+        next_of(&mut team, |r: &c::StateReported| r.race_id.is_some()),
+    )
+    .await;
+    assert_eq!(over.race_id, Some(1));
+    assert_eq!(over.turn, 1);
+    assert_eq!(over.budget, 100 - (1 + 8 + 6));
+    assert_eq!(over.cars.len(), 1);
+    assert_eq!(over.cars[0].car, "red-1");
+    let line = finished.standings.iter().find(|l| l.team == "red").unwrap();
+    assert_eq!(over.points, line.points, "its points at the finish");
+
+    send(&w.runtime, &query(None)).await;
+    let now: c::StateReported = within(
+        "race 2's report",
+        next_of(&mut team, |r: &c::StateReported| r.race_id.is_none()),
+    )
+    .await;
+    assert_eq!((now.budget, now.points), (100, 0));
+    assert!(now.cars.is_empty(), "{now:?}");
+
+    // A race the data dir never held: refused, to the team.
+    send(&w.runtime, &query(Some(9))).await;
+    let refused: c::CommandRejected = within("the refusal", next_of(&mut facts, |_| true)).await;
+    assert_eq!(refused.command, "race.state.query.v1");
+    assert!(refused.reason.contains("race 9"), "{refused:?}");
+    stop(service).await;
+}

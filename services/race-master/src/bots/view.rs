@@ -79,7 +79,8 @@ impl TeamView {
                     );
                 }
             }
-            RaceMessage::StateReported(m) if m.team == self.team => {
+            // A report naming a race is about a race over, not the cars now.
+            RaceMessage::StateReported(m) if m.team == self.team && m.race_id.is_none() => {
                 // The master's record: it replaces whatever the program believed.
                 for car in &m.cars {
                     self.weapons.insert(car.car.clone(), car.modules.weapons);

@@ -118,6 +118,7 @@ fn a_starting_program_holds_its_questions_until_its_state_report() {
     assert!(matches!(program.hear(t, &p).unwrap(), Heard::Held(_)));
     let report = c::StateReported {
         team: "red".into(),
+        race_id: None,
         turn: 4,
         budget: 82,
         points: 1,
@@ -154,6 +155,18 @@ fn a_starting_program_holds_its_questions_until_its_state_report() {
         .map(|r| r.car)
         .collect();
     assert_eq!(names, ["red-2", "red-3"]);
+    // A report of a race over (someone asked for it by number) is only a fact.
+    let past = c::StateReported {
+        race_id: Some(1),
+        cars: Vec::new(),
+        ..report.clone()
+    };
+    assert!(matches!(
+        program
+            .hear(c::StateReported::TYPE, &to_value(&past).unwrap())
+            .unwrap(),
+        Heard::Fact(_)
+    ));
     // Another team's report is only a fact.
     let blue = c::StateReported {
         team: "blue".into(),

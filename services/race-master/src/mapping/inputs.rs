@@ -42,6 +42,7 @@ pub fn input(message: &RaceMessage) -> Result<Input, MappingError> {
         },
         RaceMessage::StateQuery(m) => Input::QueryState {
             team: m.team.clone(),
+            race: m.race_id,
         },
         RaceMessage::BudgetGrant(m) => Input::Grant {
             team: m.team.clone(),

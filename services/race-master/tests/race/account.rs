@@ -39,35 +39,43 @@ fn the_budget_report_after_the_finish_counts_the_end_bonuses() {
 fn a_team_gets_its_cars_true_state_at_any_time() {
     let mut race = new_race(3);
     // A team that never registered: nothing yet, $100.
-    race.when(Input::QueryState { team: "red".into() })
-        .then_expect([Event::StateReported(c::StateReported {
-            team: "red".into(),
-            turn: 0,
-            budget: 100,
-            points: 0,
-            cars: Vec::new(),
-        })]);
+    race.when(Input::QueryState {
+        team: "red".into(),
+        race: None,
+    })
+    .then_expect([Event::StateReported(c::StateReported {
+        team: "red".into(),
+        race_id: None,
+        turn: 0,
+        budget: 100,
+        points: 0,
+        cars: Vec::new(),
+    })]);
     race.register("red", "red-1", (1, 4, 2));
     race.register("blue", "blue-1", (1, 3, 1));
     race.start(only(EventKind::Nothing));
     race.next_turn();
-    race.when(Input::QueryState { team: "red".into() })
-        .then_expect([Event::StateReported(c::StateReported {
-            team: "red".into(),
-            turn: 2,
-            budget: 100 - 13,
-            points: 0,
-            cars: vec![c::CarStatus {
-                car: "red-1".into(),
-                square: 8,
-                ring_square: 8,
-                farthest: 8,
-                modules: Modules::new(1, 4, 2),
-                turns_to_miss: 0,
-                starts_turn: 1,
-                stopped: None,
-            }],
-        })]);
+    race.when(Input::QueryState {
+        team: "red".into(),
+        race: None,
+    })
+    .then_expect([Event::StateReported(c::StateReported {
+        team: "red".into(),
+        race_id: None,
+        turn: 2,
+        budget: 100 - 13,
+        points: 0,
+        cars: vec![c::CarStatus {
+            car: "red-1".into(),
+            square: 8,
+            ring_square: 8,
+            farthest: 8,
+            modules: Modules::new(1, 4, 2),
+            turns_to_miss: 0,
+            starts_turn: 1,
+            stopped: None,
+        }],
+    })]);
 }
 
 #[test]
@@ -191,4 +199,87 @@ fn the_operator_publishes_a_hint_with_the_turn_in_progress() {
         .then_expect([published(turn, Achievement::Stratege)]);
     // Again, the same achievement: the organiser may repeat a hint.
     assert_eq!(race.run(Input::PublishHint(Achievement::Stratege)).len(), 1);
+}
+
+#[test]
+fn a_state_query_naming_a_race_over_answers_from_that_race() {
+    use arcade_race_master::domain::StartSettings;
+    let settings = StartSettings {
+        turns: Some(1),
+        distribution: Some(only(EventKind::Nothing)),
+        ..Default::default()
+    };
+    let query = |race: Option<u32>| Input::QueryState {
+        team: "red".into(),
+        race,
+    };
+    let report = |events: Vec<Event>| match &events[..] {
+        [Event::StateReported(report)] => report.clone(),
+        other => panic!("{other:?}"),
+    };
+    let mut race = new_race(5);
+    race.register("red", "red-1", (1, 3, 1));
+    // Before any start the race to come is race 1.
+    let now = report(race.when(query(None)).events());
+    let named = report(race.when(query(Some(1))).events());
+    assert_eq!(named.race_id, Some(1));
+    assert_eq!(
+        c::StateReported {
+            race_id: None,
+            ..named
+        },
+        now
+    );
+    race.when(query(Some(2)))
+        .then_reject(Rejection::UnknownRace {
+            race: 2,
+            current: 1,
+        });
+
+    race.run(Input::Start(settings));
+    race.report_truthfully();
+    let finished = report(race.when(query(None)).events());
+    assert_eq!(finished.turn, 1);
+    assert_eq!(finished.cars.len(), 1);
+
+    // Race 2: red has no car there yet; race 1 is answered as it finished.
+    race.run(Input::Start(settings));
+    let current = report(race.when(query(None)).events());
+    assert_eq!((current.budget, current.points), (100, 0));
+    assert!(current.cars.is_empty(), "{current:?}");
+    assert_eq!(current.race_id, None);
+    let over = report(race.when(query(Some(1))).events());
+    assert_eq!(
+        over,
+        c::StateReported {
+            race_id: Some(1),
+            ..finished
+        }
+    );
+    let named_current = report(race.when(query(Some(2))).events());
+    assert_eq!(
+        named_current,
+        c::StateReported {
+            race_id: Some(2),
+            ..current
+        }
+    );
+    // A race never held is refused, naming the team.
+    let refused = race.when(query(Some(3))).rejection();
+    assert_eq!(
+        refused,
+        Rejection::UnknownRace {
+            race: 3,
+            current: 2
+        }
+    );
+    let told = race.decider().master().refusal(&query(Some(3)), &refused);
+    let [Event::CommandRejected(rejected)] = &told[..] else {
+        panic!("{told:?}")
+    };
+    assert_eq!(rejected.team.as_deref(), Some("red"));
+    assert_eq!(
+        rejected.reason,
+        "race 3 is not one of this data dir's (races 1 to 2)"
+    );
 }

@@ -50,6 +50,7 @@ fn a_car_is_registered_and_paid_for() {
             // Then the team's own account (to its queue only): its cars and its money.
             Event::StateReported(c::StateReported {
                 team: "red".into(),
+                race_id: None,
                 turn: 0,
                 budget: 82,
                 points: 0,

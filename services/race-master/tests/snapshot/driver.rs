@@ -185,7 +185,10 @@ impl Driver {
                 reason: None,
             }),
             Op::QueryBudget(t) => self.apply(&Input::QueryBudget { team: team(t) }),
-            Op::QueryState(t) => self.apply(&Input::QueryState { team: team(t) }),
+            Op::QueryState(t) => self.apply(&Input::QueryState {
+                team: team(t),
+                race: None,
+            }),
             Op::Answer(k) => {
                 if let Some(request) = self.question(k) {
                     let input = self.by_its_car(&request);

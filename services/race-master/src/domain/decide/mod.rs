@@ -65,6 +65,8 @@ pub enum Input {
     QueryState {
         /// The team.
         team: String,
+        /// The race asked about by its number; `None`: the current race.
+        race: Option<u32>,
     },
     /// `race.budget.grant.v1`.
     Grant {
@@ -144,6 +146,14 @@ pub enum Rejection {
         bounds: &'static str,
         /// What was given.
         value: u64,
+    },
+    /// A state query naming a race this data dir never held.
+    #[error("race {race} is not one of this data dir's (races 1 to {current})")]
+    UnknownRace {
+        /// The race asked about.
+        race: u32,
+        /// The current race's number.
+        current: u32,
     },
     /// A budget query from a team that never registered.
     #[error("team {team} has no car registered")]
@@ -259,7 +269,7 @@ impl RaceMaster {
             Input::SetDistribution(distribution) => work.set_distribution(*distribution)?,
             Input::Register { team, car, modules } => work.register(team, car, *modules)?,
             Input::QueryBudget { team } => work.report_budget(team)?,
-            Input::QueryState { team } => work.report_state(team),
+            Input::QueryState { team, race } => work.report_state_of(team, *race)?,
             Input::Grant {
                 team,
                 amount,
@@ -323,7 +333,7 @@ impl RaceMaster {
                 let (team, decision_id) = match input {
                     Input::Register { team, .. }
                     | Input::QueryBudget { team }
-                    | Input::QueryState { team }
+                    | Input::QueryState { team, .. }
                     | Input::Grant { team, .. } => (Some(team.clone()), None),
                     Input::Answer {
                         team, decision_id, ..

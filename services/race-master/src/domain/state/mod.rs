@@ -216,9 +216,10 @@ pub struct RaceState {
 }
 
 impl RaceState {
-    /// Race `number` of this data dir: this one, or one over before it.
+    /// Race `number` of this data dir: this one (number 1 before any start too), or one over
+    /// before it.
     pub fn race_number(&self, number: u32) -> Option<&RaceState> {
-        if number == self.race {
+        if number == self.race.max(1) {
             return Some(self);
         }
         self.past
