@@ -156,6 +156,17 @@ impl Store {
         Self::with_db(db, stable, storage)
     }
 
+    /// Opens the existing store in `dir` whatever its sizing (sled refuses a database made
+    /// with another segment size: the edge's), for an operator's tool on a stopped data dir.
+    pub fn open_existing(dir: &Path) -> Result<Self, StoreError> {
+        match Self::open_with(dir, Storage::Server) {
+            Err(StoreError::Sled(sled::Error::Unsupported(_))) => {
+                Self::open_with(dir, Storage::Compact)
+            }
+            other => other,
+        }
+    }
+
     /// A store in a temporary directory, removed when dropped.
     pub fn temporary() -> Result<Self, StoreError> {
         Self::with_db(
