@@ -1,7 +1,8 @@
 //! `arcade log` through the binary, on the data dir of an `arcade run` stopped with SIGTERM:
 //! the log as JSON lines with increasing seqs, `--from`, `--stats`, `--follow` ending on
 //! SIGTERM, `--verify` clean then naming the seq of a damaged snapshot and of a damaged log
-//! entry; and the in-use error while `arcade run` holds the data dir.
+//! entry; `arcade log archive` then `arcade log --archive`; and the in-use error while
+//! `arcade run` holds the data dir.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -337,6 +338,76 @@ fn follow_prints_what_a_later_run_appended_and_ends_on_sigterm() {
 }
 
 #[test]
+fn archive_prunes_a_stopped_log_into_a_file_that_reads_back() {
+    let data = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let admin = format!("127.0.0.1:{}", free_port());
+    let mut child = run(data.path(), &admin);
+    simulate(&admin, 20, 7);
+    wait_consumed(&admin, 20);
+    terminate(&mut child);
+    let entries = lines(&log(data.path(), &[]));
+
+    // Young records: the history keeps them all.
+    let kept = arcade()
+        .args(["log", "archive", "puzzle-telemetry", "--data"])
+        .arg(data.path())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(
+        kept.status.success(),
+        "{}",
+        String::from_utf8_lossy(&kept.stderr)
+    );
+    assert_eq!(lines(&kept).last().unwrap()["archived"], 0);
+
+    // Before the end: up to what the older snapshot covers.
+    let end = (entries.len() + 1).to_string();
+    let archived = arcade()
+        .args(["log", "archive", "puzzle-telemetry", "--data"])
+        .arg(data.path())
+        .arg("--out")
+        .arg(out.path())
+        .args(["--before", &end])
+        .output()
+        .unwrap();
+    assert!(
+        archived.status.success(),
+        "{}",
+        String::from_utf8_lossy(&archived.stderr)
+    );
+    let report = lines(&archived);
+    let start = report.last().unwrap()["log_start"].as_u64().unwrap();
+    assert!(start > 1, "{report:?}");
+    let file = report[0]["archive"].as_str().unwrap().to_string();
+    let read = arcade().args(["log", "--archive", &file]).output().unwrap();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    assert_eq!(lines(&read), entries[..(start - 1) as usize].to_vec());
+    let rest = lines(&log(data.path(), &[]));
+    assert_eq!(rest, entries[(start - 1) as usize..].to_vec());
+    let verify = log(data.path(), &["--verify"]);
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stdout)
+    );
+    let stats: serde_json::Value =
+        serde_json::from_slice(&log(data.path(), &["--stats"]).stdout).unwrap();
+    assert_eq!(stats["first"], start, "{stats}");
+
+    // The service starts again on its pruned log, from its snapshot.
+    let admin = format!("127.0.0.1:{}", free_port());
+    let mut child = run(data.path(), &admin);
+    terminate(&mut child);
+}
+
+#[test]
 fn while_arcade_run_holds_the_data_dir_the_log_says_it_is_in_use() {
     let data = tempfile::tempdir().unwrap();
     let admin = format!("127.0.0.1:{}", free_port());
@@ -354,4 +425,19 @@ fn while_arcade_run_holds_the_data_dir_the_log_says_it_is_in_use() {
             "{stderr}"
         );
     }
+    let archive = arcade()
+        .args([
+            "log",
+            "archive",
+            "puzzle-telemetry",
+            "--out",
+            "/nonexistent",
+            "--data",
+        ])
+        .arg(data.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&archive.stderr);
+    assert!(!archive.status.success(), "{stderr}");
+    assert!(stderr.contains("prunes its own log"), "{stderr}");
 }

@@ -61,6 +61,19 @@ pub enum HostError {
         /// What the runtime said of the task.
         reason: String,
     },
+    /// Retention removed the front of its log and no snapshot this build can use covers it:
+    /// the state cannot be rebuilt from what is left.
+    #[error(
+        "{service}: its log starts at entry {first} (older entries were pruned) and no snapshot this build can use covers them (the newest usable covers entry {covered}); restore the data dir from a backup, or start it with the build and settings that wrote its snapshots (snapshots on)"
+    )]
+    Pruned {
+        /// The service.
+        service: String,
+        /// The first entry the log has.
+        first: u64,
+        /// The last entry the usable snapshot covers (0: none).
+        covered: u64,
+    },
     /// An event of its own log no longer decodes: the state cannot be rebuilt.
     #[error("{service}: cannot replay log entry {seq}: {reason}")]
     Replay {
@@ -223,6 +236,17 @@ impl<S: Service> Host<S> {
         let name = self.spec.name.clone();
         let store = self.store.clone();
         let after = self.restore();
+        let first = store.first().map_err(|source| HostError::Store {
+            service: name.clone(),
+            source,
+        })?;
+        if first > after + 1 {
+            return Err(HostError::Pruned {
+                service: name,
+                first,
+                covered: after,
+            });
+        }
         for item in store.replay_after(after) {
             let (seq, record) = item.map_err(|source| HostError::Store {
                 service: name.clone(),

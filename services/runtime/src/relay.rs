@@ -146,7 +146,8 @@ pub async fn run(
         publishes,
     } = outlet;
     let mut declared = HashSet::new();
-    let mut cursor = store.cursor(RELAY_CURSOR)?.max(1);
+    // Retention never prunes what is not published; a log starting later still starts there.
+    let mut cursor = store.cursor(RELAY_CURSOR)?.max(store.first()?);
     counters.relay_cursor.store(cursor, Ordering::Relaxed);
     let window = bus.publish_window().max(1);
     let mut in_flight: VecDeque<InFlight> = VecDeque::new();

@@ -73,6 +73,7 @@ pub struct Runtime {
     fatal: watch::Sender<Option<String>>,
     stopping: CancellationToken,
     dedupe_window: Duration,
+    retention: crate::store::retention::Retention,
     sender: Option<String>,
     partition: Option<Partition>,
 }
@@ -109,6 +110,7 @@ impl Runtime {
             fatal: watch::channel(None).0,
             stopping: CancellationToken::new(),
             dedupe_window: crate::store::DEFAULT_DEDUPE_WINDOW,
+            retention: crate::store::retention::Retention::default(),
             sender: None,
             partition: None,
         }
@@ -185,6 +187,19 @@ impl Runtime {
     /// How long processed keys are kept.
     pub fn dedupe_window(&self) -> Duration {
         self.dedupe_window
+    }
+
+    /// Keeps each service's log as `retention` says (`--log-history`, `--log-archive`;
+    /// default: 120 days of history beyond the newest snapshots, older chunks dropped). Time
+    /// is the runtime's [`Clock`].
+    pub fn with_log_retention(mut self, retention: crate::store::retention::Retention) -> Self {
+        self.retention = retention;
+        self
+    }
+
+    /// How each service's log is kept.
+    pub fn log_retention(&self) -> &crate::store::retention::Retention {
+        &self.retention
     }
 
     /// Uses other batch sizes.

@@ -6,6 +6,9 @@
 //! is. Durability comes from [`Store::flush`], called once per batch before the batch's inputs
 //! are acked (group commit).
 //!
+//! The front of the log goes once snapshots cover it and its history is past
+//! (`retention.rs`): the log then starts at the cursor `log_start`, not at 1.
+//!
 //! Layout: one sled tree, `log`, holds the log in chunks (`chunk.rs`: sled pays per entry, and
 //! many times per byte) under 8-byte sequence numbers, then the inbox (`inbox.rs`: one entry of
 //! digests per group, all of them also in memory), so that a group is one atomic `sled::Batch`
@@ -16,6 +19,7 @@ mod flush;
 mod inbox;
 mod inspect;
 mod pending;
+pub mod retention;
 mod stable;
 mod storage;
 mod tail;
@@ -88,6 +92,14 @@ pub enum StoreError {
         /// What is wrong.
         reason: String,
     },
+    /// An archive of pruned log records could not be written or read.
+    #[error("log archive {}: {reason}", path.display())]
+    Archive {
+        /// The archive file or directory.
+        path: std::path::PathBuf,
+        /// What failed.
+        reason: String,
+    },
     /// A part of the store that is not a log entry (a key, an inbox chunk) could not be read
     /// back.
     #[error("event store: {what} is unreadable: {reason}")]
@@ -144,6 +156,17 @@ impl Store {
         Self::with_db(db, stable, storage)
     }
 
+    /// Opens the existing store in `dir` whatever its sizing (sled refuses a database made
+    /// with another segment size: the edge's), for an operator's tool on a stopped data dir.
+    pub fn open_existing(dir: &Path) -> Result<Self, StoreError> {
+        match Self::open_with(dir, Storage::Server) {
+            Err(StoreError::Sled(sled::Error::Unsupported(_))) => {
+                Self::open_with(dir, Storage::Compact)
+            }
+            other => other,
+        }
+    }
+
     /// A store in a temporary directory, removed when dropped.
     pub fn temporary() -> Result<Self, StoreError> {
         Self::with_db(
@@ -169,6 +192,11 @@ impl Store {
                 None => seq_of(&key)? + 1,
             },
             None => 1,
+        };
+        // A log pruned to its end keeps no chunk to number from: its start says where it is.
+        let next = match cursors.get(retention::LOG_START)? {
+            Some(start) => next.max(seq_of(&start)?),
+            None => next,
         };
         Ok(Store {
             db,

@@ -3,9 +3,9 @@
 //!
 //! - [`DataArgs`]: `--data` — where the services' logs and the embedded bus are;
 //! - [`BrokerArgs`]: `--amqp`, `--amqp-ca`, `--queue-type` — which [`Transport`];
-//! - [`HostArgs`]: `--dedupe-window`, `--snapshot-every`, `--snapshot-interval` — how hosted
-//!   services keep their logs; `--require-proven-sender`, `--replay-principals`,
-//!   `--signing-keys` — whom they believe;
+//! - [`HostArgs`]: `--dedupe-window`, `--log-history`, `--log-archive`, `--snapshot-every`,
+//!   `--snapshot-interval` — how hosted services keep their logs; `--require-proven-sender`,
+//!   `--replay-principals`, `--signing-keys` — whom they believe;
 //! - [`ObserveArgs`] (feature `http` too): `--metrics-addr`, `--ready-max-backlog`;
 //! - [`LogArgs`]: `--log-format` — text or JSON lines on stderr.
 
@@ -137,6 +137,23 @@ pub struct HostArgs {
         value_name = "DURATION"
     )]
     pub dedupe_window: Duration,
+    /// How much of each service's log is kept beyond what its state needs (its snapshots) and
+    /// the relay has not yet published, e.g. `120d`, `36h` (units ms, s, m, h, d; `off`: the
+    /// whole log is kept). Older chunks are pruned in the background: archived into
+    /// --log-archive if set, else dropped.
+    #[arg(
+        long = "log-history",
+        env = "ARCADE_LOG_HISTORY",
+        default_value = "120d",
+        value_parser = parse_log_history,
+        value_name = "DURATION"
+    )]
+    pub log_history: LogHistory,
+    /// Directory where the log entries retention prunes are archived first (gzip'd JSON lines,
+    /// one file per pruned range, read with `arcade log --archive FILE`). Absent: they are
+    /// dropped.
+    #[arg(long = "log-archive", env = "ARCADE_LOG_ARCHIVE", value_name = "DIR")]
+    pub log_archive: Option<PathBuf>,
     /// Snapshot a service's state after this many new log entries (0: not by count; with an
     /// interval of `off` too, no snapshots: a restart replays the whole log).
     #[arg(
@@ -187,7 +204,23 @@ pub struct HostArgs {
     pub signing_keys: Option<crate::signing::SigningKeys>,
 }
 
+/// A `--log-history` value: the history kept, `None` for `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogHistory(pub Option<Duration>);
+
+fn parse_log_history(text: &str) -> Result<LogHistory, String> {
+    crate::store::retention::parse_history(text).map(LogHistory)
+}
+
 impl HostArgs {
+    /// How the services' logs are kept.
+    pub fn retention(&self) -> crate::store::retention::Retention {
+        crate::store::retention::Retention {
+            history: self.log_history.0,
+            archive: self.log_archive.clone(),
+        }
+    }
+
     /// The snapshot policy.
     pub fn snapshots(&self) -> SnapshotPolicy {
         SnapshotPolicy::from_settings(self.snapshot_every, self.snapshot_interval)
@@ -197,6 +230,7 @@ impl HostArgs {
     pub fn apply(&self, runtime: Runtime) -> Runtime {
         runtime
             .with_dedupe_window(self.dedupe_window)
+            .with_log_retention(self.retention())
             .with_config(HostConfig {
                 snapshots: self.snapshots(),
                 require_proven_sender: self.require_proven_sender,
@@ -311,6 +345,7 @@ mod tests {
             ("--queue-type", "fast"),
             ("--dedupe-window", "soon"),
             ("--snapshot-interval", "often"),
+            ("--log-history", "forever"),
         ] {
             let error = Cli::try_parse_from(["x", flag, value])
                 .unwrap_err()

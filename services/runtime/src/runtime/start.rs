@@ -1,6 +1,7 @@
 //! Starting a service: its store is opened and its log replayed, then four tasks run it — the
 //! receiver (subscribes, again after any loss, and forwards deliveries), the host (decides and
-//! commits), the relay (publishes the durable log) and the inbox pruner.
+//! commits), the relay (publishes the durable log) and the pruner (of the inbox and of the
+//! log's front).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -112,12 +113,26 @@ impl Runtime {
             }
             result
         });
-        let prune = tokio::spawn(prune_inbox(
+        let prune_log = prune_log(
+            service.clone(),
+            store.clone(),
+            LogPruning {
+                service: spec.name.clone(),
+                retention: self.retention.clone(),
+                snapshots: self.config.snapshots.enabled(),
+                clock: self.clock,
+            },
+            cancel.clone(),
+        );
+        let prune_inbox = prune_inbox(
             store.clone(),
             self.dedupe_window,
             counters.clone(),
             cancel.clone(),
-        ));
+        );
+        let prune = tokio::spawn(async move {
+            tokio::join!(prune_inbox, prune_log);
+        });
         let queue_before: relay::QueueBefore = {
             let service = service.clone();
             Arc::new(move |envelope| service.queue_before(envelope))
@@ -293,6 +308,84 @@ async fn prune_inbox(
                 tracing::debug!(pruned, "inbox keys older than the dedupe window pruned");
             }
             Err(error) => warn!(%error, "cannot prune the inbox; trying again later"),
+        }
+    }
+}
+
+/// What the log pruner of a service needs besides its store.
+struct LogPruning {
+    service: String,
+    retention: crate::store::retention::Retention,
+    /// Whether snapshots are on: without them nothing is pruned.
+    snapshots: bool,
+    clock: crate::clock::Clock,
+}
+
+/// Prunes (and archives) the front of the log as the retention allows, in the background,
+/// until `cancel`: every sixty-fourth of the history (at least every 10 minutes, at most every
+/// second), by tokio's clock. Never past the oldest kept snapshot this build decodes (and that
+/// fits the service's settings), nor past the relay cursor; without snapshots, never.
+async fn prune_log<S: Service>(
+    service: Arc<S>,
+    store: Arc<Store>,
+    pruning: LogPruning,
+    cancel: CancellationToken,
+) {
+    let Some(history) = pruning.retention.history else {
+        return;
+    };
+    let Some(codec) = service.snapshots().filter(|_| pruning.snapshots) else {
+        info!(service = %pruning.service, "snapshots are off: the log is kept whole");
+        return;
+    };
+    let history_ms = u64::try_from(history.as_millis()).unwrap_or(u64::MAX);
+    let every = (history / 64).clamp(Duration::from_secs(1), Duration::from_secs(600));
+    let pruning = Arc::new(pruning);
+    loop {
+        tokio::select! {
+            () = cancel.cancelled() => break,
+            () = tokio::time::sleep(every) => {}
+        }
+        let before_ms = pruning.clock.now_ms().saturating_sub(history_ms);
+        let (store2, codec, pruning2) = (store.clone(), codec.clone(), pruning.clone());
+        let done = tokio::task::spawn_blocking(move || {
+            store2.apply_retention(
+                &pruning2.service,
+                before_ms,
+                None,
+                pruning2.retention.archive.as_deref(),
+                |frame| {
+                    codec
+                        .read(frame.seq, frame.version, &frame.state)
+                        .and_then(|state| codec.check_fits(frame.seq, &state))
+                        .is_ok()
+                },
+            )
+        })
+        .await;
+        match done {
+            Ok(Ok(done)) if done.is_empty() => {}
+            Ok(Ok(done)) => {
+                for pruned in &done {
+                    match &pruned.archive {
+                        Some(file) => {
+                            info!(service = %pruning.service, first = pruned.first, end = pruned.end, archive = %file.display(), "log entries past the history archived and pruned")
+                        }
+                        None => {
+                            info!(service = %pruning.service, first = pruned.first, end = pruned.end, "log entries past the history pruned (no --log-archive)")
+                        }
+                    }
+                }
+                if let Err(error) = store.flush().await {
+                    warn!(service = %pruning.service, %error, "cannot flush the pruned log; the next flush will");
+                }
+            }
+            Ok(Err(error)) => {
+                warn!(service = %pruning.service, %error, "cannot prune the log; trying again later")
+            }
+            Err(error) => {
+                warn!(service = %pruning.service, %error, "the log pruner failed; trying again later")
+            }
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct Verified {
 pub struct Stats {
     /// Records in the log.
     pub events: u64,
+    /// The first sequence number the log still has (1 unless retention pruned its front).
+    pub first: u64,
     /// One past the last sequence number.
     pub end: u64,
     /// Bytes of the store's files on disk.
@@ -122,6 +124,18 @@ impl Inspect {
         }
     }
 
+    /// The first sequence number the log still has: the cursor `log_start` retention keeps
+    /// (1 when nothing was pruned).
+    pub fn first(&self) -> Result<u64, StoreError> {
+        Ok(match self.tree("cursors")? {
+            Some(cursors) => match cursors.get(super::retention::LOG_START)? {
+                Some(v) => seq_of(&v)?.max(1),
+                None => 1,
+            },
+            None => 1,
+        })
+    }
+
     /// Up to `limit` records from `from` on, in order.
     pub fn read_from(&self, from: u64, limit: usize) -> Result<Vec<(u64, LogRecord)>, StoreError> {
         let Some(log) = self.tree("log")? else {
@@ -154,9 +168,11 @@ impl Inspect {
     /// that covers entries beyond the log.
     pub fn verify(&self) -> Result<Verified, StoreError> {
         let mut out = Verified::default();
-        let mut end = 1;
+        // The front retention pruned is not damage; a gap after it is.
+        let start = self.first()?;
+        let mut end = start;
         if let Some(log) = self.tree("log")? {
-            let mut expected: Option<u64> = None;
+            let mut expected: Option<u64> = Some(start);
             for item in log.range(..LOG_END) {
                 let (key, value) = item?;
                 out.chunks += 1;
@@ -176,6 +192,8 @@ impl Inspect {
                 };
                 if let Some(expected) = expected
                     && expected != first
+                    // A chunk before the start: one a crash kept while it was being pruned.
+                    && first >= start
                 {
                     out.damage.push(Damage {
                         kind: "log",
@@ -190,7 +208,7 @@ impl Inspect {
                     Ok(records) => {
                         out.records += records.len() as u64;
                         let next = first + records.len() as u64;
-                        expected = Some(next);
+                        expected = Some(expected.map_or(next, |e| e.max(next)));
                         end = end.max(next);
                     }
                     Err(StoreError::Corrupt { seq, reason }) => {
@@ -241,7 +259,8 @@ impl Inspect {
     /// one is an error: see [`Inspect::verify`]).
     pub fn stats(&self) -> Result<Stats, StoreError> {
         let mut events = 0;
-        let mut end = 1;
+        let first = self.first()?;
+        let mut end = first;
         let mut inbox_keys = 0;
         if let Some(log) = self.tree("log")? {
             for item in log.range(..LOG_END) {
@@ -277,6 +296,7 @@ impl Inspect {
         };
         Ok(Stats {
             events,
+            first,
             end,
             bytes_on_disk: dir_bytes(&self.dir).map_err(sled::Error::Io)?,
             snapshot,
