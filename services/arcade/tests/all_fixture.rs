@@ -114,15 +114,7 @@ fn caused(tapped: &mpsc::Receiver<Value>, message_type: &str, id: &str) -> Value
 
 #[test]
 fn a_data_dir_of_every_service_of_a052907_dedupes_its_inputs_and_goes_on() {
-    let data = tempfile::tempdir().unwrap();
-    let unpacked = Command::new("tar")
-        .arg("-xzf")
-        .arg(fixture("all-a052907.tar.gz"))
-        .arg("-C")
-        .arg(data.path())
-        .status()
-        .unwrap();
-    assert!(unpacked.success());
+    let data = process::unpacked("all-a052907.tar.gz");
 
     // What was played: alice's line won, bob's claim did not; a race of two turns finished;
     // four sessions recorded and one flagged; the console saw it all.

@@ -44,16 +44,7 @@ fn send(admin: &str, message_type: &str, id: &str, payload: &str) {
 
 #[test]
 fn a_race_data_dir_of_601f48f_keeps_its_finished_race_and_starts_the_next() {
-    let data = tempfile::tempdir().unwrap();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/race-601f48f.tar.gz");
-    let unpacked = Command::new("tar")
-        .arg("-xzf")
-        .arg(fixture)
-        .arg("-C")
-        .arg(data.path())
-        .status()
-        .unwrap();
-    assert!(unpacked.success());
+    let data = process::unpacked("race-601f48f.tar.gz");
     let before = log(data.path());
     assert_eq!(of(&before, "race.finished.v1").len(), 1);
     assert_eq!(of(&before, "race.started.v1").len(), 1);

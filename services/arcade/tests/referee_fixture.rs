@@ -41,15 +41,7 @@ fn last<'a>(log: &'a [Value], message_type: &str, game: &str) -> &'a Value {
 
 #[test]
 fn a_referee_data_dir_of_a052907_replays_dedupes_and_continues_its_game() {
-    let data = tempfile::tempdir().unwrap();
-    let unpacked = Command::new("tar")
-        .arg("-xzf")
-        .arg(fixture("referee-a052907.tar.gz"))
-        .arg("-C")
-        .arg(data.path())
-        .status()
-        .unwrap();
-    assert!(unpacked.success());
+    let data = process::unpacked("referee-a052907.tar.gz");
 
     // What was played: g1 won 5–1 by hinge, g2 in progress at 2–2, two refusals.
     let before = log(data.path());

@@ -51,3 +51,21 @@ pub fn envelopes(token: &str, service: &str, data: &std::path::Path) -> Vec<serd
         .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["envelope"].clone())
         .collect()
 }
+
+/// A fresh data dir holding `tests/fixtures/<name>` (a `.tar.gz` of a data dir) unpacked.
+#[allow(dead_code)] // only the tests of older data dirs unpack one
+pub fn unpacked(name: &str) -> tempfile::TempDir {
+    let data = tempfile::tempdir().unwrap();
+    let tarball = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    let status = Command::new("tar")
+        .arg("-xzf")
+        .arg(&tarball)
+        .arg("-C")
+        .arg(data.path())
+        .status()
+        .unwrap();
+    assert!(status.success(), "unpacking {}", tarball.display());
+    data
+}
