@@ -14,7 +14,7 @@ use arcade_runtime::store::retention::{Retention, read_archive};
 use arcade_runtime::store::{Inspect, RELAY_CURSOR};
 use arcade_runtime::testkit::{self, Emit, Emitter, Tally, TallyState};
 use arcade_runtime::{
-    Clock, Host, HostConfig, HostError, LogRecord, Runtime, SnapshotPolicy, Store,
+    Clock, Host, HostConfig, HostError, HostHandle, LogRecord, Runtime, SnapshotPolicy, Store,
 };
 
 const DAY: Duration = Duration::from_secs(86_400);
@@ -110,12 +110,18 @@ fn retaining(bus: Arc<EmbeddedBus>, dir: &Path, clock: Clock) -> Runtime {
         })
 }
 
-#[tokio::test]
-async fn the_front_of_the_log_goes_to_the_archive_once_snapshots_the_relay_and_the_history_allow() {
-    let dir = tempfile::tempdir().unwrap();
-    let clock = Clock::starting_at(1_800_000_000_000);
-    let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = retaining(bus.clone(), dir.path(), clock);
+/// The bus of `dir` opened, and the tally and the emitter started on it under retention.
+fn started(
+    dir: &Path,
+    clock: Clock,
+) -> (
+    Arc<EmbeddedBus>,
+    Runtime,
+    HostHandle<Tally>,
+    HostHandle<Emitter>,
+) {
+    let bus = Arc::new(EmbeddedBus::open(&dir.join("bus")).unwrap());
+    let runtime = retaining(bus.clone(), dir, clock);
     let tally = runtime
         .start(Tally {
             name: "tally".into(),
@@ -126,6 +132,14 @@ async fn the_front_of_the_log_goes_to_the_archive_once_snapshots_the_relay_and_t
             name: "emitter".into(),
         })
         .unwrap();
+    (bus, runtime, tally, emitter)
+}
+
+#[tokio::test]
+async fn the_front_of_the_log_goes_to_the_archive_once_snapshots_the_relay_and_the_history_allow() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Clock::starting_at(1_800_000_000_000);
+    let (bus, runtime, tally, emitter) = started(dir.path(), clock);
     emit(&emitter.local(), 300).await;
     tally.wait_for_events(300).await;
     // Within the history: nothing goes, however many snapshots there are.
@@ -227,18 +241,7 @@ async fn the_front_of_the_log_goes_to_the_archive_once_snapshots_the_relay_and_t
     drop(store);
 
     // And the services run on from there.
-    let bus = Arc::new(EmbeddedBus::open(&dir.path().join("bus")).unwrap());
-    let runtime = retaining(bus.clone(), dir.path(), clock);
-    let tally = runtime
-        .start(Tally {
-            name: "tally".into(),
-        })
-        .unwrap();
-    let emitter = runtime
-        .start(Emitter {
-            name: "emitter".into(),
-        })
-        .unwrap();
+    let (_bus, _runtime, tally, emitter) = started(dir.path(), clock);
     emit(&emitter.local(), 50).await;
     tally.wait_for_events(450).await;
     tally.stop(Duration::from_secs(5)).await.unwrap();
