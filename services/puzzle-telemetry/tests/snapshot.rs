@@ -227,7 +227,7 @@ async fn a_snapshot_of_the_retired_version_1_or_of_another_window_is_skipped_and
 
     // ...one tagged with the retired version 1 (whose payload held every gameId ever seen) is
     // skipped, and the whole log replayed to the same state.
-    assert_eq!(TelemetryService::VERSION, 2);
+    assert_eq!(TelemetryService::VERSION, 3);
     let frame = snapshot::parse(
         &snapshot::Stored {
             seq,

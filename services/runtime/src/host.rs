@@ -205,6 +205,7 @@ impl<S: Service> Host<S> {
         };
         host.replay()?;
         host.snapshots.since = Some(Instant::now());
+        host.snapshots.since_ms = Some(host.clock.now_ms());
         host.counters
             .log_end
             .store(host.store.end(), Ordering::Relaxed);

@@ -399,19 +399,7 @@ impl Store {
     /// Removes the inbox's keys older than the window, from disk (one atomic batch, durable
     /// with the next flush) and from memory. Returns how many keys it removed.
     pub fn prune_inbox(&self) -> Result<usize, StoreError> {
-        let mut inbox = self.inbox();
-        let expired = inbox.expired();
-        if expired.is_empty() {
-            return Ok(0);
-        }
-        let mut batch = sled::Batch::default();
-        for key in &expired {
-            batch.remove(key.as_slice());
-        }
-        self.log.apply_batch(batch)?;
-        let before = inbox.len();
-        inbox.pruned(expired.len());
-        Ok(before - inbox.len())
+        self.inbox().prune(&self.log)
     }
 }
 

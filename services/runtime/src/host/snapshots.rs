@@ -19,8 +19,11 @@ use crate::store::snapshot::FlowEntry;
 pub(super) struct Snapshots {
     /// The last log entry the newest snapshot covers (0: none).
     covered: u64,
-    /// When it was taken (or the host opened).
+    /// When it was taken (or the host opened), in real time: what paces encodings by their cost.
     pub(super) since: Option<Instant>,
+    /// The same, by the runtime's clock: what the policy's interval is measured on, so that a
+    /// manual clock (a simulation of days) takes snapshots as days of a deployment would.
+    pub(super) since_ms: Option<u64>,
     /// How long its encoding took.
     cost: Duration,
     /// Encoded, waiting for the entries it covers to be durable: (seq, taken_ms, frame).
@@ -112,7 +115,9 @@ impl<S: Service> Host<S> {
     /// and enough of them or enough time since it.
     fn snapshot_due(&self) -> bool {
         let covered = self.store.end().saturating_sub(1);
-        let elapsed = self.snapshots.since.map_or(Duration::MAX, |t| t.elapsed());
+        let elapsed = self.snapshots.since_ms.map_or(Duration::MAX, |t| {
+            Duration::from_millis(self.clock.now_ms().saturating_sub(t))
+        });
         self.codec.is_some()
             && self
                 .config
@@ -156,6 +161,7 @@ impl<S: Service> Host<S> {
         let frame = crate::store::snapshot::encode(version, covered, taken_ms, &flows, &state);
         self.snapshots.cost = started.elapsed();
         self.snapshots.since = Some(Instant::now());
+        self.snapshots.since_ms = Some(taken_ms);
         self.snapshots.covered = covered;
         self.snapshots.ready = Some((covered, taken_ms, frame));
         debug!(service = %self.spec.name, seq = covered, cost_us = self.snapshots.cost.as_micros() as u64, "snapshot encoded");

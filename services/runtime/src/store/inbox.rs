@@ -5,7 +5,9 @@
 //! The digests of a commit group are written as **one** entry in the log tree, in the group's
 //! atomic batch, under [`DIGESTS_PREFIX`] and a chunk number, with the time it was written
 //! (the runtime's [`Clock`]); every digest is also held in memory, so a lookup touches no disk.
-//! sled pays per entry: one entry per input made the inbox the pipeline's largest cost.
+//! sled pays per entry: one entry per input made the inbox the pipeline's largest cost. In
+//! memory a digest takes one 24-byte map entry (key and body digest, 8-byte aligned); a chunk
+//! keeps only its number and time, and is read back from disk when it is pruned.
 //!
 //! **The deduplication window.** A chunk is kept for the window (`--dedupe-window`, default
 //! [`DEFAULT_WINDOW`], 7 days) after it was written, then pruned — from memory and from disk —
@@ -92,11 +94,16 @@ pub struct Earlier {
 
 /// Whether `key` with `body` is in `entries`, or one of its `earlier` keys is.
 pub fn seen(entries: &Entries, key: u128, earlier: Earlier, body: u64) -> Seen {
-    match entries.get(&key) {
-        Some(&known) if known == ANY_BODY || known == body || body == ANY_BODY => Seen::Same,
+    seen_in(|key| entries.get(&key).copied(), key, earlier, body)
+}
+
+/// [`seen`], in whatever map `known` looks digests up.
+fn seen_in(known: impl Fn(u128) -> Option<u64>, key: u128, earlier: Earlier, body: u64) -> Seen {
+    match known(key) {
+        Some(known) if known == ANY_BODY || known == body || body == ANY_BODY => Seen::Same,
         Some(_) => Seen::Different,
         None => {
-            let was = |key: Option<u128>| key.and_then(|key| entries.get(&key)).copied();
+            let was = |key: Option<u128>| key.and_then(&known);
             match (was(earlier.unscoped), was(earlier.producer_scoped)) {
                 (Some(ANY_BODY), _) => Seen::Same,
                 (_, Some(known)) if known == body => Seen::Same,
@@ -135,24 +142,47 @@ impl Hasher for DigestHasher {
     fn write_u128(&mut self, value: u128) {
         self.0 = value as u64;
     }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
 }
+
+/// A key digest as two words, so that a map entry of it and a body digest is 24 bytes (a
+/// `u128` is 16-byte aligned, which makes the same entry 32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Key(u64, u64);
+
+impl From<u128> for Key {
+    fn from(digest: u128) -> Self {
+        Key((digest >> 64) as u64, digest as u64)
+    }
+}
+
+impl std::hash::Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.1);
+    }
+}
+
+/// The inbox's own map: [`Entries`] with 24-byte entries.
+type Held = HashMap<Key, u64, BuildHasherDefault<DigestHasher>>;
 
 /// Key digests and the body digest of each.
 pub type Entries = HashMap<u128, u64, BuildHasherDefault<DigestHasher>>;
 
-/// One commit group's key digests, as written.
+/// One commit group's chunk: its number and when it was written (its digests are on disk).
 #[derive(Debug)]
 struct Chunk {
     number: u64,
     written_ms: u64,
-    digests: Box<[u128]>,
 }
 
 /// The digests of the window, the chunks they came in (oldest first), and where the next chunk
 /// goes.
 #[derive(Debug)]
 pub(super) struct Inbox {
-    entries: Entries,
+    entries: Held,
     chunks: VecDeque<Chunk>,
     next_chunk: u64,
     window_ms: u64,
@@ -169,62 +199,34 @@ impl Inbox {
     ) -> Result<Self, StoreError> {
         let now = clock.now_ms();
         let mut inbox = Inbox {
-            entries: Entries::default(),
+            entries: Held::default(),
             chunks: VecDeque::new(),
             next_chunk: 0,
             window_ms: duration_ms(DEFAULT_WINDOW),
             clock,
         };
-        for item in log.scan_prefix(DIGESTS_PREFIX) {
-            let (key, value) = item?;
+        // The chunks first, so that the map is sized once: growing it chunk by chunk would
+        // rehash it a dozen times and touch twice its memory (a start's largest cost).
+        let stored: Vec<(sled::IVec, sled::IVec)> =
+            log.scan_prefix(DIGESTS_PREFIX).collect::<Result<_, _>>()?;
+        let keys: usize = (stored.iter()).map(|(_, v)| v.len() / ENTRY).sum();
+        inbox.entries.reserve(keys);
+        inbox.chunks.reserve(stored.len());
+        for (key, value) in stored {
             let number = chunk_number(&key)?;
-            let damaged = || StoreError::Damaged {
-                what: format!("inbox chunk {number}"),
-                reason: "it is not a list of digests".into(),
-            };
-            let (written_ms, entries): (u64, Vec<(u128, u64)>) = match value.split_first() {
-                Some((&FORMAT_DIGESTS, bytes)) if bytes.len() % 16 == 0 => (
-                    now,
-                    bytes
-                        .chunks_exact(16)
-                        .map(|d| {
-                            (
-                                u128::from_be_bytes(d.try_into().expect("16 bytes")),
-                                ANY_BODY,
-                            )
-                        })
-                        .collect(),
-                ),
-                Some((&FORMAT_TIMED, rest)) if rest.len() >= 8 && (rest.len() - 8) % ENTRY == 0 => {
-                    let (time, bytes) = rest.split_at(8);
-                    let time: [u8; 8] = time.try_into().map_err(|_| damaged())?;
-                    let entries = bytes
-                        .chunks_exact(ENTRY)
-                        .map(|entry| {
-                            let (key, body) = entry.split_at(16);
-                            (
-                                u128::from_be_bytes(key.try_into().expect("16 bytes")),
-                                u64::from_be_bytes(body.try_into().expect("8 bytes")),
-                            )
-                        })
-                        .collect();
-                    (u64::from_be_bytes(time), entries)
-                }
-                _ => return Err(damaged()),
-            };
-            let digests: Box<[u128]> = entries.iter().map(|(key, _)| *key).collect();
-            inbox.entries.extend(entries);
-            inbox.chunks.push_back(Chunk {
-                number,
-                written_ms,
-                digests,
-            });
+            let (written_ms, entries) = parse_chunk(number, &value, now)?;
+            inbox.entries.extend(
+                entries
+                    .into_iter()
+                    .map(|(key, body)| (Key::from(key), body)),
+            );
+            inbox.chunks.push_back(Chunk { number, written_ms });
             inbox.next_chunk = number + 1;
         }
         if let Some(tree) = legacy {
             for item in tree.iter() {
                 let (key, _) = item?;
-                inbox.entries.insert(digest(&key), ANY_BODY);
+                inbox.entries.insert(digest(&key).into(), ANY_BODY);
             }
         }
         Ok(inbox)
@@ -238,12 +240,13 @@ impl Inbox {
 
     /// Whether an input with this digest was processed (within the window).
     pub fn contains(&self, digest: u128) -> bool {
-        self.entries.contains_key(&digest)
+        self.entries.contains_key(&Key::from(digest))
     }
 
     /// What the inbox knows of an input (see [`seen`]).
     pub fn seen(&self, key: u128, earlier: Earlier, body: u64) -> Seen {
-        seen(&self.entries, key, earlier, body)
+        let known = |key: u128| self.entries.get(&Key::from(key)).copied();
+        seen_in(known, key, earlier, body)
     }
 
     /// Adds a group's digests to `batch` as one chunk, stamped with the clock's now;
@@ -267,18 +270,17 @@ impl Inbox {
     /// The batch written by [`Inbox::write`] (at `written_ms`) was applied.
     pub fn committed(&mut self, entries: &Entries, written_ms: Option<u64>) {
         let Some(written_ms) = written_ms else { return };
-        self.entries.extend(entries.iter().map(|(k, v)| (*k, *v)));
+        self.entries
+            .extend(entries.iter().map(|(k, v)| (Key::from(*k), *v)));
         self.chunks.push_back(Chunk {
             number: self.next_chunk,
             written_ms,
-            digests: entries.keys().copied().collect(),
         });
         self.next_chunk += 1;
     }
 
-    /// The keys of the chunks older than the window, to remove from the log tree; the chunks
-    /// stay known until [`Inbox::pruned`].
-    pub fn expired(&self) -> Vec<Vec<u8>> {
+    /// The keys of the chunks older than the window, to remove from the log tree.
+    fn expired(&self) -> Vec<Vec<u8>> {
         let horizon = self.clock.now_ms().saturating_sub(self.window_ms);
         self.chunks
             .iter()
@@ -287,16 +289,34 @@ impl Inbox {
             .collect()
     }
 
-    /// The first `count` chunks (those [`Inbox::expired`] named) were removed from disk.
-    pub fn pruned(&mut self, count: usize) {
-        for chunk in self.chunks.drain(..count.min(self.chunks.len())) {
-            for digest in chunk.digests.iter() {
-                self.entries.remove(digest);
+    /// Removes the chunks older than the window from `log` (one atomic batch, durable with the
+    /// next flush) and their digests from memory, reading each chunk before it goes. Returns how
+    /// many keys were forgotten.
+    pub fn prune(&mut self, log: &sled::Tree) -> Result<usize, StoreError> {
+        let expired = self.expired();
+        if expired.is_empty() {
+            return Ok(0);
+        }
+        let now = self.clock.now_ms();
+        let mut forgotten = Vec::new();
+        let mut batch = sled::Batch::default();
+        for (key, chunk) in expired.iter().zip(&self.chunks) {
+            if let Some(value) = log.get(key)? {
+                let (_, entries) = parse_chunk(chunk.number, &value, now)?;
+                forgotten.extend(entries.into_iter().map(|(key, _)| Key::from(key)));
             }
+            batch.remove(key.as_slice());
+        }
+        log.apply_batch(batch)?;
+        let before = self.entries.len();
+        self.chunks.drain(..expired.len());
+        for key in &forgotten {
+            self.entries.remove(key);
         }
         if self.entries.capacity() > 2 * self.entries.len().max(1024) {
             self.entries.shrink_to_fit();
         }
+        Ok(before - self.entries.len())
     }
 
     /// Number of processed inputs remembered.
@@ -327,6 +347,35 @@ pub fn parse_window(text: &str) -> Result<std::time::Duration, String> {
 
 fn duration_ms(duration: std::time::Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A chunk's time (`now` for the first layout, which had none) and its (key, body) digests.
+fn parse_chunk(number: u64, value: &[u8], now: u64) -> Result<(u64, Vec<(u128, u64)>), StoreError> {
+    let damaged = || StoreError::Damaged {
+        what: format!("inbox chunk {number}"),
+        reason: "it is not a list of digests".into(),
+    };
+    let key = |bytes: &[u8]| u128::from_be_bytes(bytes.try_into().expect("16 bytes"));
+    match value.split_first() {
+        Some((&FORMAT_DIGESTS, bytes)) if bytes.len() % 16 == 0 => Ok((
+            now,
+            bytes.chunks_exact(16).map(|d| (key(d), ANY_BODY)).collect(),
+        )),
+        Some((&FORMAT_TIMED, rest)) if rest.len() >= 8 && (rest.len() - 8) % ENTRY == 0 => {
+            let (time, bytes) = rest.split_at(8);
+            let time: [u8; 8] = time.try_into().map_err(|_| damaged())?;
+            let entries = bytes
+                .chunks_exact(ENTRY)
+                .map(|entry| {
+                    let (digest, body) = entry.split_at(16);
+                    let body: [u8; 8] = body.try_into().expect("8 bytes");
+                    (key(digest), u64::from_be_bytes(body))
+                })
+                .collect();
+            Ok((u64::from_be_bytes(time), entries))
+        }
+        _ => Err(damaged()),
+    }
 }
 
 fn chunk_key(number: u64) -> Vec<u8> {

@@ -32,4 +32,5 @@ pub(crate) use sketch::BUCKETS as SKETCH_BUCKETS;
 pub use sketch::DurationSketch;
 pub use stats::{StageStats, Stats};
 pub use verify::{check, replay};
+pub(crate) use window::IdDigest;
 pub use window::{SESSION_WINDOW_MS, SessionWindow};

@@ -10,10 +10,13 @@
 //! the window must be longer than any producer resends a session late.
 //!
 //! The set then holds one window of sessions, however long the history: its memory and the
-//! snapshot that holds it stay flat once the window is full.
+//! snapshot that holds it stay flat once the window is full. A `gameId` is held as a 16-byte
+//! digest (the first half of its SHA-256; two ids share one with a probability near 2^-64 at
+//! four billion ids), whatever the id's length: 40 bytes of memory a session, 16 in a snapshot.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+
+use sha2::{Digest as _, Sha256};
 
 /// How long a session's `gameId` is remembered when nothing else is said: 7 days, as the
 /// runtime's inbox keeps its deduplication keys (`--dedupe-window`).
@@ -22,17 +25,44 @@ pub const SESSION_WINDOW_MS: u64 = 7 * 24 * 3_600 * 1_000;
 /// Buckets per window.
 const BUCKETS: u64 = 64;
 
+/// The digest of a `gameId`, as two words (a map entry of it and a bucket is 24 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct IdDigest(u64, u64);
+
+impl IdDigest {
+    /// The digest of `game_id`.
+    pub(crate) fn of(game_id: &str) -> Self {
+        let hash = Sha256::digest(game_id.as_bytes());
+        let word = |i: usize| u64::from_be_bytes(hash[i..i + 8].try_into().expect("8 bytes"));
+        IdDigest(word(0), word(8))
+    }
+
+    /// Its 16 bytes, as a snapshot stores them.
+    pub(crate) fn to_bytes(self) -> [u8; 16] {
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&self.0.to_be_bytes());
+        bytes[8..].copy_from_slice(&self.1.to_be_bytes());
+        bytes
+    }
+
+    /// A digest from the 16 bytes of [`IdDigest::to_bytes`].
+    pub(crate) fn from_bytes(bytes: [u8; 16]) -> Self {
+        let word = |i: usize| u64::from_be_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        IdDigest(word(0), word(8))
+    }
+}
+
 /// The `gameId`s of the sessions counted within the window (see the module's documentation).
 #[derive(Debug, Clone)]
 pub struct SessionWindow {
     window_ms: u64,
     /// The newest event time filed, if any.
     newest_ms: Option<u64>,
-    /// Each remembered `gameId` and the bucket it is filed under.
-    ids: HashMap<Arc<str>, u64>,
+    /// Each remembered `gameId`'s digest and the bucket it is filed under.
+    ids: HashMap<IdDigest, u64>,
     /// The `gameId`s filed under each bucket, oldest bucket first. An id filed again under a
     /// later bucket stays listed in the earlier one, where it is ignored.
-    buckets: BTreeMap<u64, Vec<Arc<str>>>,
+    buckets: BTreeMap<u64, Vec<IdDigest>>,
 }
 
 impl Default for SessionWindow {
@@ -79,7 +109,7 @@ impl SessionWindow {
 
     /// Whether a session with this `gameId` was counted within the window.
     pub fn contains(&self, game_id: &str) -> bool {
-        self.ids.contains_key(game_id)
+        self.ids.contains_key(&IdDigest::of(game_id))
     }
 
     /// How many `gameId`s are remembered.
@@ -97,17 +127,9 @@ impl SessionWindow {
     pub fn insert(&mut self, game_id: &str, at_ms: u64) {
         let bucket = at_ms / self.bucket_ms();
         self.newest_ms = Some(self.newest_ms.map_or(at_ms, |n| n.max(at_ms)));
-        let known = self
-            .ids
-            .get_key_value(game_id)
-            .map(|(id, filed)| (id.clone(), *filed));
-        let id = match known {
-            Some((_, filed)) if filed >= bucket => None,
-            Some((id, _)) => Some(id),
-            None => Some(Arc::from(game_id)),
-        };
-        if let Some(id) = id {
-            self.ids.insert(id.clone(), bucket);
+        let id = IdDigest::of(game_id);
+        if self.ids.get(&id).is_none_or(|&filed| filed < bucket) {
+            self.ids.insert(id, bucket);
             self.buckets.entry(bucket).or_default().push(id);
         }
         self.prune();
@@ -131,11 +153,11 @@ impl SessionWindow {
         }
     }
 
-    /// The remembered ids, by bucket, oldest first (each id once, under its bucket).
-    pub(crate) fn by_bucket(&self) -> Vec<(u64, Vec<String>)> {
-        let mut out: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    /// The remembered ids' digests, by bucket, oldest first (each id once, under its bucket).
+    pub(crate) fn by_bucket(&self) -> Vec<(u64, Vec<IdDigest>)> {
+        let mut out: BTreeMap<u64, Vec<IdDigest>> = BTreeMap::new();
         for (id, bucket) in &self.ids {
-            out.entry(*bucket).or_default().push(id.to_string());
+            out.entry(*bucket).or_default().push(*id);
         }
         out.into_iter().collect()
     }
@@ -144,7 +166,7 @@ impl SessionWindow {
     pub(crate) fn from_parts(
         window_ms: u64,
         newest_ms: Option<u64>,
-        buckets: Vec<(u64, Vec<String>)>,
+        buckets: Vec<(u64, Vec<IdDigest>)>,
     ) -> Result<Self, String> {
         let mut window = SessionWindow::new(window_ms);
         window.newest_ms = newest_ms;
@@ -155,9 +177,9 @@ impl SessionWindow {
             let filed = window.buckets.entry(bucket).or_default();
             filed.reserve(ids.len());
             for id in ids {
-                let id: Arc<str> = Arc::from(id);
-                if window.ids.insert(id.clone(), bucket).is_some() {
-                    return Err(format!("gameId {id:?} is listed twice"));
+                if window.ids.insert(id, bucket).is_some() {
+                    let hex: String = id.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
+                    return Err(format!("the gameId of digest {hex} is listed twice"));
                 }
                 filed.push(id);
             }
@@ -209,11 +231,12 @@ mod tests {
         w.insert("g0", 1_250);
         let back = SessionWindow::from_parts(w.window_ms(), w.newest_ms(), w.by_bucket()).unwrap();
         assert_eq!(back, w);
-        let twice = vec![(1, vec!["x".to_string()]), (2, vec!["x".to_string()])];
+        let x = IdDigest::of("x");
+        let twice = vec![(1, vec![x]), (2, vec![x])];
         assert!(
             SessionWindow::from_parts(1_000, Some(2), twice)
                 .unwrap_err()
-                .contains("\"x\"")
+                .contains("2d711642b726b04401627ca9fbac32f5 is listed twice")
         );
     }
 }

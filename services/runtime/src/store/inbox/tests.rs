@@ -107,9 +107,14 @@ async fn chunks_older_than_the_window_expire_and_younger_ones_stay() {
     commit(&mut inbox, b"young");
     assert!(inbox.expired().is_empty(), "nothing is older than 60 s yet");
     tokio::time::advance(std::time::Duration::from_secs(31)).await;
-    let expired = inbox.expired();
-    assert_eq!(expired, vec![chunk_key(0)], "only the first chunk");
-    inbox.pruned(expired.len());
+    assert_eq!(inbox.expired(), vec![chunk_key(0)], "only the first chunk");
+    assert_eq!(inbox.prune(&log).unwrap(), 1, "one key forgotten");
+    assert_eq!(
+        log.get(chunk_key(0)).unwrap(),
+        None,
+        "the chunk left the disk"
+    );
+    assert!(log.get(chunk_key(1)).unwrap().is_some());
     assert!(!inbox.contains(digest(b"old")));
     assert!(inbox.contains(digest(b"young")));
     assert_eq!(inbox.len(), 1);
