@@ -4,7 +4,8 @@
 //! verified and v1/v2 counts, the publication schedule and the window of `gameId`s alike, with
 //! windows short enough for ids to be forgotten along the way. And, on a real store, a snapshot
 //! of the retired format version 1, or one taken under another window, is skipped by the
-//! runtime and the log replayed.
+//! runtime and the log replayed; one of version 2 (written by the previous main, a checked-in
+//! data dir) is restored.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -239,4 +240,33 @@ async fn a_snapshot_of_the_retired_version_1_or_of_another_window_is_skipped_and
     let retired = snapshot::encode(1, seq, 1, &[], &frame.state);
     store.put_snapshot_bytes(seq, &retired).unwrap();
     assert_eq!(open(&store, SnapshotPolicy::DEFAULT), (state, 0));
+}
+
+/// A data dir written by the previous main (4bd1fa0, `tests/fixtures/make-telemetry-4bd1fa0.sh`):
+/// its snapshot, of version 2 (the window's `gameId`s as text), is restored, not skipped, and
+/// with the log after it folded on it gives the state the whole log gives.
+#[tokio::test]
+async fn a_version_2_snapshot_of_the_previous_main_is_restored() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/telemetry-4bd1fa0.tar.gz"
+    );
+    let status = std::process::Command::new("tar")
+        .args(["xzf", fixture, "-C"])
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success(), "tar xzf {fixture}");
+    let store = Arc::new(Store::open(&dir.path().join("puzzle-telemetry")).unwrap());
+    assert_eq!(store.end(), 42, "41 events: 40 sessions and a publication");
+
+    let (restored, from) = open(&store, SnapshotPolicy::DEFAULT);
+    assert_eq!(from, 25, "the version 2 snapshot is used");
+    let (replayed, from) = open(&store, SnapshotPolicy::OFF);
+    assert_eq!(from, 0);
+    assert_eq!(restored, replayed);
+    assert_eq!(restored.sessions().len(), 40, "every gameId remembered");
+    let sessions = restored.stats().sessions() + restored.stats().flagged();
+    assert_eq!(sessions, 40);
 }
