@@ -33,8 +33,7 @@ impl IdDigest {
     /// The digest of `game_id`.
     pub(crate) fn of(game_id: &str) -> Self {
         let hash = Sha256::digest(game_id.as_bytes());
-        let word = |i: usize| u64::from_be_bytes(hash[i..i + 8].try_into().expect("8 bytes"));
-        IdDigest(word(0), word(8))
+        IdDigest::from_bytes(hash[..16].try_into().expect("16 bytes"))
     }
 
     /// Its 16 bytes, as a snapshot stores them.
